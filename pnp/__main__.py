@@ -1,0 +1,3 @@
+from pnp.cli import main
+
+main()

@@ -1,0 +1,199 @@
+"""The `pnp` command line: parses options and calls a function in pnp.commands."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from pnp.errors import PnpError, did_you_mean, known
+from pnp.layout.units import mm
+
+ROOT_HELP = "Folder holding card_data/, layouts/ and fonts/ (default: the current folder)."
+
+
+def fail(message: str) -> None:
+    click.secho(f"error: {message}", fg="red", err=True)
+    sys.exit(1)
+
+
+def open_project(root: Path):
+    from pnp.project import Project
+    try:
+        return Project(root)
+    except PnpError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def chosen_games(project, games: tuple[str, ...], every: bool) -> list[str]:
+    """The game ids to work on; an unknown id is a usage error that lists the known ones."""
+    available = project.game_ids()
+    if every:
+        return available
+    if not games:
+        raise click.UsageError(f"name a game with --game ID or use --all; games: {known(available)}")
+    for game in games:
+        if game not in available:
+            hint = did_you_mean(game, available)
+            raise click.BadParameter(f"unknown game '{game}'" + (f"; {hint}" if hint else "")
+                                     + f"; known games: {known(available)}", param_hint="--game")
+    return list(games)
+
+
+def parse_offset(_ctx, _param, value: str | None) -> tuple[float, float]:
+    if not value:
+        return (0.0, 0.0)
+    try:
+        x, y = (float(part) for part in value.split(","))
+    except ValueError:
+        raise click.BadParameter("give two numbers in mm, e.g. 0.5,-1") from None
+    if abs(x) > 20 or abs(y) > 20:
+        raise click.BadParameter("an offset over 20 mm is not a printer's shift")
+    return (mm(x), mm(y))
+
+
+def parse_bleed(_ctx, _param, value: str | None) -> float:
+    if value is None:
+        return 0.0
+    from pnp.config.typed import Where
+    from pnp.layout.units import Length
+    text = value if any(c.isalpha() for c in value) else value + "mm"
+    try:
+        length = Length.parse(text, Where("--bleed", None, ""))
+    except PnpError as exc:
+        raise click.BadParameter(exc.message) from None
+    if length.percent is not None or not 0 <= length.points <= mm(10):
+        raise click.BadParameter("bleed is a length from 0 to 10 mm")
+    return length.points
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pnp")
+def cli():
+    """pnp turns YAML card and game data into print-and-play PDFs.
+
+    \b
+    Example:
+      pnp build --game big-ten          # PDFs in output/big-ten/
+      pnp validate --all                # check every deck against its rules
+      pnp list                          # the games pnp finds
+    """
+
+
+game_option = click.option("--game", "games", multiple=True, metavar="ID",
+                           help="A game id (a folder in card_data/). Repeat for several.")
+all_option = click.option("--all", "every", is_flag=True, help="Every game in card_data/.")
+root_option = click.option("--root", type=click.Path(file_okay=False, path_type=Path),
+                           default=Path("."), show_default=False, help=ROOT_HELP)
+
+
+@cli.command()
+@game_option
+@all_option
+@click.option("--paper", type=click.Choice(["letter", "a4"]),
+              help="Paper size (default: the game's own, usually letter).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+              show_default=True, help="Output folder; each game writes into OUT/ID/.")
+@root_option
+@click.option("--duplex", type=click.Choice(["long-edge", "short-edge", "none"]), default="long-edge",
+              show_default=True, help="How your printer turns the sheet for the back side; backs "
+              "are placed so they line up. 'none' leaves backs unmirrored, for gluing.")
+@click.option("--back-offset", callback=parse_offset, metavar="X,Y",
+              help="Shift the backs by X mm right and Y mm down to make up for a printer's shift.")
+@click.option("--bleed", callback=parse_bleed, is_flag=False, flag_value="3mm", default=None,
+              metavar="[LENGTH]", help="Extend backgrounds past the cut line (3mm if no length).")
+def build(games, every, paper, out, root, duplex, back_offset, bleed):
+    """Build print-ready PDFs for one or more games.
+
+    \b
+    Example:
+      pnp build --game 12th-player --paper a4
+      pnp build --all --bleed --duplex short-edge
+    """
+    from pnp.commands.build import ValidationFailed, build_game
+    from pnp.render import PrintOptions
+    project = open_project(root)
+    ids = chosen_games(project, games, every)
+    options = PrintOptions(duplex=duplex, back_offset=back_offset, bleed=bleed)
+    failed = False
+    for game_id in ids:
+        try:
+            written = build_game(project, game_id, out, paper, options)
+        except ValidationFailed as exc:
+            for problem in exc.problems:
+                click.secho(f"error: {problem}", fg="red", err=True)
+            click.secho(f"error: {game_id}: {exc.message}", fg="red", err=True)
+            failed = True
+            continue
+        except PnpError as exc:
+            click.secho(f"error: {exc}", fg="red", err=True)
+            failed = True
+            continue
+        click.echo(f"{game_id}:")
+        for item in written:
+            pages = f"{item.pages} page{'s' if item.pages != 1 else ''}" if item.pages else ""
+            click.echo(f"  {item.path}  {pages}, {item.size / 1024:.0f} KiB")
+    report_warnings(project)
+    if failed:
+        sys.exit(1)
+
+
+@cli.command()
+@game_option
+@all_option
+@root_option
+def validate(games, every, root):
+    """Check games' data and deck composition against their rules, without rendering.
+
+    \b
+    Example:
+      pnp validate --game jukem
+      pnp validate --all
+    """
+    from pnp.commands.validate import validate_game
+    project = open_project(root)
+    failed = False
+    for game_id in chosen_games(project, games, every):
+        try:
+            problems, checked = validate_game(project, game_id)
+        except PnpError as exc:
+            click.secho(f"error: {exc}", fg="red", err=True)
+            failed = True
+            continue
+        for problem in problems:
+            click.secho(f"error: {problem}", fg="red", err=True)
+        if problems:
+            failed = True
+        else:
+            click.echo(f"{game_id}: ok ({checked} rules checked)")
+    report_warnings(project)
+    if failed:
+        sys.exit(1)
+
+
+@cli.command(name="list")
+@root_option
+def list_games(root):
+    """List the games found, their components and card counts.
+
+    \b
+    Example:
+      pnp list --root ~/my-games
+    """
+    from pnp.commands.listing import describe_games
+    project = open_project(root)
+    try:
+        for line in describe_games(project):
+            click.echo(line)
+    except PnpError as exc:
+        fail(str(exc))
+
+
+def report_warnings(project) -> None:
+    for warning in project.diagnostics.warnings:
+        click.secho(f"warning: {warning}", fg="yellow", err=True)
+
+
+def main():
+    cli(prog_name="pnp")

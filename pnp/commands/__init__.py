@@ -1,0 +1,1 @@
+"""One plain function per command; the CLI only parses options and calls them."""

@@ -1,0 +1,33 @@
+"""`pnp validate`: load a game's data and check it against its rules, without rendering."""
+
+from __future__ import annotations
+
+from pnp.layout.template import compile_layout
+from pnp.project import Project
+from pnp.render import BuildContext, PrintOptions
+from pnp.rules.validate import validate
+
+
+def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
+    """(rule problems, number of rules checked). Load errors raise PnpError.
+
+    Layouts are compiled too, so a `{field}` the cards lack is caught here and not first
+    at build time."""
+    game = project.game(game_id)
+    decks = project.decks(game)
+    ctx = BuildContext(project, game, decks, PrintOptions())
+    for component in game.components:
+        for key in ("front", "back", "layout"):
+            name = getattr(component, key, None)
+            if name:
+                size = getattr(component, "size", None)
+                _compile_quietly(ctx, component, key, name, size)
+    return validate(game, decks), len(game.contents)
+
+
+def _compile_quietly(ctx, component, key: str, name: str, size) -> None:
+    from pnp.layout.template import Size, load_template
+    template = load_template(ctx.project.root, name, component._where.key({}, key))
+    size = size or template.size or Size(500, 700)
+    compile_layout(ctx.project.root, name, component._where.key({}, key),
+                   ctx.frame_args(ctx.decks.get(component.id)), size)

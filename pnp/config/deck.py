@@ -1,0 +1,144 @@
+"""Card data files: the fields a deck's cards have, and the cards themselves.
+
+    fields:                       # every field a card may have, with its type
+      name: {type: text, required: true}
+      value: {type: number}
+    cards:
+      - {name: Coach, value: 12, count: 1}
+
+A card with `count: N` stands for N identical cards. Unknown fields are errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pnp.config.typed import Where, convert, load_as, where_of
+from pnp.data import YamlMap, load_yaml, type_name
+from pnp.errors import did_you_mean, known
+
+MAX_COPIES = 1000      # of one card
+MAX_CARDS = 20_000     # in one deck: past this a typo (count: 1000000) is more likely than a game
+FIELD_TYPES = {"text", "number", "whole", "flag", "list", "table", "colour"}
+
+
+@dataclass
+class FieldSpec:
+    type: Literal["text", "number", "whole", "flag", "list", "table", "colour"] = "text"
+    required: bool = False
+    default: Any = None
+    description: str = ""
+
+
+@dataclass
+class DeckFile:
+    fields: dict[str, FieldSpec]
+    cards: list[Any]
+    label: str = "name"
+    designed: str = ""   # what in this file the project designed, where the rules are silent
+    description: str = ""
+
+
+class Card(dict):
+    """One card's values; `label` names it in messages, `where` is its place in the file."""
+
+    label: str = "?"
+    where: Where | None = None
+
+
+@dataclass
+class Deck:
+    path: Path
+    fields: dict[str, FieldSpec]
+    cards: list[Card]            # one entry per distinct card
+    counts: list[int]            # copies of each
+    designed: str = ""
+
+    def expanded(self) -> list[Card]:
+        """Every physical card, copies included, in data order."""
+        return [card for card, count in zip(self.cards, self.counts) for _ in range(count)]
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts)
+
+
+def load_deck(path: Path) -> Deck:
+    node = load_yaml(path)
+    where = where_of(node)
+    spec = load_as(DeckFile, node, where)
+    if "count" in spec.fields:
+        raise where.key(node["fields"], "count").error("'count' is built in (copies of a card); "
+                                                       "name the field something else")
+    if spec.label not in spec.fields:
+        raise where.key(node, "label").error(f"label field '{spec.label}' is not among the fields",
+                                             hint=did_you_mean(spec.label, spec.fields))
+    cards_node = node["cards"]
+    cards, counts = [], []
+    for i, item in enumerate(cards_node):
+        card, count = read_card(item, spec, where.key(node, "cards").item(cards_node, i))
+        cards.append(card)
+        counts.append(count)
+    total = sum(counts)
+    if total == 0:
+        raise where.key(node, "cards").error("the deck has no cards")
+    if total > MAX_CARDS:
+        raise where.key(node, "cards").error(f"{total} cards is more than pnp builds in one deck "
+                                             f"({MAX_CARDS}); check the counts")
+    return Deck(path, spec.fields, cards, counts, spec.designed)
+
+
+def read_card(node, spec: DeckFile, where: Where) -> tuple[Card, int]:
+    if not isinstance(node, YamlMap):
+        raise where.error(f"expected a card (a map of field: value), found {type_name(node)}")
+    card = Card()
+    card.where = where
+    for key in node:
+        if key != "count" and key not in spec.fields:
+            raise where.key(node, key).error(f"unknown field '{key}'",
+                                             hint=did_you_mean(key, spec.fields)
+                                             or f"the deck's fields: {known(spec.fields)}")
+    for name, field_spec in spec.fields.items():
+        if name in node and node[name] is not None:
+            card[name] = field_value(field_spec, node[name], where.key(node, name))
+        elif field_spec.required:
+            raise where.error(f"missing required field '{name}'")
+        else:
+            card[name] = field_spec.default
+    count = 1
+    if "count" in node:
+        count = convert(int, node["count"], where.key(node, "count"))
+        if not 1 <= count <= MAX_COPIES:
+            raise where.key(node, "count").error(f"count {count} is out of range: 1 to {MAX_COPIES}")
+    card.label = str(card.get(spec.label) or f"#{where.field}")
+    return card, count
+
+
+def field_value(spec: FieldSpec, value, where: Where):
+    kind = spec.type
+    if kind == "text":
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise where.error(f"expected text, found {type_name(value)}")
+        return str(value) if not isinstance(value, str) else value
+    if kind == "number":
+        return convert(float, value, where) if not isinstance(value, int) or isinstance(value, bool) \
+            else value
+    if kind == "whole":
+        return convert(int, value, where)
+    if kind == "flag":
+        return convert(bool, value, where)
+    if kind == "list":
+        return convert(list[str | int | float], value, where)
+    if kind == "table":
+        return convert(list[list[str | int | float]], value, where)
+    if kind == "colour":
+        from pnp.layout.units import parse_colour
+        text = convert(str, value, where)
+        try:
+            parse_colour(text)
+        except ValueError as exc:
+            raise where.error(str(exc)) from None
+        return text
+    raise AssertionError(kind)

@@ -1,0 +1,163 @@
+"""The game manifest, card_data/<id>/game.yaml: what a game is made of and what its rules state.
+
+    title: The 12th Player
+    players: 2-4
+    paper: letter
+    components:
+      - {id: cards, kind: deck, data: cards.yaml, front: 12th-player/card, back: 12th-player/back}
+      - {id: rules, kind: rules, source: rules.md}
+    contents:
+      - {rule: total, deck: cards, equals: 17, source: CARDS}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pnp.config.typed import Where, load_as, where_of
+from pnp.data import YamlMap, display_path, load_yaml, type_name
+from pnp.errors import PnpError, did_you_mean, known
+from pnp.layout.template import Size
+
+PAPERS = ("letter", "a4")
+
+
+@dataclass(kw_only=True)
+class Component:
+    id: str
+    kind: str
+    title: str = ""
+    description: str = ""
+
+
+@dataclass(kw_only=True)
+class DeckComponent(Component):
+    """Cards (or tokens, end zones, roster cards): pieces imposed many to a sheet, with backs."""
+
+    data: str
+    front: str
+    back: str | None = None
+    size: Size | None = None
+    where: dict[str, Any] = field(default_factory=dict)  # only the cards whose fields match
+    gap: Any = None  # a Length between pieces; None: touching, or twice the bleed
+
+
+@dataclass(kw_only=True)
+class RulesComponent(Component):
+    """The rule sheet: Markdown in the game folder, with tables generated from the data."""
+
+    source: str
+    columns: int = field(default=2, metadata={"min": 1, "max": 3})
+    tables: dict[str, "TableSpec"] = field(default_factory=dict)
+
+
+@dataclass
+class TableSpec:
+    deck: str
+    columns: list[str]
+    headings: list[str] | None = None
+    group: bool = True   # one row per distinct card with its count, not one per copy
+
+
+@dataclass(kw_only=True)
+class BoardComponent(Component):
+    """A large single piece (a game board, a field): tiled over home paper, whole for a shop."""
+
+    layout: str
+    data: str | None = None
+    overlap: Any = "12mm"
+
+
+@dataclass(kw_only=True)
+class SheetComponent(Component):
+    """One page per card of its data (or one page when it has none), drawn at paper size."""
+
+    layout: str
+    data: str | None = None
+    where: dict[str, Any] = field(default_factory=dict)
+
+
+COMPONENT_KINDS = {"deck": DeckComponent, "rules": RulesComponent,
+                   "board": BoardComponent, "sheet": SheetComponent}
+
+
+@dataclass
+class GameSpec:
+    title: str
+    players: str
+    paper: Literal["letter", "a4"] = "letter"
+    description: str = ""
+    source: str = ""        # the document the game's facts come from
+    credit: str = ""        # who made the original game
+    components: list[Any] = field(default_factory=list)
+    contents: list[Any] = field(default_factory=list)
+
+
+@dataclass
+class Game:
+    id: str
+    folder: Path
+    spec: GameSpec
+    components: list[Component]
+    contents: list           # validator rules, see pnp.rules
+    manifest: Path
+
+    @property
+    def title(self) -> str:
+        return self.spec.title
+
+    def component(self, component_id: str) -> Component:
+        for component in self.components:
+            if component.id == component_id:
+                return component
+        raise KeyError(component_id)
+
+
+def load_game(root: Path, game_id: str) -> Game:
+    folder = root / "card_data" / game_id
+    manifest = folder / "game.yaml"
+    if not manifest.is_file():
+        games = game_ids(root)
+        raise PnpError(f"unknown game '{game_id}'",
+                       hint=did_you_mean(game_id, games) or
+                       (f"known games: {known(games)}" if games else
+                        f"no games in {display_path(root / 'card_data')}"))
+    node = load_yaml(manifest)
+    where = where_of(node)
+    spec = load_as(GameSpec, node, where)
+    components = []
+    seen: dict[str, int] = {}
+    items = node.get("components") or []
+    for i, item in enumerate(items):
+        component = parse_component(item, where.key(node, "components").item(items, i))
+        if component.id in seen:
+            raise component._where.error(f"two components have the id '{component.id}'")
+        seen[component.id] = i
+        components.append(component)
+    if not components:
+        raise where.error("the game has no components; list at least one under 'components'")
+    from pnp.rules.kinds import parse_rule
+    rules_node = node.get("contents") or []
+    contents = [parse_rule(item, where.key(node, "contents").item(rules_node, i), components)
+                for i, item in enumerate(rules_node)]
+    return Game(game_id, folder, spec, components, contents, manifest)
+
+
+def parse_component(node, where: Where) -> Component:
+    if not isinstance(node, YamlMap):
+        raise where.error(f"expected a component (a map with id and kind), found {type_name(node)}")
+    kind = node.get("kind")
+    if kind not in COMPONENT_KINDS:
+        raise where.key(node, "kind").error(
+            f"unknown component kind '{kind}'" if kind else "a component needs a 'kind'",
+            hint=did_you_mean(kind or "", COMPONENT_KINDS) or f"known kinds: {known(COMPONENT_KINDS)}")
+    return load_as(COMPONENT_KINDS[kind], node, where)
+
+
+def game_ids(root: Path) -> list[str]:
+    folder = root / "card_data"
+    if not folder.is_dir():
+        return []
+    return sorted(p.parent.name for p in folder.glob("*/game.yaml"))

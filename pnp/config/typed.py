@@ -1,0 +1,132 @@
+"""Turn loaded YAML into typed dataclasses, or into one clear error.
+
+A config class is a plain dataclass. Its annotations say what each key must hold; this module
+checks that, fills defaults, refuses unknown keys with a did-you-mean, and names the file, line
+and dotted field of anything wrong. Types with their own rules (lengths, colours) provide a
+`parse(value, where)` classmethod.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pnp.data import YamlList, YamlMap, type_name
+from pnp.errors import PnpError, did_you_mean, known
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a value came from: file, line and the dotted path of the field."""
+
+    file: str
+    line: int | None
+    field: str
+
+    def key(self, node, key) -> "Where":
+        line = node.key_line(key) if isinstance(node, YamlMap) else self.line
+        return Where(self.file, line, f"{self.field}.{key}" if self.field else str(key))
+
+    def item(self, node, index: int) -> "Where":
+        line = node.item_line(index) if isinstance(node, YamlList) else self.line
+        return Where(self.file, line, f"{self.field}[{index + 1}]")
+
+    def error(self, message: str, hint: str | None = None) -> PnpError:
+        return PnpError(message, file=self.file, line=self.line, field=self.field or None, hint=hint)
+
+
+def where_of(node, field: str = "") -> Where:
+    return Where(getattr(node, "file", "?"), getattr(node, "line", None), field)
+
+
+def load_as(cls, node, where: Where):
+    """Build `cls` (a dataclass) from a YAML map, checking every key."""
+    if not isinstance(node, dict):
+        raise where.error(f"expected a map of settings, found {type_name(node)}")
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    for key in node:
+        if key not in fields:
+            raise where.key(node, key).error(
+                f"unknown key '{key}'",
+                hint=did_you_mean(key, fields) or f"known keys: {known(fields)}")
+    values = {}
+    for name, spec in fields.items():
+        if name in node:
+            values[name] = convert(hints[name], node[name], where.key(node, name))
+            check_limits(spec, values[name], where.key(node, name))
+        elif spec.default is dataclasses.MISSING and spec.default_factory is dataclasses.MISSING:
+            raise where.error(f"missing required key '{name}'")
+    obj = cls(**values)
+    object.__setattr__(obj, "_where", where) if dataclasses.is_dataclass(obj) else None
+    return obj
+
+
+def check_limits(spec, value, where: Where) -> None:
+    low, high = spec.metadata.get("min"), spec.metadata.get("max")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if low is not None and value < low:
+            raise where.error(f"{value} is too small; the least allowed is {low}")
+        if high is not None and value > high:
+            raise where.error(f"{value} is too large; the most allowed is {high}")
+
+
+def convert(kind, value, where: Where):
+    """Check and convert one value against the annotation `kind`."""
+    origin = typing.get_origin(kind)
+    args = typing.get_args(kind)
+    if kind is Any:
+        return value
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return None
+        options = [a for a in args if a is not type(None)]
+        errors = []
+        for option in options:
+            try:
+                return convert(option, value, where)
+            except PnpError as exc:
+                errors.append(exc)
+        raise errors[0]
+    if origin is Literal:
+        if value not in args:
+            raise where.error(f"'{value}' is not one of: {', '.join(map(str, args))}",
+                              hint=did_you_mean(value, args))
+        return value
+    if origin is list:
+        if not isinstance(value, list):
+            raise where.error(f"expected a list, found {type_name(value)}")
+        return [convert(args[0], item, where.item(value, i)) for i, item in enumerate(value)]
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise where.error(f"expected a map, found {type_name(value)}")
+        return {convert(args[0], k, where.key(value, k)): convert(args[1], v, where.key(value, k))
+                for k, v in value.items()}
+    if hasattr(kind, "parse"):
+        return kind.parse(value, where)
+    if dataclasses.is_dataclass(kind):
+        return load_as(kind, value, where)
+    return convert_scalar(kind, value, where)
+
+
+def convert_scalar(kind, value, where: Where):
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        raise where.error(f"expected true or false, found {type_name(value)}")
+    if kind is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise where.error(f"expected a whole number, found {type_name(value)}")
+    if kind is float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        raise where.error(f"expected a number, found {type_name(value)}")
+    if kind is str:
+        if isinstance(value, str):
+            return value
+        raise where.error(f"expected text, found {type_name(value)}")
+    raise TypeError(f"config type {kind!r} is not supported")  # a bug in pnp, not user input

@@ -1,0 +1,41 @@
+"""One error type for everything a user can get wrong: it prints as one sentence."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+
+class PnpError(Exception):
+    """A problem with the user's input, told as `file:line: field: what is wrong`."""
+
+    def __init__(self, message: str, *, file: str | Path | None = None, line: int | None = None,
+                 field: str | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.file = str(file) if file is not None else None
+        self.line = line
+        self.field = field
+        self.hint = hint
+
+    def __str__(self) -> str:
+        where = ""
+        if self.file:
+            where = self.file + (f":{self.line}" if self.line else "") + ": "
+        field = f"{self.field}: " if self.field else ""
+        hint = f" ({self.hint})" if self.hint else ""
+        return f"{where}{field}{self.message}{hint}"
+
+
+class PnpWarning(UserWarning):
+    """Something the user should fix, but that does not stop the build."""
+
+
+def did_you_mean(name: str, choices) -> str | None:
+    """A hint naming the closest known choice, or None when nothing is close."""
+    close = difflib.get_close_matches(str(name), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def known(choices) -> str:
+    return ", ".join(sorted(str(c) for c in choices))

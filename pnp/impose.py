@@ -1,0 +1,157 @@
+"""Where pieces go on paper: the grid, cut marks, where backs go for duplex, board tiles.
+
+All positions are PDF points from the bottom-left corner of the sheet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pnp.errors import PnpError
+from pnp.layout.units import mm
+
+PAPER_SIZES = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
+UNPRINTABLE = mm(5)         # home printers cannot print this close to the edge
+MARK_OFFSET = mm(0.35)      # cut marks stop short of the trim so they never show on a piece
+MARK_LENGTH = mm(5)
+Duplex = Literal["long-edge", "short-edge", "none"]
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Pieces of one size laid out in columns and rows, centred on the sheet."""
+
+    paper: tuple[float, float]
+    piece: tuple[float, float]   # trim size
+    gap: float
+    cols: int
+    rows: int
+
+    @property
+    def per_sheet(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def block(self) -> tuple[float, float, float, float]:
+        """(left, bottom, right, top) of the block of pieces."""
+        pw, ph = self.piece
+        width = self.cols * pw + (self.cols - 1) * self.gap
+        height = self.rows * ph + (self.rows - 1) * self.gap
+        left = (self.paper[0] - width) / 2
+        bottom = (self.paper[1] - height) / 2
+        return left, bottom, left + width, bottom + height
+
+    def slot(self, index: int) -> tuple[float, float]:
+        """Bottom-left corner of slot `index`, counted in reading order from the top-left."""
+        col, row = index % self.cols, index // self.cols
+        left, _, _, top = self.block
+        pw, ph = self.piece
+        return left + col * (pw + self.gap), top - ph - row * (ph + self.gap)
+
+    def back_slot(self, index: int, duplex: Duplex, offset: tuple[float, float]) -> tuple[float, float]:
+        """Where the back of slot `index` goes on the following page so it prints behind it.
+
+        A long-edge flip mirrors the columns, a short-edge flip mirrors the rows. The offset
+        (points right and down, as seen on the back page) makes up for a printer's shift."""
+        x, y = self.slot(index)
+        pw, ph = self.piece
+        if duplex == "long-edge":
+            x = self.paper[0] - x - pw
+        elif duplex == "short-edge":
+            y = self.paper[1] - y - ph
+        return x + offset[0], y - offset[1]
+
+    def cut_lines(self) -> tuple[list[float], list[float]]:
+        """The x of every vertical and the y of every horizontal trim line."""
+        left, bottom, _, top = self.block
+        pw, ph = self.piece
+        xs = sorted({round(left + c * (pw + self.gap) + d, 4) for c in range(self.cols) for d in (0, pw)})
+        ys = sorted({round(top - r * (ph + self.gap) - d, 4) for r in range(self.rows) for d in (0, ph)})
+        return xs, ys
+
+
+def grid_for(paper: tuple[float, float], piece: tuple[float, float], gap: float,
+             bleed: float = 0.0) -> Grid:
+    """As many pieces as fit inside the printable area, leaving room for their bleed."""
+    usable_w = paper[0] - 2 * UNPRINTABLE - 2 * bleed
+    usable_h = paper[1] - 2 * UNPRINTABLE - 2 * bleed
+    cols = int((usable_w + gap + 1e-6) // (piece[0] + gap))
+    rows = int((usable_h + gap + 1e-6) // (piece[1] + gap))
+    if cols < 1 or rows < 1:
+        raise PnpError(f"a {piece[0] / mm(1):.1f} x {piece[1] / mm(1):.1f} mm piece does not fit "
+                       f"on this paper inside the 5 mm margin; make it a board instead")
+    return Grid(paper, piece, gap, cols, rows)
+
+
+def draw_cut_marks(canvas, grid: Grid) -> None:
+    """Short marks in the margin, on the line of every trim edge, none over a piece."""
+    left, bottom, right, top = grid.block
+    width, height = grid.paper
+    xs, ys = grid.cut_lines()
+    canvas.saveState()
+    canvas.setLineWidth(0.25)
+    canvas.setStrokeGray(0)
+    lines = []
+    top_end = min(top + MARK_OFFSET + MARK_LENGTH, height - UNPRINTABLE)
+    bottom_end = max(bottom - MARK_OFFSET - MARK_LENGTH, UNPRINTABLE)
+    for x in xs:
+        if top_end > top + MARK_OFFSET:
+            lines.append((x, top + MARK_OFFSET, x, top_end))
+        if bottom_end < bottom - MARK_OFFSET:
+            lines.append((x, bottom - MARK_OFFSET, x, bottom_end))
+    right_end = min(right + MARK_OFFSET + MARK_LENGTH, width - UNPRINTABLE)
+    left_end = max(left - MARK_OFFSET - MARK_LENGTH, UNPRINTABLE)
+    for y in ys:
+        if right_end > right + MARK_OFFSET:
+            lines.append((right + MARK_OFFSET, y, right_end, y))
+        if left_end < left - MARK_OFFSET:
+            lines.append((left - MARK_OFFSET, y, left_end, y))
+    canvas.lines(lines)
+    canvas.restoreState()
+
+
+@dataclass(frozen=True)
+class Tile:
+    label: str        # A1, A2 ... B1: row letter, column number
+    col: int
+    row: int
+    x: float          # the board region this sheet shows, in board points from the bottom-left
+    y: float
+    width: float
+    height: float
+
+
+def tile_board(board: tuple[float, float], paper: tuple[float, float], overlap: float) -> list[Tile]:
+    """Cover the board with sheet-sized windows that overlap by `overlap`, top-left first.
+
+    Each sheet shows a window of (printable area - room for its label); neighbours share an
+    `overlap` strip so they can be glued or taped with the marks lined up."""
+    label_room = mm(6)
+    window_w = paper[0] - 2 * UNPRINTABLE
+    window_h = paper[1] - 2 * UNPRINTABLE - label_room
+    if window_w <= overlap or window_h <= overlap:
+        raise PnpError("the overlap is larger than a sheet")
+    cols = max(1, _count(board[0], window_w, overlap))
+    rows = max(1, _count(board[1], window_h, overlap))
+    step_x = (board[0] - window_w) / (cols - 1) if cols > 1 else 0
+    step_y = (board[1] - window_h) / (rows - 1) if rows > 1 else 0
+    tiles = []
+    for row in range(rows):
+        for col in range(cols):
+            w = min(window_w, board[0])
+            h = min(window_h, board[1])
+            x = col * step_x
+            y = board[1] - h - row * step_y
+            tiles.append(Tile(f"{chr(ord('A') + row)}{col + 1}", col, row, x, y, w, h))
+    return tiles
+
+
+def _count(length: float, window: float, overlap: float) -> int:
+    """Fewest windows of `window` covering `length` with at least `overlap` between them."""
+    if length <= window:
+        return 1
+    n = 2
+    while (length - window) / (n - 1) > window - overlap:
+        n += 1
+    return n

@@ -1,0 +1,67 @@
+"""`{field}` binding: plain lookup of a card's value by name, nothing more.
+
+No expressions, no attribute or index access: `{name}` is replaced by the card's `name` value,
+`{{` and `}}` are literal braces, and anything else inside braces is an error.
+"""
+
+from __future__ import annotations
+
+import re
+
+_PART = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
+FIELD_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
+
+
+class Binding:
+    """A text with `{field}` holes, split once so filling it per card is cheap."""
+
+    __slots__ = ("parts", "fields", "source")
+
+    def __init__(self, text: str, where):
+        self.source = text
+        self.parts: list[tuple[bool, str]] = []  # (is_field, literal text or field name)
+        literal = []
+        position = 0
+        for match in _PART.finditer(text):
+            literal.append(text[position:match.start()])
+            position = match.end()
+            token = match.group(0)
+            if token in ("{{", "}}"):
+                literal.append(token[0])
+            elif token in ("{", "}"):
+                raise where.error(f"unmatched '{token}' in '{text}'; write '{token * 2}' for a brace")
+            else:
+                name = match.group(1).strip()
+                if not FIELD_NAME.match(name):
+                    raise where.error(
+                        f"'{{{match.group(1)}}}' is not a field name; binding is a plain name "
+                        f"such as {{value}}: no dots, indexes or expressions")
+                self.parts.append((False, "".join(literal)))
+                self.parts.append((True, name))
+                literal = []
+        literal.append(text[position:])
+        self.parts.append((False, "".join(literal)))
+        self.parts = [p for p in self.parts if p[0] or p[1]]
+        self.fields = {name for is_field, name in self.parts if is_field}
+
+    @property
+    def static(self) -> bool:
+        return not self.fields
+
+    def render(self, card) -> str:
+        if not self.fields:
+            return self.parts[0][1] if self.parts else ""
+        return "".join(text_of(card.get(value)) if is_field else value
+                       for is_field, value in self.parts)
+
+
+def text_of(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, list):
+        return ", ".join(text_of(v) for v in value)
+    return str(value)

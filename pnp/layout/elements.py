@@ -1,0 +1,415 @@
+"""The elements a layout is made of, and how each one draws itself.
+
+Each element kind is a config dataclass (what the YAML may say) with a `compile` method that
+resolves lengths, fonts and colours once per layout and returns a drawer: an object whose
+`draw(canvas, card)` puts it on the page for one card. Positions in layouts are measured
+from the top-left corner, as a designer reads a card; drawers convert to PDF coordinates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from reportlab.lib.utils import ImageReader
+
+from pnp.errors import PnpError, did_you_mean, known
+from pnp.layout.binding import Binding
+from pnp.layout.text import fit_paragraph, plain
+from pnp.layout.units import Length, colour_hex, parse_colour
+
+FULL = Length(percent=100.0)
+
+
+@dataclass
+class Frame:
+    """What an element is compiled against: the piece's size and the game around it."""
+
+    width: float
+    height: float
+    fonts: object            # pnp.fonts.FontBook
+    game_dir: Path
+    fields: dict | None      # field names a card may have (None: anything goes)
+    diagnostics: object      # pnp.diagnostics.Diagnostics
+    bleed: float = 0.0
+
+
+class Colour:
+    """A colour setting: fixed, or bound to a card field such as '{colour}'."""
+
+    def __init__(self, text: str, where):
+        self.binding = Binding(text, where)
+        self.where = where
+        self.fixed = self._parse(text) if self.binding.static else None
+        self._cache: dict[str, object] = {}
+
+    def _parse(self, text: str, card=None):
+        try:
+            return parse_colour(text)
+        except ValueError as exc:
+            who = f" (card {card.label})" if card is not None else ""
+            raise self.where.error(str(exc) + who) from None
+
+    def of(self, card):
+        if self.binding.static:
+            return self.fixed
+        text = self.binding.render(card)
+        if text not in self._cache:
+            self._cache[text] = self._parse(text, card)
+        return self._cache[text]
+
+
+@dataclass(kw_only=True)
+class Element:
+    kind: str
+    id: str | None = None
+    x: Length = Length(0.0)
+    y: Length = Length(0.0)
+    w: Length = FULL
+    h: Length = FULL
+    inset: Length | None = None  # instead of x/y/w/h: the whole piece, inset on every side
+    when: str | None = None  # draw only for cards whose field of this name is set and not false
+
+    def box(self, frame: Frame) -> tuple[float, float, float, float]:
+        """(left, bottom, width, height) in PDF points within the piece."""
+        if self.inset is not None:
+            i = self.inset.of(min(frame.width, frame.height))
+            return i, i, frame.width - 2 * i, frame.height - 2 * i
+        x, w = self.x.of(frame.width), self.w.of(frame.width)
+        y, h = self.y.of(frame.height), self.h.of(frame.height)
+        return x, frame.height - y - h, w, h
+
+    def bindings(self) -> list[Binding]:
+        return []
+
+    def check_fields(self, frame: Frame) -> None:
+        names = {n for b in self.bindings() for n in b.fields} | ({self.when} if self.when else set())
+        if frame.fields is None:
+            return
+        for name in sorted(names):
+            if name not in frame.fields:
+                where = self._where
+                raise where.error(f"the layout uses the field '{name}', which the cards do not have",
+                                  hint=did_you_mean(name, frame.fields)
+                                  or f"the cards' fields: {known(frame.fields)}")
+
+
+class Drawer:
+    """Base of compiled elements: knows whether its look depends on the card."""
+
+    fields: frozenset = frozenset()
+    when: str | None = None
+
+    @property
+    def static(self) -> bool:
+        return not self.fields and not self.when
+
+    def shown_for(self, card) -> bool:
+        if not self.when:
+            return True
+        value = card.get(self.when)
+        return value not in (None, False, "", 0, [])
+
+
+def _fields(*bindings) -> frozenset:
+    return frozenset(n for b in bindings if b is not None for n in b.fields)
+
+
+# --- box -------------------------------------------------------------------------------------
+
+@dataclass(kw_only=True)
+class BoxSpec(Element):
+    fill: str = "none"
+    stroke: str = "none"
+    stroke_width: Length = Length(0.75)
+    radius: Length = Length(0.0)
+    bleed: bool = False  # reach past the cut line on edges that lie on the piece's edge
+
+    def bindings(self):
+        return [Binding(self.fill, self._where), Binding(self.stroke, self._where)]
+
+    def compile(self, frame: Frame) -> "BoxDrawer":
+        return BoxDrawer(self, frame)
+
+
+class BoxDrawer(Drawer):
+    def __init__(self, spec: BoxSpec, frame: Frame):
+        x, y, w, h = spec.box(frame)
+        if spec.bleed and frame.bleed:
+            b, eps = frame.bleed, 0.01
+            left, bottom = x, y
+            right, top = x + w, y + h
+            left -= b if left <= eps else 0
+            bottom -= b if bottom <= eps else 0
+            right += b if right >= frame.width - eps else 0
+            top += b if top >= frame.height - eps else 0
+            x, y, w, h = left, bottom, right - left, top - bottom
+        self.rect = (x, y, w, h)
+        self.fill = Colour(spec.fill, spec._where)
+        self.stroke = Colour(spec.stroke, spec._where)
+        self.stroke_width = spec.stroke_width.of(min(frame.width, frame.height))
+        self.radius = spec.radius.of(min(frame.width, frame.height))
+        self.fields = _fields(self.fill.binding, self.stroke.binding)
+        self.when = spec.when
+
+    def draw(self, canvas, card) -> None:
+        fill, stroke = self.fill.of(card), self.stroke.of(card)
+        if fill is None and stroke is None:
+            return
+        if fill is not None:
+            canvas.setFillColor(fill)
+        if stroke is not None:
+            canvas.setStrokeColor(stroke)
+            canvas.setLineWidth(self.stroke_width)
+        x, y, w, h = self.rect
+        if self.radius:
+            canvas.roundRect(x, y, w, h, self.radius, stroke=int(stroke is not None),
+                             fill=int(fill is not None))
+        else:
+            canvas.rect(x, y, w, h, stroke=int(stroke is not None), fill=int(fill is not None))
+
+
+# --- ellipse ---------------------------------------------------------------------------------
+
+@dataclass(kw_only=True)
+class EllipseSpec(Element):
+    fill: str = "none"
+    stroke: str = "none"
+    stroke_width: Length = Length(0.75)
+
+    def bindings(self):
+        return [Binding(self.fill, self._where), Binding(self.stroke, self._where)]
+
+    def compile(self, frame: Frame) -> "EllipseDrawer":
+        return EllipseDrawer(self, frame)
+
+
+class EllipseDrawer(Drawer):
+    def __init__(self, spec: EllipseSpec, frame: Frame):
+        self.rect = spec.box(frame)
+        self.fill = Colour(spec.fill, spec._where)
+        self.stroke = Colour(spec.stroke, spec._where)
+        self.stroke_width = spec.stroke_width.of(min(frame.width, frame.height))
+        self.fields = _fields(self.fill.binding, self.stroke.binding)
+        self.when = spec.when
+
+    def draw(self, canvas, card) -> None:
+        fill, stroke = self.fill.of(card), self.stroke.of(card)
+        if fill is not None:
+            canvas.setFillColor(fill)
+        if stroke is not None:
+            canvas.setStrokeColor(stroke)
+            canvas.setLineWidth(self.stroke_width)
+        x, y, w, h = self.rect
+        canvas.ellipse(x, y, x + w, y + h, stroke=int(stroke is not None), fill=int(fill is not None))
+
+
+# --- line ------------------------------------------------------------------------------------
+
+@dataclass(kw_only=True)
+class LineSpec(Element):
+    """A straight line from (x, y) to (x + w, y + h)."""
+
+    w: Length = Length(0.0)
+    h: Length = Length(0.0)
+    stroke: str = "black"
+    stroke_width: Length = Length(0.75)
+    dash: list[float] | None = None
+
+    def bindings(self):
+        return [Binding(self.stroke, self._where)]
+
+    def compile(self, frame: Frame) -> "LineDrawer":
+        return LineDrawer(self, frame)
+
+
+class LineDrawer(Drawer):
+    def __init__(self, spec: LineSpec, frame: Frame):
+        x = spec.x.of(frame.width)
+        y = frame.height - spec.y.of(frame.height)
+        self.points = (x, y, x + spec.w.of(frame.width), y - spec.h.of(frame.height))
+        self.stroke = Colour(spec.stroke, spec._where)
+        self.stroke_width = spec.stroke_width.of(min(frame.width, frame.height))
+        self.dash = spec.dash
+        self.fields = _fields(self.stroke.binding)
+        self.when = spec.when
+
+    def draw(self, canvas, card) -> None:
+        stroke = self.stroke.of(card)
+        if stroke is None:
+            return
+        canvas.setStrokeColor(stroke)
+        canvas.setLineWidth(self.stroke_width)
+        if self.dash:
+            canvas.setDash(self.dash)
+        canvas.line(*self.points)
+        if self.dash:
+            canvas.setDash()
+
+
+# --- text ------------------------------------------------------------------------------------
+
+@dataclass(kw_only=True)
+class TextSpec(Element):
+    text: str
+    font: str = "text"
+    size: float = field(default=10.0, metadata={"min": 1, "max": 2000})
+    min_size: float = field(default=5.0, metadata={"min": 1, "max": 2000})
+    colour: str = "black"
+    align: Literal["left", "center", "right", "justify"] = "left"
+    valign: Literal["top", "middle", "bottom"] = "top"
+    leading: float = field(default=1.2, metadata={"min": 0.5, "max": 5})
+    bold: bool = False
+    italic: bool = False
+    rotate: Literal[0, 90, 180, 270] = 0
+
+    def bindings(self):
+        return [Binding(self.text, self._where), Binding(self.colour, self._where)]
+
+    def compile(self, frame: Frame) -> "TextDrawer":
+        return TextDrawer(self, frame)
+
+
+class TextDrawer(Drawer):
+    def __init__(self, spec: TextSpec, frame: Frame):
+        self.spec = spec
+        self.rect = spec.box(frame)
+        family = frame.fonts.family(spec.font, _key_where(spec, "font"))
+        self.font = family.face(bold=spec.bold, italic=spec.italic)
+        self.text = Binding(spec.text, spec._where)
+        self.colour = Colour(spec.colour, spec._where)
+        self.fields = _fields(self.text, self.colour.binding)
+        self.when = spec.when
+        self.diagnostics = frame.diagnostics
+
+    def draw(self, canvas, card) -> None:
+        text = self.text.render(card).strip()
+        if not text:
+            return
+        spec = self.spec
+        x, y, w, h = self.rect
+        if spec.rotate in (90, 270):
+            w, h = h, w
+        colour = self.colour.of(card)
+        para, used, fits = fit_paragraph(text, self.font, spec.size, spec.min_size, spec.leading,
+                                         colour_hex(colour) if colour else "000000", spec.align, w, h)
+        if not fits:
+            self.diagnostics.warn(f"{_who(card)}: text '{_short(text)}' does not fit its box even "
+                                  f"at {spec.min_size:g} pt ({spec._where.file}:{spec._where.line})")
+        self._check_glyphs(text, card)
+        offset = {"top": h - used, "middle": (h - used) / 2, "bottom": 0.0}[spec.valign]
+        if spec.rotate == 0:
+            para.drawOn(canvas, x, y + offset)
+            return
+        canvas.saveState()
+        cx, cy = self.rect[0] + self.rect[2] / 2, self.rect[1] + self.rect[3] / 2
+        canvas.translate(cx, cy)
+        canvas.rotate(spec.rotate)
+        para.drawOn(canvas, -w / 2, -h / 2 + offset)
+        canvas.restoreState()
+
+    def _check_glyphs(self, text: str, card) -> None:
+        from pnp.fonts import missing_glyphs
+        for char in missing_glyphs(self.font, plain(text)):
+            self.diagnostics.warn(f"{_who(card)}: the font has no glyph for '{char}' "
+                                  f"(U+{ord(char):04X}); it prints as a blank box")
+
+
+def _who(card) -> str:
+    return f"card '{getattr(card, 'label', '?')}'"
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _key_where(spec: Element, key: str):
+    where = spec._where
+    return type(where)(where.file, where.line, f"{where.field}.{key}")
+
+
+# --- image -----------------------------------------------------------------------------------
+
+@dataclass(kw_only=True)
+class ImageSpec(Element):
+    src: str
+    fit: Literal["contain", "stretch"] = "contain"
+
+    def bindings(self):
+        return [Binding(self.src, self._where)]
+
+    def compile(self, frame: Frame) -> "ImageDrawer":
+        return ImageDrawer(self, frame)
+
+
+MAX_IMAGE_PIXELS = 12_000 * 12_000
+
+
+class ImageDrawer(Drawer):
+    """Draws an image from the game folder; each file is read and embedded once."""
+
+    def __init__(self, spec: ImageSpec, frame: Frame):
+        self.spec = spec
+        self.rect = spec.box(frame)
+        self.src = Binding(spec.src, spec._where)
+        self.game_dir = frame.game_dir
+        self.fields = _fields(self.src)
+        self.when = spec.when
+        self._images: dict[str, ImageReader] = {}
+        if self.src.static:
+            self._reader(spec.src, None)
+
+    def _reader(self, name: str, card) -> ImageReader:
+        if name in self._images:
+            return self._images[name]
+        where = self.spec._where
+        who = f" (card {card.label})" if card is not None else ""
+        path = safe_path(self.game_dir, name, where, what="image")
+        if not path.is_file():
+            raise where.error(f"image '{name}' not found in the game folder{who}")
+        try:
+            from PIL import Image
+            with Image.open(path) as probe:
+                if probe.format not in ("PNG", "JPEG"):
+                    raise where.error(f"image '{name}' is {probe.format}; use PNG or JPEG{who}")
+                if probe.width * probe.height > MAX_IMAGE_PIXELS:
+                    raise where.error(f"image '{name}' is {probe.width}x{probe.height} pixels, "
+                                      f"too large to place{who}")
+                probe.load()
+            reader = ImageReader(str(path))
+        except PnpError:
+            raise
+        except Exception as exc:  # Pillow raises many kinds for broken files
+            raise where.error(f"image '{name}' cannot be read ({exc.__class__.__name__}: {exc}){who}") from None
+        self._images[name] = reader
+        return reader
+
+    def draw(self, canvas, card) -> None:
+        name = self.src.render(card).strip()
+        if not name:
+            return
+        reader = self._reader(name, card)
+        x, y, w, h = self.rect
+        canvas.drawImage(reader, x, y, w, h, mask="auto",
+                         preserveAspectRatio=self.spec.fit == "contain", anchor="c")
+
+
+def safe_path(base: Path, name: str, where, what: str) -> Path:
+    """`name` resolved inside `base`; absolute paths, `..` and links that lead out are refused."""
+    candidate = Path(name)
+    if candidate.is_absolute():
+        raise where.error(f"{what} path '{name}' is absolute; give it relative to the game folder")
+    resolved = (base / candidate).resolve()
+    if resolved != base.resolve() and base.resolve() not in resolved.parents:
+        raise where.error(f"{what} path '{name}' leads outside the game folder")
+    return resolved
+
+
+ELEMENT_KINDS = {
+    "box": BoxSpec,
+    "ellipse": EllipseSpec,
+    "line": LineSpec,
+    "text": TextSpec,
+    "image": ImageSpec,
+}

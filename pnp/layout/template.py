@@ -1,0 +1,177 @@
+"""Layout templates: YAML files in layouts/, with `extends` to build on a base.
+
+A template names its size and a list of elements. A template that extends another starts
+from the base's elements; an element with the same `id` as one of the base's replaces it in
+place, and the rest are drawn on top, in order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnp.config.typed import Where, load_as, where_of
+from pnp.data import YamlMap, display_path, load_yaml, type_name
+from pnp.errors import PnpError, did_you_mean, known
+from pnp.layout.elements import ELEMENT_KINDS, Frame
+from pnp.layout.units import Length, mm
+
+# Trim sizes in mm. Poker is the default; the rest are the common print-shop sizes.
+CARD_SIZES = {
+    "poker": (63.5, 88.9),
+    "bridge": (57.15, 88.9),
+    "mini": (44.45, 63.5),
+    "tarot": (69.85, 120.65),
+    "square": (88.9, 88.9),
+    "token": (25.4, 25.4),
+}
+
+
+@dataclass(frozen=True)
+class Size:
+    """A piece's trim size in points."""
+
+    width: float
+    height: float
+    name: str = "custom"
+
+    @classmethod
+    def parse(cls, value, where: Where) -> "Size":
+        if isinstance(value, str):
+            if value not in CARD_SIZES:
+                raise where.error(f"unknown size '{value}'",
+                                  hint=did_you_mean(value, CARD_SIZES) or f"known sizes: {known(CARD_SIZES)}")
+            w, h = CARD_SIZES[value]
+            return cls(mm(w), mm(h), value)
+        if isinstance(value, list) and len(value) == 2:
+            w, h = (Length.parse(v, where.item(value, i)) for i, v in enumerate(value))
+            if w.percent is not None or h.percent is not None:
+                raise where.error("a size needs real lengths, not percentages")
+            if not (0 < w.points <= mm(3000) and 0 < h.points <= mm(3000)):
+                raise where.error("each side of a size must be more than 0 and at most 3 m")
+            return cls(w.points, h.points)
+        raise where.error(f"expected a size name ({known(CARD_SIZES)}) or [width, height], "
+                          f"found {type_name(value)}")
+
+
+@dataclass
+class TemplateSpec:
+    extends: str | None = None
+    size: Size | None = None
+    description: str = ""
+    elements: list[Any] = field(default_factory=list)
+
+
+@dataclass
+class Template:
+    name: str
+    size: Size | None
+    elements: list  # element specs, base first
+
+
+def load_template(root: Path, name: str, where: Where, _chain: tuple = ()) -> Template:
+    """Load `layouts/<name>.yaml` and everything it extends."""
+    path = template_path(root, name, where)
+    if name in _chain:
+        cycle = " -> ".join(_chain + (name,))
+        raise where.error(f"layouts extend each other in a circle: {cycle}")
+    node = load_yaml(path)
+    spec = load_as(TemplateSpec, node, where_of(node))
+    elements = [parse_element(item, where_of(node).key(node, "elements").item(node["elements"], i))
+                for i, item in enumerate(node.get("elements") or [])]
+    if spec.extends is None:
+        return Template(name, spec.size, elements)
+    base = load_template(root, spec.extends, where_of(node).key(node, "extends"), _chain + (name,))
+    merged = list(base.elements)
+    index_by_id = {e.id: i for i, e in enumerate(merged) if e.id}
+    for element in elements:
+        if element.id and element.id in index_by_id:
+            merged[index_by_id[element.id]] = element
+        else:
+            merged.append(element)
+    return Template(name, spec.size or base.size, merged)
+
+
+def template_path(root: Path, name: str, where: Where) -> Path:
+    folder = (root / "layouts").resolve()
+    path = (folder / f"{name}.yaml").resolve()
+    if folder not in path.parents:
+        raise where.error(f"layout '{name}' is outside the layouts folder")
+    if not path.is_file():
+        names = sorted(str(p.relative_to(folder).with_suffix("")) for p in folder.rglob("*.yaml"))
+        raise where.error(f"no layout '{name}' in {display_path(folder)}",
+                          hint=did_you_mean(name, names) or (f"layouts: {', '.join(names)}" if names else None))
+    return path
+
+
+def parse_element(node, where: Where):
+    if not isinstance(node, YamlMap):
+        raise where.error(f"expected an element (a map with 'kind'), found {type_name(node)}")
+    kind = node.get("kind")
+    if kind not in ELEMENT_KINDS:
+        if kind is None:
+            raise where.error(f"an element needs a 'kind': one of {known(ELEMENT_KINDS)}")
+        raise where.key(node, "kind").error(f"unknown element kind '{kind}'",
+                                            hint=did_you_mean(kind, ELEMENT_KINDS)
+                                            or f"known kinds: {known(ELEMENT_KINDS)}")
+    return load_as(ELEMENT_KINDS[kind], node, where)
+
+
+class CompiledLayout:
+    """A template compiled for one kind of piece: draws a whole piece for any card.
+
+    Runs of elements that look the same on every card are drawn once into a PDF form
+    (an XObject) per document and stamped, so a shared frame or back costs one drawing."""
+
+    def __init__(self, template: Template, frame: Frame):
+        self.name = template.name
+        self.width, self.height, self.bleed = frame.width, frame.height, frame.bleed
+        drawers = []
+        for spec in template.elements:
+            spec.check_fields(frame)
+            drawers.append(spec.compile(frame))
+        self.groups: list[tuple[bool, list]] = []
+        for drawer in drawers:
+            if self.groups and self.groups[-1][0] == drawer.static:
+                self.groups[-1][1].append(drawer)
+            else:
+                self.groups.append((drawer.static, [drawer]))
+        self.fields = frozenset().union(*(d.fields for d in drawers)) if drawers else frozenset()
+
+    @property
+    def static(self) -> bool:
+        return all(is_static for is_static, _ in self.groups)
+
+    def draw(self, canvas, card) -> None:
+        """Draw the piece with its bottom-left trim corner at the canvas origin."""
+        for index, (is_static, drawers) in enumerate(self.groups):
+            if is_static:
+                canvas.doForm(self._form(canvas, index, drawers))
+            else:
+                for drawer in drawers:
+                    if drawer.shown_for(card):
+                        drawer.draw(canvas, card)
+
+    def _form(self, canvas, index: int, drawers) -> str:
+        forms = canvas.__dict__.setdefault("_pnp_forms", {})
+        key = (id(self), index)
+        if key not in forms:
+            name = f"pnp{len(forms)}"
+            b = self.bleed
+            canvas.beginForm(name, lowerx=-b, lowery=-b, upperx=self.width + b, uppery=self.height + b)
+            for drawer in drawers:
+                drawer.draw(canvas, None)
+            canvas.endForm()
+            forms[key] = name
+        return forms[key]
+
+
+def compile_layout(root: Path, name: str, where: Where, frame_args: dict,
+                   size_override: Size | None = None) -> CompiledLayout:
+    template = load_template(root, name, where)
+    size = size_override or template.size
+    if size is None:
+        raise where.error(f"layout '{name}' has no size; give the component or the layout a size")
+    frame = Frame(width=size.width, height=size.height, **frame_args)
+    return CompiledLayout(template, frame)

@@ -1,0 +1,1 @@
+"""Writing finished files: PDFs that are the same bytes for the same input, written atomically."""

@@ -1,0 +1,60 @@
+"""A root folder of games (card_data/, layouts/, fonts/) and what is loaded from it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pnp.config.deck import Deck, load_deck
+from pnp.config.game import Game, game_ids, load_game
+from pnp.config.typed import where_of
+from pnp.diagnostics import Diagnostics
+from pnp.errors import PnpError
+from pnp.layout.elements import safe_path
+from pnp.rules.kinds import matches
+
+
+class Project:
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        if not (self.root / "card_data").is_dir():
+            raise PnpError(f"no card_data/ folder in {self.root.resolve()}",
+                           hint="run pnp in a pnp project or pass --root")
+        self.diagnostics = Diagnostics()
+        self._fonts = None
+
+    @property
+    def fonts(self):
+        if self._fonts is None:
+            from pnp.fonts import FontBook
+            self._fonts = FontBook(self.root)
+        return self._fonts
+
+    def game_ids(self) -> list[str]:
+        return game_ids(self.root)
+
+    def game(self, game_id: str) -> Game:
+        return load_game(self.root, game_id)
+
+    def decks(self, game: Game) -> dict[str, Deck]:
+        """Each component with data, as the deck of cards it draws (its `where` applied)."""
+        files: dict[Path, Deck] = {}
+        decks = {}
+        for component in game.components:
+            name = getattr(component, "data", None)
+            if not name:
+                continue
+            where = component._where.key({}, "data")
+            path = safe_path(game.folder, name, where, what="data")
+            if not path.is_file():
+                raise where.error(f"data file '{name}' not found in {game.folder}")
+            if path not in files:
+                files[path] = load_deck(path)
+            decks[component.id] = select(files[path], getattr(component, "where", {}) or {})
+        return decks
+
+
+def select(deck: Deck, where: dict) -> Deck:
+    if not where:
+        return deck
+    pairs = [(c, n) for c, n in zip(deck.cards, deck.counts) if matches(c, where)]
+    return Deck(deck.path, deck.fields, [c for c, _ in pairs], [n for _, n in pairs], deck.designed)

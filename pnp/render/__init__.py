@@ -1,0 +1,35 @@
+"""One renderer per component kind; each turns a component into finished files."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pnp.impose import Duplex
+
+
+@dataclass
+class PrintOptions:
+    paper: str = "letter"
+    duplex: Duplex = "long-edge"
+    back_offset: tuple[float, float] = (0.0, 0.0)   # points, right and down on the back page
+    bleed: float = 0.0                              # points
+
+
+@dataclass
+class BuildContext:
+    project: object     # pnp.project.Project
+    game: object        # pnp.config.game.Game
+    decks: dict
+    options: PrintOptions
+    layouts: dict = field(default_factory=dict)   # compiled layouts by (name, size, bleed)
+
+    def frame_args(self, deck=None, bleed: float = 0.0) -> dict:
+        return dict(fonts=self.project.fonts, game_dir=self.game.folder,
+                    fields=deck.fields if deck is not None else {},
+                    diagnostics=self.project.diagnostics, bleed=bleed)
+
+
+def renderer_for(kind: str):
+    from pnp.render import board, deck, rules, sheet
+    return {"deck": deck.render_deck, "rules": rules.render_rules,
+            "board": board.render_board, "sheet": sheet.render_sheet}[kind]

@@ -1,0 +1,76 @@
+"""Decks on home paper: pages of fronts, each followed by its page of backs."""
+
+from __future__ import annotations
+
+import io
+
+from pnp.layout.units import Length
+from pnp.impose import PAPER_SIZES, Grid, draw_cut_marks, grid_for
+from pnp.layout.template import compile_layout
+from pnp.outputs.pdf import OutputFile, finish, new_canvas
+
+
+def compile_deck_layouts(ctx, component, bleed: float):
+    """The front and back layouts of a deck component, compiled once per build."""
+    deck = ctx.decks[component.id]
+    where = component._where
+    front = compile_layout(ctx.project.root, component.front, where.key({}, "front"),
+                           ctx.frame_args(deck, bleed), component.size)
+    back = None
+    if component.back:
+        size = component.size or _size_of(front)
+        back = compile_layout(ctx.project.root, component.back, where.key({}, "back"),
+                              ctx.frame_args(deck, bleed), size)
+        if (round(back.width, 2), round(back.height, 2)) != (round(front.width, 2), round(front.height, 2)):
+            raise where.error(f"the back layout '{component.back}' is not the size of the front")
+    return front, back
+
+
+def _size_of(layout):
+    from pnp.layout.template import Size
+    return Size(layout.width, layout.height)
+
+
+def deck_gap(component, bleed: float) -> float:
+    if component.gap is not None:
+        return Length.parse(component.gap, component._where.key({}, "gap")).points
+    return 2 * bleed
+
+
+def render_deck(ctx, component) -> list[OutputFile]:
+    options = ctx.options
+    front, back = compile_deck_layouts(ctx, component, options.bleed)
+    cards = ctx.decks[component.id].expanded()
+    paper = PAPER_SIZES[options.paper]
+    grid = grid_for(paper, (front.width, front.height), deck_gap(component, options.bleed), options.bleed)
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, paper, f"{ctx.game.title}: {component.title or component.id}")
+    for start in range(0, len(cards), grid.per_sheet):
+        sheet = cards[start:start + grid.per_sheet]
+        for index, card in enumerate(sheet):
+            place(canvas, front, card, *grid.slot(index), options.bleed)
+        draw_cut_marks(canvas, grid)
+        canvas.showPage()
+        if back is not None:
+            draw_backs(canvas, back, sheet, grid, options)
+            canvas.showPage()
+    name = f"{component.id}-{options.paper}.pdf"
+    return [finish(canvas, buffer, name)]
+
+
+def draw_backs(canvas, back, sheet, grid: Grid, options) -> None:
+    duplex = options.duplex if options.duplex != "none" else "none"
+    for index, card in enumerate(sheet):
+        x, y = grid.back_slot(index, duplex, options.back_offset)
+        place(canvas, back, card, x, y, options.bleed)
+
+
+def place(canvas, layout, card, x: float, y: float, bleed: float) -> None:
+    """Draw one piece with its trim's bottom-left corner at (x, y), clipped to trim + bleed."""
+    canvas.saveState()
+    canvas.translate(x, y)
+    clip = canvas.beginPath()
+    clip.rect(-bleed, -bleed, layout.width + 2 * bleed, layout.height + 2 * bleed)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    layout.draw(canvas, card)
+    canvas.restoreState()

@@ -1,0 +1,308 @@
+"""Rule sheets: Markdown from the game folder laid out with reportlab's platypus.
+
+Headings, paragraphs, bulleted and numbered lists, bold/italic and tables are supported. Raw
+HTML is off, and text is escaped before it becomes paragraph markup, so a rule sheet cannot
+inject markup or load files. A paragraph that is only `{{contents}}` becomes the list of what
+the game contains; `{{name}}` for a table named in the component becomes that table, built
+from the game's data.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+
+from markdown_it import MarkdownIt
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import (BaseDocTemplate, Frame, KeepTogether, ListFlowable, ListItem,
+                                PageTemplate, Paragraph, Spacer, Table, TableStyle)
+
+from pnp.config.typed import where_of
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from pnp.errors import PnpError
+from pnp.impose import PAPER_SIZES
+from pnp.layout.binding import text_of
+from pnp.layout.elements import safe_path
+from pnp.layout.text import to_markup
+from pnp.layout.units import mm
+from pnp.outputs.pdf import OutputFile
+
+_PLACEHOLDER = re.compile(r"^\{\{\s*([A-Za-z][A-Za-z0-9_-]*)\s*\}\}$")
+ACCENT = colors.HexColor("#1f3a5f")
+
+
+def render_rules(ctx, component) -> list[OutputFile]:
+    path = safe_path(ctx.game.folder, component.source, component._where, what="rule sheet")
+    if not path.is_file():
+        raise component._where.error(f"rule sheet '{component.source}' not found in the game folder")
+    text = path.read_text(encoding="utf-8")
+    styles = make_styles(ctx.project.fonts)
+    styles["width"] = column_width(PAPER_SIZES[ctx.options.paper], component.columns)
+    story = markdown_story(text, styles, lambda name: generated(ctx, component, name, styles, path))
+    paper = PAPER_SIZES[ctx.options.paper]
+    buffer = io.BytesIO()
+    title = ctx.game.title
+    document = rules_document(buffer, paper, title, component.columns, styles, ctx.game.spec.credit)
+    document.build(story)
+    pages = document.page
+    return [OutputFile(f"{component.id}-{ctx.options.paper}.pdf", buffer.getvalue(), pages)]
+
+
+def make_styles(fonts) -> dict[str, ParagraphStyle]:
+    text = fonts.family("text", where_of(None, "font"))
+    display = fonts.family("display", where_of(None, "font"))
+    body = ParagraphStyle("body", fontName=text.face(), fontSize=9.5, leading=12.5,
+                          spaceAfter=4, alignment=TA_LEFT)
+    return {
+        "body": body,
+        "h1": ParagraphStyle("h1", parent=body, fontName=display.face(), fontSize=17, leading=20,
+                             textColor=ACCENT, spaceBefore=6, spaceAfter=4),
+        "h2": ParagraphStyle("h2", parent=body, fontName=display.face(), fontSize=13, leading=16,
+                             textColor=ACCENT, spaceBefore=8, spaceAfter=3),
+        "h3": ParagraphStyle("h3", parent=body, fontName=text.face(bold=True), fontSize=10.5,
+                             leading=13, spaceBefore=5, spaceAfter=2),
+        "cell": ParagraphStyle("cell", parent=body, fontSize=8.5, leading=10.5, spaceAfter=0),
+        "head": ParagraphStyle("head", parent=body, fontName=text.face(bold=True), fontSize=8.5,
+                               leading=10.5, spaceAfter=0, textColor=colors.white),
+        "title": ParagraphStyle("title", fontName=display.face(), fontSize=26, leading=30,
+                                textColor=colors.white),
+        "foot": ParagraphStyle("foot", fontName=text.face(italic=True), fontSize=7.5,
+                               textColor=colors.HexColor("#555555")),
+    }
+
+
+MARGIN, BANNER, GUTTER = mm(14), mm(16), mm(6)
+
+
+def column_width(paper, columns: int) -> float:
+    return (paper[0] - 2 * MARGIN - (columns - 1) * GUTTER) / columns
+
+
+def rules_document(buffer, paper, title: str, columns: int, styles, credit: str) -> BaseDocTemplate:
+    margin, banner, gutter = MARGIN, BANNER, GUTTER
+    width, height = paper
+
+    def frames(top_room: float) -> list[Frame]:
+        column_w = column_width(paper, columns)
+        return [Frame(margin + i * (column_w + gutter), margin, column_w,
+                      height - 2 * margin - top_room, id=f"col{i}", leftPadding=0, rightPadding=0,
+                      topPadding=0, bottomPadding=0) for i in range(columns)]
+
+    def first_page(canvas, doc):
+        canvas.saveState()
+        canvas.setFillColor(ACCENT)
+        canvas.rect(0, height - margin - banner + mm(4), width, banner, stroke=0, fill=1)
+        heading = Paragraph(escape(title) + " — how to play", styles["title"])
+        heading.wrap(width - 2 * margin, banner)
+        heading.drawOn(canvas, margin, height - margin - banner + mm(7.5))
+        canvas.restoreState()
+        footer(canvas, doc)
+
+    def footer(canvas, doc):
+        line = f"{escape(title)} · rules in our own words · page {doc.page}"
+        if credit:
+            line += f" · {escape(credit)}"
+        para = Paragraph(line, styles["foot"])
+        para.wrap(width - 2 * margin, margin)
+        para.drawOn(canvas, margin, mm(7))
+
+    document = BaseDocTemplate(buffer, pagesize=paper, invariant=1, pageCompression=1,
+                               title=f"{title}: rules", author="pnp", creator="pnp",
+                               leftMargin=margin, rightMargin=margin, topMargin=margin,
+                               bottomMargin=margin)
+    document.addPageTemplates([
+        PageTemplate("first", frames(banner + mm(2)), onPage=first_page, autoNextPageTemplate="rest"),
+        PageTemplate("rest", frames(0), onPage=footer),
+    ])
+    return document
+
+
+def escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def markdown_story(text: str, styles, generate) -> list:
+    parser = MarkdownIt("commonmark", {"html": False}).enable("table")
+    tokens = parser.parse(text)
+    story, _ = _blocks(tokens, 0, None, styles, generate)
+    return story
+
+
+def _blocks(tokens, i: int, stop: str | None, styles, generate):
+    """Flowables from tokens[i:] up to the closing token `stop`; returns (flowables, next i)."""
+    out = []
+    while i < len(tokens):
+        token = tokens[i]
+        if stop and token.type == stop:
+            return out, i + 1
+        if token.type == "heading_open":
+            level = min(int(token.tag[1]), 3)
+            out.append(Paragraph(inline(tokens[i + 1]), styles[f"h{level}"]))
+            i += 3
+        elif token.type == "paragraph_open":
+            content = tokens[i + 1].content.strip()
+            match = _PLACEHOLDER.match(content)
+            if match:
+                out.extend(generate(match.group(1)))
+            else:
+                out.append(Paragraph(inline(tokens[i + 1]), styles["body"]))
+            i += 3
+        elif token.type in ("bullet_list_open", "ordered_list_open"):
+            close = token.type.replace("_open", "_close")
+            items, i = _list_items(tokens, i + 1, close, styles, generate)
+            kind = "bullet" if token.type == "bullet_list_open" else "1"
+            out.append(ListFlowable(items, bulletType=kind, start=None if kind == "bullet" else 1,
+                                    leftIndent=12, bulletFontSize=8 if kind == "bullet" else 9,
+                                    bulletFontName=styles["body"].fontName,
+                                    bulletColor=ACCENT, spaceAfter=4))
+        elif token.type == "table_open":
+            rows, i = _table_rows(tokens, i + 1)
+            out.append(make_table(rows[0], rows[1:], styles))
+        elif token.type == "hr":
+            out.append(Spacer(1, 6))
+            i += 1
+        elif token.type in ("fence", "code_block"):
+            out.append(Paragraph(escape(token.content).replace("\n", "<br/>"), styles["body"]))
+            i += 1
+        else:
+            i += 1
+    return out, i
+
+
+def _list_items(tokens, i: int, close: str, styles, generate):
+    items = []
+    while tokens[i].type != close:
+        if tokens[i].type == "list_item_open":
+            body, i = _blocks(tokens, i + 1, "list_item_close", styles, generate)
+            for flowable in body:   # tight lists: no space after each item
+                if isinstance(flowable, Paragraph):
+                    flowable.style = ParagraphStyle("item", parent=flowable.style, spaceAfter=1.5)
+            items.append(ListItem(body))
+        else:
+            i += 1
+    return items, i + 1
+
+
+def _table_rows(tokens, i: int):
+    rows, row = [], None
+    while tokens[i].type != "table_close":
+        kind = tokens[i].type
+        if kind == "tr_open":
+            row = []
+        elif kind == "tr_close":
+            rows.append(row)
+        elif kind == "inline":
+            row.append(inline(tokens[i]))
+        i += 1
+    return rows, i + 1
+
+
+def inline(token) -> str:
+    """Paragraph markup for an inline token: escaped text with bold and italic kept."""
+    parts = []
+    for child in token.children or []:
+        kind = child.type
+        if kind == "text":
+            parts.append(escape(child.content))
+        elif kind == "code_inline":
+            parts.append(escape(child.content))
+        elif kind in ("strong_open", "strong_close"):
+            parts.append("<b>" if kind.endswith("open") else "</b>")
+        elif kind in ("em_open", "em_close"):
+            parts.append("<i>" if kind.endswith("open") else "</i>")
+        elif kind == "softbreak":
+            parts.append(" ")
+        elif kind == "hardbreak":
+            parts.append("<br/>")
+        # links keep their text (a text child); images are not placed from rule sheets
+    return "".join(parts)
+
+
+def make_table(heading: list[str], rows: list[list[str]], styles) -> Table:
+    data = [[Paragraph(h, styles["head"]) for h in heading]]
+    data += [[Paragraph(c, styles["cell"]) for c in row] for row in rows]
+    table = Table(data, repeatRows=1, hAlign="LEFT",
+                  colWidths=column_widths([heading] + rows, styles["width"], styles["cell"]))
+    table.setStyle(TableStyle([
+        ("BACKGROUND", (0, 0), (-1, 0), ACCENT),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#eef2f7")]),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ("LINEBELOW", (0, -1), (-1, -1), 0.5, ACCENT),
+    ]))
+    return table
+
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+def column_widths(rows: list[list[str]], width: float, style) -> list[float]:
+    """Widths in points: each column as wide as its longest line needs when that fits,
+    never narrower than its longest word; what is left goes to the wordiest columns."""
+    def measure(text: str) -> float:
+        plain_text = _TAG.sub("", text).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+        return stringWidth(plain_text, style.fontName, style.fontSize)
+
+    pad = 7.0
+    columns = range(len(rows[0]))
+    need = [max(measure(r[i]) for r in rows if i < len(r)) + pad for i in columns]
+    least = [max(max((measure(w) for w in r[i].split()), default=0) for r in rows if i < len(r)) + pad
+             for i in columns]
+    if sum(need) <= width:
+        need[-1] += width - sum(need)
+        return need
+    widths = list(least)
+    spare = width - sum(widths)
+    wanting = {i: need[i] - least[i] for i in columns if need[i] > least[i]}
+    total = sum(wanting.values()) or 1
+    for i, extra in wanting.items():
+        widths[i] += max(spare, 0) * extra / total
+    return widths
+
+
+def generated(ctx, component, name: str, styles, path) -> list:
+    """The flowables for a `{{name}}` paragraph."""
+    if name == "contents":
+        return [contents_list(ctx, styles)]
+    if name in component.tables:
+        return [KeepTogether([deck_table(ctx, component.tables[name], styles)]), Spacer(1, 4)]
+    known = ", ".join(["contents", *component.tables]) or "contents"
+    raise PnpError(f"'{{{{{name}}}}}' names no generated table; known: {known}",
+                   file=str(path), field=component.id)
+
+
+def contents_list(ctx, styles) -> ListFlowable:
+    items = []
+    for component in ctx.game.components:
+        label = component.title or component.id
+        deck = ctx.decks.get(component.id)
+        line = f"<b>{escape(label)}</b>"
+        if component.description:
+            line += f": {escape(component.description)}"
+        elif deck is not None and component.kind == "deck":
+            line += f": {deck.total} pieces"
+        items.append(ListItem(Paragraph(line, ParagraphStyle("c", parent=styles["body"], spaceAfter=1.5))))
+    return ListFlowable(items, bulletType="bullet", leftIndent=12, bulletFontSize=8,
+                        bulletColor=ACCENT, spaceAfter=4)
+
+
+def deck_table(ctx, spec, styles) -> Table:
+    if spec.deck not in ctx.decks:
+        raise PnpError(f"table names the deck '{spec.deck}', which the game does not have",
+                       file=str(ctx.game.manifest), hint=f"decks: {', '.join(ctx.decks)}")
+    deck = ctx.decks[spec.deck]
+    headings = spec.headings or [c.replace("_", " ").capitalize() for c in spec.columns]
+    rows = []
+    if spec.group:
+        for card, count in zip(deck.cards, deck.counts):
+            rows.append([str(count) if c == "count" else to_markup(text_of(card.get(c)))
+                         for c in spec.columns])
+    else:
+        for card in deck.expanded():
+            rows.append([to_markup(text_of(card.get(c))) for c in spec.columns])
+    return make_table([escape(h) for h in headings], rows, styles)

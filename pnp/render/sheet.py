@@ -1,0 +1,42 @@
+"""Sheets: a layout drawn on a whole page (a scoreboard, a roster sheet), one page per card of
+its data, or a single page when it has none."""
+
+from __future__ import annotations
+
+import io
+
+from pnp.config.deck import Card
+from pnp.impose import PAPER_SIZES, UNPRINTABLE
+from pnp.layout.template import Size, compile_layout
+from pnp.outputs.pdf import OutputFile, finish, new_canvas
+
+
+def render_sheet(ctx, component) -> list[OutputFile]:
+    paper = PAPER_SIZES[ctx.options.paper]
+    deck = ctx.decks.get(component.id)
+    # The layout fills the printable area unless it names a size of its own.
+    printable = Size(paper[0] - 2 * UNPRINTABLE, paper[1] - 2 * UNPRINTABLE)
+    from pnp.layout.template import load_template
+    template = load_template(ctx.project.root, component.layout, component._where)
+    size = template.size or printable
+    layout = compile_layout(ctx.project.root, component.layout, component._where,
+                            ctx.frame_args(deck), size)
+    if layout.width > paper[0] - 2 * UNPRINTABLE + 0.5 or layout.height > paper[1] - 2 * UNPRINTABLE + 0.5:
+        raise component._where.error(f"layout '{component.layout}' is larger than the printable "
+                                     f"area of {ctx.options.paper} paper; make it a board")
+    cards = deck.expanded() if deck is not None else [blank_card()]
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, paper, f"{ctx.game.title}: {component.title or component.id}")
+    for card in cards:
+        canvas.saveState()
+        canvas.translate((paper[0] - layout.width) / 2, (paper[1] - layout.height) / 2)
+        layout.draw(canvas, card)
+        canvas.restoreState()
+        canvas.showPage()
+    return [finish(canvas, buffer, f"{component.id}-{ctx.options.paper}.pdf")]
+
+
+def blank_card() -> Card:
+    card = Card()
+    card.label = "sheet"
+    return card

@@ -1,0 +1,219 @@
+"""Rule kinds a game declares under `contents:` in game.yaml.
+
+Each kind is generic (a total, counts per value, a count of matching cards, a field that must
+follow another, a range, distinct values); `check` names one of the few game-specific checks
+in pnp.rules.named. Every rule says where in the rules document it comes from (`source`), and
+every failure is one sentence that names the card(s), the rule and that source.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from pnp.config.typed import Where, load_as
+from pnp.data import YamlMap, type_name
+from pnp.errors import did_you_mean, known
+
+
+@dataclass(kw_only=True)
+class Rule:
+    rule: str
+    deck: str
+    source: str = ""   # the section of the rules document that states this
+
+    def cited(self) -> str:
+        return f"the rules ({self.source})" if self.source else "the rules"
+
+    def check(self, deck) -> list[str]:
+        raise NotImplementedError
+
+
+def matches(card, where: dict) -> bool:
+    for key, wanted in where.items():
+        value = card.get(key)
+        if isinstance(wanted, list):
+            if value not in wanted:
+                return False
+        elif value != wanted:
+            return False
+    return True
+
+
+def plural(n: int, word: str = "card") -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+@dataclass(kw_only=True)
+class TotalRule(Rule):
+    """The deck has exactly this many cards."""
+
+    equals: int
+
+    def check(self, deck) -> list[str]:
+        if deck.total != self.equals:
+            return [f"the deck has {plural(deck.total)}; {self.cited()} state {self.equals}"]
+        return []
+
+
+@dataclass(kw_only=True)
+class CountsRule(Rule):
+    """How many cards have each value of a field; values not listed are not allowed."""
+
+    by: str
+    expect: dict[str, int]
+
+    def check(self, deck) -> list[str]:
+        have = Counter()
+        for card, count in zip(deck.cards, deck.counts):
+            have[str(card.get(self.by))] += count
+        problems = []
+        for value, wanted in self.expect.items():
+            if have[str(value)] != wanted:
+                problems.append(f"{value} has {plural(have[str(value)])}; {self.cited()} state {wanted}")
+        listed = {str(v) for v in self.expect}
+        for value in sorted(set(have) - listed):
+            problems.append(f"{value} ({plural(have[value])}) is not a card {self.cited()} list"
+                            + (f"; {did_you_mean(value, listed)}" if did_you_mean(value, listed) else ""))
+        return problems
+
+
+@dataclass(kw_only=True)
+class CountRule(Rule):
+    """How many cards match `where`: exactly, at least or at most."""
+
+    where: dict[str, Any]
+    what: str = ""    # how to name the matching cards in a message, e.g. "KICK RETURN"
+    equals: int | None = None
+    at_least: int | None = None
+    at_most: int | None = None
+
+    def check(self, deck) -> list[str]:
+        n = sum(count for card, count in zip(deck.cards, deck.counts) if matches(card, self.where))
+        what = self.what or " and ".join(f"{k} {v}" for k, v in self.where.items())
+        if self.equals is not None and n != self.equals:
+            return [f"{what}: the deck has {plural(n)}; {self.cited()} state exactly {self.equals}"]
+        if self.at_least is not None and n < self.at_least:
+            return [f"{what}: the deck has {plural(n)}; {self.cited()} need at least {self.at_least}"]
+        if self.at_most is not None and n > self.at_most:
+            return [f"{what}: the deck has {plural(n)}; {self.cited()} allow at most {self.at_most}"]
+        return []
+
+
+@dataclass(kw_only=True)
+class FollowsRule(Rule):
+    """A field is set by another: every card whose `key` is K has `field` equal to expect[K]."""
+
+    key: str
+    field: str
+    expect: dict[str, Any]
+
+    def check(self, deck) -> list[str]:
+        problems = []
+        for card in deck.cards:
+            key = card.get(self.key)
+            if str(key) not in {str(k) for k in self.expect}:
+                problems.append(f"card '{card.label}' has {self.key} '{key}', which {self.cited()} "
+                                f"do not name")
+                continue
+            wanted = {str(k): v for k, v in self.expect.items()}[str(key)]
+            if card.get(self.field) != wanted:
+                problems.append(f"card '{card.label}' ({key}) has {self.field} '{card.get(self.field)}'; "
+                                f"{self.cited()} make every {key} card {wanted}")
+        return problems
+
+
+@dataclass(kw_only=True)
+class RangeRule(Rule):
+    """A numeric field lies within [min, max] on every (matching) card."""
+
+    field: str
+    min: float | None = None
+    max: float | None = None
+    where: dict[str, Any] = field(default_factory=dict)
+
+    def check(self, deck) -> list[str]:
+        problems = []
+        for card in deck.cards:
+            if not matches(card, self.where):
+                continue
+            value = card.get(self.field)
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                problems.append(f"card '{card.label}' has no {self.field}; {self.cited()} need one")
+            elif (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+                problems.append(f"card '{card.label}' has {self.field} {value:g}; {self.cited()} "
+                                f"allow {span(self.min, self.max)}")
+        return problems
+
+
+def span(low, high) -> str:
+    if low is not None and high is not None:
+        return f"{low:g} to {high:g}"
+    return f"at least {low:g}" if low is not None else f"at most {high:g}"
+
+
+@dataclass(kw_only=True)
+class RequiredRule(Rule):
+    """Every (matching) card has a value for each of these fields."""
+
+    fields: list[str]
+    where: dict[str, Any] = field(default_factory=dict)
+
+    def check(self, deck) -> list[str]:
+        return [f"card '{card.label}' has no {name}; {self.cited()} give every card one"
+                for card in deck.cards if matches(card, self.where)
+                for name in self.fields if card.get(name) in (None, "", [])]
+
+
+@dataclass(kw_only=True)
+class UniqueRule(Rule):
+    """No two cards share a value of this field."""
+
+    field: str
+
+    def check(self, deck) -> list[str]:
+        seen = Counter(str(card.get(self.field)) for card in deck.cards)
+        return [f"{self.field} '{value}' appears on {n} different cards; {self.cited()} need each once"
+                for value, n in sorted(seen.items()) if n > 1]
+
+
+@dataclass(kw_only=True)
+class CheckRule(Rule):
+    """A named, game-specific check from pnp.rules.named, with its options."""
+
+    name: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def check(self, deck, decks=None) -> list[str]:
+        from pnp.rules.named import NAMED_CHECKS
+        return NAMED_CHECKS[self.name](deck, self.options, self.cited(), decks or {})
+
+
+RULE_KINDS = {
+    "total": TotalRule, "counts": CountsRule, "count": CountRule, "follows": FollowsRule,
+    "range": RangeRule, "required": RequiredRule, "unique": UniqueRule, "check": CheckRule,
+}
+
+
+def parse_rule(node, where: Where, components) -> Rule:
+    if not isinstance(node, YamlMap):
+        raise where.error(f"expected a rule (a map with 'rule' and 'deck'), found {type_name(node)}")
+    kind = node.get("rule")
+    if kind not in RULE_KINDS:
+        raise where.key(node, "rule").error(
+            f"unknown rule kind '{kind}'" if kind else "a contents entry needs a 'rule'",
+            hint=did_you_mean(kind or "", RULE_KINDS) or f"known rule kinds: {known(RULE_KINDS)}")
+    rule = load_as(RULE_KINDS[kind], node, where)
+    with_data = [c.id for c in components if getattr(c, "data", None)]
+    if rule.deck not in with_data:
+        raise where.key(node, "deck").error(f"no component with data called '{rule.deck}'",
+                                            hint=did_you_mean(rule.deck, with_data)
+                                            or f"components with data: {known(with_data)}")
+    if isinstance(rule, CheckRule):
+        from pnp.rules.named import NAMED_CHECKS
+        if rule.name not in NAMED_CHECKS:
+            raise where.key(node, "name").error(f"no named check '{rule.name}'",
+                                                hint=did_you_mean(rule.name, NAMED_CHECKS)
+                                                or f"named checks: {known(NAMED_CHECKS)}")
+    return rule
