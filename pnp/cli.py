@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -196,4 +197,14 @@ def report_warnings(project) -> None:
 
 
 def main():
-    cli(prog_name="pnp")
+    """Run the CLI. A PnpError that escapes a command is still one sentence; anything else is
+    a bug in pnp, reported in one line too unless PNP_DEBUG asks for the traceback."""
+    try:
+        cli(prog_name="pnp", standalone_mode=True)
+    except PnpError as exc:
+        fail(str(exc))
+    except Exception as exc:  # noqa: BLE001 - the last line of defence
+        if os.environ.get("PNP_DEBUG"):
+            raise
+        fail(f"pnp hit an internal problem ({exc.__class__.__name__}: {exc}); "
+             f"run again with PNP_DEBUG=1 for details and please report it")

@@ -1,0 +1,66 @@
+"""Shared helpers: a copy of the repository's games to edit, the CLI, and PDF inspection."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pypdf
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import cli
+
+REPO = Path(__file__).resolve().parent.parent
+MM = 72 / 25.4
+
+
+@pytest.fixture
+def root(tmp_path) -> Path:
+    """A writable copy of the repository's games, layouts and fonts."""
+    target = tmp_path / "root"
+    for folder in ("card_data", "layouts", "fonts"):
+        shutil.copytree(REPO / folder, target / folder)
+    return target
+
+
+def run(*args: str, root: Path | None = None):
+    """Run the pnp CLI in-process; returns click's Result (exit_code, output, stderr)."""
+    argv = list(args)
+    if root is not None:
+        argv += ["--root", str(root)]
+    return CliRunner().invoke(cli, argv, catch_exceptions=False)
+
+
+def build(root: Path, game: str, out: Path, *extra: str):
+    result = run("build", "--game", game, "--out", str(out), *extra, root=root)
+    assert result.exit_code == 0, result.output + (result.stderr or "")
+    return result
+
+
+def pdf(path: Path) -> pypdf.PdfReader:
+    return pypdf.PdfReader(str(path))
+
+
+# Each piece is drawn after moving the origin to its corner and clipping to its trim (+bleed).
+_PLACED = re.compile(rb"1 0 0 1 (-?[\d.]+) (-?[\d.]+) cm\nn (-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re W\* n")
+
+
+def placements(page) -> list[tuple[float, float, float, float]]:
+    """(x, y, width, height) of each piece's trim box on a page, in drawing order."""
+    data = page.get_contents().get_data()
+    found = []
+    for x, y, cx, cy, w, h in _PLACED.findall(data):
+        bleed = -float(cx)
+        found.append((float(x), float(y), float(w) - 2 * bleed, float(h) - 2 * bleed))
+    return found
+
+
+def render_png(path: Path, page_index: int, scale: float = 1.0):
+    """The page as a PIL image, rasterised by pdfium (72 dpi at scale 1)."""
+    import pypdfium2
+    document = pypdfium2.PdfDocument(str(path))
+    image = document[page_index].render(scale=scale).to_pil()
+    document.close()
+    return image

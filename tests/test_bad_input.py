@@ -1,0 +1,64 @@
+"""Bad input gets one sentence with file, line and field, exit 1, and no damage to output."""
+
+from __future__ import annotations
+
+from conftest import build, run
+
+
+def test_bad_yaml_names_file_and_line_and_leaves_earlier_output_intact(root, tmp_path):
+    build(root, "12th-player", tmp_path)
+    before = {p.name: p.read_bytes() for p in (tmp_path / "12th-player").iterdir()}
+    cards = root / "card_data/12th-player/cards.yaml"
+    lines = cards.read_text().splitlines()
+    broken_line = next(i for i, line in enumerate(lines) if "name: Coach" in line)
+    lines[broken_line] = "    name: [Coach"
+    cards.write_text("\n".join(lines) + "\n")
+    result = run("build", "--game", "12th-player", "--out", str(tmp_path), root=root)
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output + result.stderr
+    assert "card_data/12th-player/cards.yaml:" in result.stderr
+    assert "YAML syntax" in result.stderr
+    after = {p.name: p.read_bytes() for p in (tmp_path / "12th-player").iterdir()}
+    assert after == before
+
+
+def test_unknown_field_on_a_card_is_an_error_with_did_you_mean(root):
+    cards = root / "card_data/12th-player/cards.yaml"
+    cards.write_text(cards.read_text().replace("    name: Coach\n", "    name: Coach\n    txet: hi\n"))
+    result = run("validate", "--game", "12th-player", root=root)
+    assert result.exit_code == 1
+    line = next(i + 1 for i, text in enumerate(cards.read_text().splitlines()) if "txet" in text)
+    assert f"cards.yaml:{line}: cards[1].txet: unknown field 'txet' (did you mean 'text'?)" in result.stderr
+
+
+def test_unknown_key_in_a_layout_element_is_an_error_with_did_you_mean(root):
+    layout = root / "layouts/12th-player/card.yaml"
+    layout.write_text(layout.read_text().replace("    align: center\n", "    allign: center\n", 1))
+    result = run("validate", "--game", "12th-player", root=root)
+    assert result.exit_code == 1
+    assert "layouts/12th-player/card.yaml:" in result.stderr
+    assert "unknown key 'allign' (did you mean 'align'?)" in result.stderr
+
+
+def test_a_layout_field_the_cards_lack_is_named(root):
+    layout = root / "layouts/12th-player/card.yaml"
+    layout.write_text(layout.read_text().replace('text: "{name}"', 'text: "{nmae}"'))
+    result = run("validate", "--game", "12th-player", root=root)
+    assert result.exit_code == 1
+    assert "uses the field 'nmae', which the cards do not have (did you mean 'name'?)" in result.stderr
+
+
+def test_wrong_scalar_type_is_named(root):
+    cards = root / "card_data/12th-player/cards.yaml"
+    cards.write_text(cards.read_text().replace("value: 12\n", "value: twelve\n"))
+    result = run("validate", "--game", "12th-player", root=root)
+    assert result.exit_code == 1
+    assert "cards[1].value: expected a whole number, found the text 'twelve'" in result.stderr
+
+
+def test_length_without_a_unit_is_refused(root):
+    layout = root / "layouts/12th-player/card.yaml"
+    layout.write_text(layout.read_text().replace("x: 4mm", "x: 4", 1))
+    result = run("validate", "--game", "12th-player", root=root)
+    assert result.exit_code == 1
+    assert "'4' needs a unit" in result.stderr or "expected a length" in result.stderr

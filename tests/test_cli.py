@@ -1,0 +1,58 @@
+"""The command line as a person uses it: help, exit statuses, listing, unknown names."""
+
+from __future__ import annotations
+
+from conftest import REPO, run
+
+
+def test_help_for_every_command_has_an_example():
+    for command in ([], ["build"], ["validate"], ["list"]):
+        result = run(*command, "--help")
+        assert result.exit_code == 0
+        assert "Example:" in result.output
+
+
+def test_list_shows_games_components_and_card_counts():
+    result = run("list", root=REPO)
+    assert result.exit_code == 0
+    assert "12th-player: The 12th Player" in result.output
+    assert "cards            deck, 17 pieces" in result.output
+
+
+def test_unknown_game_is_a_usage_error_that_lists_the_known_ones():
+    result = run("build", "--game", "12th-playr", root=REPO)
+    assert result.exit_code == 2
+    assert "unknown game '12th-playr'" in result.stderr
+    assert "did you mean '12th-player'" in result.stderr
+    assert "known games:" in result.stderr
+
+
+def test_no_game_named_is_a_usage_error():
+    result = run("validate", root=REPO)
+    assert result.exit_code == 2
+    assert "--game" in result.stderr
+
+
+def test_bad_option_value_is_a_usage_error():
+    assert run("build", "--game", "12th-player", "--paper", "a5", root=REPO).exit_code == 2
+    result = run("build", "--game", "12th-player", "--back-offset", "1", root=REPO)
+    assert result.exit_code == 2 and "two numbers" in result.stderr
+
+
+def test_validate_passes_for_the_bundled_game():
+    result = run("validate", "--game", "12th-player", root=REPO)
+    assert result.exit_code == 0, result.stderr
+    assert "12th-player: ok" in result.output
+
+
+def test_root_without_card_data_is_a_clear_error(tmp_path):
+    result = run("list", root=tmp_path)
+    assert result.exit_code == 2
+    assert "no card_data/ folder" in result.stderr
+
+
+def test_build_prints_each_file_with_its_page_count(tmp_path):
+    result = run("build", "--game", "12th-player", "--out", str(tmp_path), root=REPO)
+    assert result.exit_code == 0
+    assert "cards-letter.pdf  4 pages" in result.output
+    assert "rules-letter.pdf  1 page," in result.output
