@@ -33,20 +33,23 @@ class Frame:
     fields: dict | None      # field names a card may have (None: anything goes)
     diagnostics: object      # pnp.diagnostics.Diagnostics
     bleed: float = 0.0
+    palette: dict = field(default_factory=dict)  # colour names the layout defines
 
 
 class Colour:
-    """A colour setting: fixed, or bound to a card field such as '{colour}'."""
+    """A colour setting: fixed, or bound to a card field such as '{colour}'. Names in the
+    layout's palette come first, then '#rrggbb' and CSS colour names."""
 
-    def __init__(self, text: str, where):
+    def __init__(self, text: str, where, palette: dict):
         self.binding = Binding(text, where)
         self.where = where
+        self.palette = palette
         self.fixed = self._parse(text) if self.binding.static else None
         self._cache: dict[str, object] = {}
 
     def _parse(self, text: str, card=None):
         try:
-            return parse_colour(text)
+            return parse_colour(self.palette.get(text.strip(), text))
         except ValueError as exc:
             who = f" (card {card.label})" if card is not None else ""
             raise self.where.error(str(exc) + who) from None
@@ -146,8 +149,8 @@ class BoxDrawer(Drawer):
             top += b if top >= frame.height - eps else 0
             x, y, w, h = left, bottom, right - left, top - bottom
         self.rect = (x, y, w, h)
-        self.fill = Colour(spec.fill, spec._where)
-        self.stroke = Colour(spec.stroke, spec._where)
+        self.fill = Colour(spec.fill, spec._where, frame.palette)
+        self.stroke = Colour(spec.stroke, spec._where, frame.palette)
         self.stroke_width = spec.stroke_width.of(min(frame.width, frame.height))
         self.radius = spec.radius.of(min(frame.width, frame.height))
         self.fields = _fields(self.fill.binding, self.stroke.binding)
@@ -188,8 +191,8 @@ class EllipseSpec(Element):
 class EllipseDrawer(Drawer):
     def __init__(self, spec: EllipseSpec, frame: Frame):
         self.rect = spec.box(frame)
-        self.fill = Colour(spec.fill, spec._where)
-        self.stroke = Colour(spec.stroke, spec._where)
+        self.fill = Colour(spec.fill, spec._where, frame.palette)
+        self.stroke = Colour(spec.stroke, spec._where, frame.palette)
         self.stroke_width = spec.stroke_width.of(min(frame.width, frame.height))
         self.fields = _fields(self.fill.binding, self.stroke.binding)
         self.when = spec.when
@@ -229,7 +232,7 @@ class LineDrawer(Drawer):
         x = spec.x.of(frame.width)
         y = frame.height - spec.y.of(frame.height)
         self.points = (x, y, x + spec.w.of(frame.width), y - spec.h.of(frame.height))
-        self.stroke = Colour(spec.stroke, spec._where)
+        self.stroke = Colour(spec.stroke, spec._where, frame.palette)
         self.stroke_width = spec.stroke_width.of(min(frame.width, frame.height))
         self.dash = spec.dash
         self.fields = _fields(self.stroke.binding)
@@ -278,7 +281,7 @@ class TextDrawer(Drawer):
         family = frame.fonts.family(spec.font, _key_where(spec, "font"))
         self.font = family.face(bold=spec.bold, italic=spec.italic)
         self.text = Binding(spec.text, spec._where)
-        self.colour = Colour(spec.colour, spec._where)
+        self.colour = Colour(spec.colour, spec._where, frame.palette)
         self.fields = _fields(self.text, self.colour.binding)
         self.when = spec.when
         self.diagnostics = frame.diagnostics

@@ -15,7 +15,7 @@ from pnp.config.typed import Where, load_as, where_of
 from pnp.data import YamlMap, display_path, load_yaml, type_name
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.elements import ELEMENT_KINDS, Frame
-from pnp.layout.units import Length, mm
+from pnp.layout.units import Length, mm, parse_colour
 
 # Trim sizes in mm. Poker is the default; the rest are the common print-shop sizes.
 CARD_SIZES = {
@@ -60,6 +60,7 @@ class TemplateSpec:
     extends: str | None = None
     size: Size | None = None
     description: str = ""
+    palette: dict[str, str] = field(default_factory=dict)  # colour names for this layout
     elements: list[Any] = field(default_factory=list)
 
 
@@ -68,6 +69,7 @@ class Template:
     name: str
     size: Size | None
     elements: list  # element specs, base first
+    palette: dict = field(default_factory=dict)
 
 
 def load_template(root: Path, name: str, where: Where, _chain: tuple = ()) -> Template:
@@ -80,8 +82,9 @@ def load_template(root: Path, name: str, where: Where, _chain: tuple = ()) -> Te
     spec = load_as(TemplateSpec, node, where_of(node))
     elements = [parse_element(item, where_of(node).key(node, "elements").item(node["elements"], i))
                 for i, item in enumerate(node.get("elements") or [])]
+    check_palette(spec.palette, where_of(node).key(node, "palette"))
     if spec.extends is None:
-        return Template(name, spec.size, elements)
+        return Template(name, spec.size, elements, spec.palette)
     base = load_template(root, spec.extends, where_of(node).key(node, "extends"), _chain + (name,))
     merged = list(base.elements)
     index_by_id = {e.id: i for i, e in enumerate(merged) if e.id}
@@ -90,7 +93,15 @@ def load_template(root: Path, name: str, where: Where, _chain: tuple = ()) -> Te
             merged[index_by_id[element.id]] = element
         else:
             merged.append(element)
-    return Template(name, spec.size or base.size, merged)
+    return Template(name, spec.size or base.size, merged, {**base.palette, **spec.palette})
+
+
+def check_palette(palette: dict, where: Where) -> None:
+    for name, value in palette.items():
+        try:
+            parse_colour(value)
+        except ValueError as exc:
+            raise where.error(f"palette colour '{name}': {exc}") from None
 
 
 def template_path(root: Path, name: str, where: Where) -> Path:
@@ -173,5 +184,5 @@ def compile_layout(root: Path, name: str, where: Where, frame_args: dict,
     size = size_override or template.size
     if size is None:
         raise where.error(f"layout '{name}' has no size; give the component or the layout a size")
-    frame = Frame(width=size.width, height=size.height, **frame_args)
+    frame = Frame(width=size.width, height=size.height, palette=template.palette, **frame_args)
     return CompiledLayout(template, frame)
