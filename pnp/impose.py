@@ -123,35 +123,27 @@ class Tile:
 
 
 def tile_board(board: tuple[float, float], paper: tuple[float, float], overlap: float) -> list[Tile]:
-    """Cover the board with sheet-sized windows that overlap by `overlap`, top-left first.
-
-    Each sheet shows a window of (printable area - room for its label); neighbours share an
-    `overlap` strip so they can be glued or taped with the marks lined up."""
+    """Cover the board with sheet-sized windows, top-left first, each overlapping the one to
+    its left and the one above by exactly `overlap`; the last column and row are narrower."""
     label_room = mm(6)
     window_w = paper[0] - 2 * UNPRINTABLE
     window_h = paper[1] - 2 * UNPRINTABLE - label_room
-    if window_w <= overlap or window_h <= overlap:
-        raise PnpError("the overlap is larger than a sheet")
-    cols = max(1, _count(board[0], window_w, overlap))
-    rows = max(1, _count(board[1], window_h, overlap))
-    step_x = (board[0] - window_w) / (cols - 1) if cols > 1 else 0
-    step_y = (board[1] - window_h) / (rows - 1) if rows > 1 else 0
+    if window_w <= 2 * overlap or window_h <= 2 * overlap:
+        raise PnpError("the board's overlap is too wide for a sheet of this paper")
+    xs = _starts(board[0], window_w, overlap)
+    tops = [board[1] - start for start in _starts(board[1], window_h, overlap)]
     tiles = []
-    for row in range(rows):
-        for col in range(cols):
-            w = min(window_w, board[0])
-            h = min(window_h, board[1])
-            x = col * step_x
-            y = board[1] - h - row * step_y
-            tiles.append(Tile(f"{chr(ord('A') + row)}{col + 1}", col, row, x, y, w, h))
+    for row, top in enumerate(tops):
+        for col, x in enumerate(xs):
+            width = min(window_w, board[0] - x)
+            height = min(window_h, top)
+            tiles.append(Tile(f"{chr(ord('A') + row)}{col + 1}", col, row, x, top - height, width, height))
     return tiles
 
 
-def _count(length: float, window: float, overlap: float) -> int:
-    """Fewest windows of `window` covering `length` with at least `overlap` between them."""
-    if length <= window:
-        return 1
-    n = 2
-    while (length - window) / (n - 1) > window - overlap:
-        n += 1
-    return n
+def _starts(length: float, window: float, overlap: float) -> list[float]:
+    """Where each window starts along `length`, stepping by window - overlap."""
+    starts = [0.0]
+    while starts[-1] + window < length - 1e-6:
+        starts.append(starts[-1] + window - overlap)
+    return starts

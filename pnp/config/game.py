@@ -59,6 +59,7 @@ class TableSpec:
     columns: list[str]
     headings: list[str] | None = None
     group: bool = True   # one row per distinct card with its count, not one per copy
+    summarise_by: str | None = None  # one row per value of this field, other columns listed
 
 
 @dataclass(kw_only=True)

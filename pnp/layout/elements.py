@@ -407,12 +407,3 @@ def safe_path(base: Path, name: str, where, what: str) -> Path:
     if resolved != base.resolve() and base.resolve() not in resolved.parents:
         raise where.error(f"{what} path '{name}' leads outside the game folder")
     return resolved
-
-
-ELEMENT_KINDS = {
-    "box": BoxSpec,
-    "ellipse": EllipseSpec,
-    "line": LineSpec,
-    "text": TextSpec,
-    "image": ImageSpec,
-}

@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from pnp.config.typed import Where, load_as, where_of
-from pnp.data import YamlMap, display_path, load_yaml, type_name
+from pnp.data import display_path, load_yaml, type_name
 from pnp.errors import PnpError, did_you_mean, known
-from pnp.layout.elements import ELEMENT_KINDS, Frame
+from pnp.layout.elements import Frame
+from pnp.layout.kinds import parse_element
 from pnp.layout.units import Length, mm, parse_colour
 
 # Trim sizes in mm. Poker is the default; the rest are the common print-shop sizes.
@@ -114,19 +115,6 @@ def template_path(root: Path, name: str, where: Where) -> Path:
         raise where.error(f"no layout '{name}' in {display_path(folder)}",
                           hint=did_you_mean(name, names) or (f"layouts: {', '.join(names)}" if names else None))
     return path
-
-
-def parse_element(node, where: Where):
-    if not isinstance(node, YamlMap):
-        raise where.error(f"expected an element (a map with 'kind'), found {type_name(node)}")
-    kind = node.get("kind")
-    if kind not in ELEMENT_KINDS:
-        if kind is None:
-            raise where.error(f"an element needs a 'kind': one of {known(ELEMENT_KINDS)}")
-        raise where.key(node, "kind").error(f"unknown element kind '{kind}'",
-                                            hint=did_you_mean(kind, ELEMENT_KINDS)
-                                            or f"known kinds: {known(ELEMENT_KINDS)}")
-    return load_as(ELEMENT_KINDS[kind], node, where)
 
 
 class CompiledLayout:

@@ -51,13 +51,15 @@ def home_tiles(ctx, component, layout, card, overlap: float, title: str, font: s
     draw_assembly(canvas, paper, layout, tiles, overlap, component.title or component.id, font)
     canvas.showPage()
     for tile in tiles:
-        draw_tile(canvas, tile, overlap, len(tiles), font)
+        draw_tile(canvas, tile, tiles, font)
         canvas.showPage()
     return finish(canvas, buffer, f"{component.id}-{ctx.options.paper}.pdf")
 
 
-def draw_tile(canvas, tile: Tile, overlap: float, count: int, font: str) -> None:
-    """One sheet: the tile's window of the board at the sheet's bottom-left printable corner."""
+def draw_tile(canvas, tile: Tile, tiles: list[Tile], font: str) -> None:
+    """One sheet: the tile's window of the board at the sheet's bottom-left printable corner,
+    with the seams it shares with its neighbours drawn in board coordinates, so the marks on
+    two neighbouring sheets fall on the same spot of the board."""
     ox = oy = UNPRINTABLE
     canvas.saveState()
     clip = canvas.beginPath()
@@ -65,38 +67,52 @@ def draw_tile(canvas, tile: Tile, overlap: float, count: int, font: str) -> None
     canvas.clipPath(clip, stroke=0, fill=0)
     canvas.translate(ox - tile.x, oy - tile.y)
     canvas.doForm("board")
+    draw_seams(canvas, tile, tiles)
     canvas.restoreState()
-    draw_overlap_guides(canvas, tile, ox, oy, overlap)
     canvas.setFillColor(colors.black)
     canvas.setFont(font, 8)
     hint = "" if tile.col == 0 and tile.row == 0 else \
-        " · trim the edges marked 'trim' and lay this sheet over its neighbours, crosses on crosses"
-    canvas.drawString(ox, oy + tile.height + mm(1.8), f"Sheet {tile.label} of {count}{hint}")
+        " · cut along the dashed line, then lay this sheet over its neighbour with the crosses on its edge"
+    canvas.drawString(ox, oy + tile.height + mm(1.8), f"Sheet {tile.label} of {len(tiles)}{hint}")
 
 
-def draw_overlap_guides(canvas, tile: Tile, ox: float, oy: float, overlap: float) -> None:
-    """On a sheet that overlaps the one left of it or above it: a cut line at the trim edge
-    and crosses that must sit on the neighbour's matching crosses."""
-    canvas.saveState()
+def seams(tiles: list[Tile]) -> tuple[dict, dict]:
+    """The middle of each shared strip, in board points: x between columns c-1 and c, y
+    between rows r-1 and r."""
+    first = {(t.col, t.row): t for t in tiles}
+    xs = {c: (first[(c, 0)].x + first[(c - 1, 0)].x + first[(c - 1, 0)].width) / 2
+          for c in {t.col for t in tiles} if c > 0}
+    ys = {r: (first[(0, r - 1)].y + first[(0, r)].y + first[(0, r)].height) / 2
+          for r in {t.row for t in tiles} if r > 0}
+    return xs, ys
+
+
+def draw_seams(canvas, tile: Tile, tiles: list[Tile]) -> None:
+    """Crosses on every seam this tile touches; a dashed cut line on its left and top seams
+    (the strips it lays over its neighbours)."""
+    xs, ys = seams(tiles)
+    size = mm(3)
     canvas.setStrokeColor(GUIDE)
-    canvas.setLineWidth(0.5)
-    w, h = tile.width, tile.height
-    size = mm(2.5)
-    crosses = []
-    if tile.col > 0:   # the left strip repeats the right strip of the sheet to the left
-        canvas.setDash([3, 2])
-        canvas.line(ox + overlap / 2, oy, ox + overlap / 2, oy + h)
-        canvas.setDash()
-        crosses += [(ox + overlap, oy + h * f) for f in (0.25, 0.5, 0.75)]
-    if tile.row > 0:   # the top strip repeats the bottom strip of the sheet above
-        canvas.setDash([3, 2])
-        canvas.line(ox, oy + h - overlap / 2, ox + w, oy + h - overlap / 2)
-        canvas.setDash()
-        crosses += [(ox + w * f, oy + h - overlap) for f in (0.25, 0.5, 0.75)]
-    for x, y in crosses:
-        canvas.line(x - size, y, x + size, y)
-        canvas.line(x, y - size, x, y + size)
-    canvas.restoreState()
+    canvas.setLineWidth(0.6)
+    top, right = tile.y + tile.height, tile.x + tile.width
+    for col, x in xs.items():
+        if col in (tile.col, tile.col + 1):
+            for y in (tile.y + tile.height * f for f in (0.25, 0.5, 0.75)):
+                canvas.line(x - size, y, x + size, y)
+                canvas.line(x, y - size, x, y + size)
+            if col == tile.col:
+                canvas.setDash([4, 3])
+                canvas.line(x, tile.y, x, top)
+                canvas.setDash()
+    for row, y in ys.items():
+        if row in (tile.row, tile.row + 1):
+            for x in (tile.x + tile.width * f for f in (0.25, 0.5, 0.75)):
+                canvas.line(x - size, y, x + size, y)
+                canvas.line(x, y - size, x, y + size)
+            if row == tile.row:
+                canvas.setDash([4, 3])
+                canvas.line(tile.x, y, right, y)
+                canvas.setDash()
 
 
 def draw_assembly(canvas, paper, layout, tiles: list[Tile], overlap: float, name: str,

@@ -60,11 +60,11 @@ def make_styles(fonts) -> dict[str, ParagraphStyle]:
     return {
         "body": body,
         "h1": ParagraphStyle("h1", parent=body, fontName=display.face(), fontSize=17, leading=20,
-                             textColor=ACCENT, spaceBefore=6, spaceAfter=4),
+                             textColor=ACCENT, spaceBefore=6, spaceAfter=4, keepWithNext=1),
         "h2": ParagraphStyle("h2", parent=body, fontName=display.face(), fontSize=13, leading=16,
-                             textColor=ACCENT, spaceBefore=8, spaceAfter=3),
+                             textColor=ACCENT, spaceBefore=8, spaceAfter=3, keepWithNext=1),
         "h3": ParagraphStyle("h3", parent=body, fontName=text.face(bold=True), fontSize=10.5,
-                             leading=13, spaceBefore=5, spaceAfter=2),
+                             leading=13, spaceBefore=5, spaceAfter=2, keepWithNext=1),
         "cell": ParagraphStyle("cell", parent=body, fontSize=8.5, leading=10.5, spaceAfter=0),
         "head": ParagraphStyle("head", parent=body, fontName=text.face(bold=True), fontSize=8.5,
                                leading=10.5, spaceAfter=0, textColor=colors.white),
@@ -147,7 +147,11 @@ def _blocks(tokens, i: int, stop: str | None, styles, generate):
             content = tokens[i + 1].content.strip()
             match = _PLACEHOLDER.match(content)
             if match:
-                out.extend(generate(match.group(1)))
+                made = generate(match.group(1))
+                if out and getattr(out[-1], "style", None) is not None and \
+                        out[-1].style.name in ("h1", "h2", "h3"):
+                    made = [KeepTogether([out.pop(), *made])]  # never a heading alone at a foot
+                out.extend(made)
             else:
                 out.append(Paragraph(inline(tokens[i + 1]), styles["body"]))
             i += 3
@@ -270,7 +274,7 @@ def generated(ctx, component, name: str, styles, path) -> list:
     if name == "contents":
         return [contents_list(ctx, styles)]
     if name in component.tables:
-        return [KeepTogether([deck_table(ctx, component.tables[name], styles)]), Spacer(1, 4)]
+        return [deck_table(ctx, component.tables[name], styles), Spacer(1, 4)]
     known = ", ".join(["contents", *component.tables]) or "contents"
     raise PnpError(f"'{{{{{name}}}}}' names no generated table; known: {known}",
                    file=str(path), field=component.id)
@@ -291,6 +295,30 @@ def contents_list(ctx, styles) -> ListFlowable:
                         bulletColor=ACCENT, spaceAfter=4)
 
 
+def summary_rows(deck, spec) -> list[list[str]]:
+    """One row per value of `summarise_by`: how many cards have it, and for each other column
+    the values those cards show (numbers in order with repeats, words once each)."""
+    groups: dict[str, list] = {}
+    for card in deck.expanded():
+        groups.setdefault(text_of(card.get(spec.summarise_by)), []).append(card)
+    rows = []
+    for key, cards in groups.items():
+        row = []
+        for column in spec.columns:
+            if column == spec.summarise_by:
+                row.append(to_markup(key))
+            elif column == "count":
+                row.append(str(len(cards)))
+            else:
+                values = [card.get(column) for card in cards if card.get(column) not in (None, "")]
+                if all(isinstance(v, (int, float)) for v in values):
+                    row.append(", ".join(text_of(v) for v in sorted(values)))
+                else:
+                    row.append(to_markup(", ".join(dict.fromkeys(text_of(v) for v in values))))
+        rows.append(row)
+    return rows
+
+
 def deck_table(ctx, spec, styles) -> Table:
     if spec.deck not in ctx.decks:
         raise PnpError(f"table names the deck '{spec.deck}', which the game does not have",
@@ -298,7 +326,9 @@ def deck_table(ctx, spec, styles) -> Table:
     deck = ctx.decks[spec.deck]
     headings = spec.headings or [c.replace("_", " ").capitalize() for c in spec.columns]
     rows = []
-    if spec.group:
+    if spec.summarise_by:
+        rows = summary_rows(deck, spec)
+    elif spec.group:
         for card, count in zip(deck.cards, deck.counts):
             rows.append([str(count) if c == "count" else to_markup(text_of(card.get(c)))
                          for c in spec.columns])

@@ -77,3 +77,100 @@ def touchdown_reachable(deck, options, cited, _decks) -> list[str]:
                 f"100 yards; {cited} need exactly 100 for a touchdown, and the design asks for at "
                 f"least {at_least}"]
     return []
+
+
+# --- Big Ten ---------------------------------------------------------------------------------
+
+RESULT_KINDS = {
+    # result text on a defense card -> what kind of result it is
+    r"Card yards": "gain",            # the offense gains its own card's yards
+    r"Card yards \+\d+": "extra",     # ... and more: the defense guessed wrong
+    r"No gain": "no-gain",
+    r"Loss of \d+": "loss",
+    r"Turnover": "turnover",
+    r"Flag on O: -\d+": "flag-back",      # penalty on the offense: pushed back
+    r"Flag on D: \+\d+": "flag-forward",  # penalty on the defense: offense moves on
+}
+
+
+def result_kind(text) -> str | None:
+    import re
+    for pattern, kind in RESULT_KINDS.items():
+        if re.fullmatch(pattern, str(text or "").strip()):
+            return kind
+    return None
+
+
+@named_check("result-table")
+def result_table(deck, options, cited, _decks) -> list[str]:
+    """Each card's result against every column (offense play type) is a known kind of result,
+    and matches what the rules state for that card type (`must`). Types in `mixed` must both
+    win the ball against some plays and help the offense against others."""
+    columns = options["columns"]
+    must = options.get("must", {})
+    mixed = set(options.get("mixed", []))
+    type_field = options.get("type_field", "type")
+    problems = []
+    for card in deck.cards:
+        kind_of = {}
+        for column in columns:
+            text = card.get(column)
+            kind = result_kind(text)
+            if not text:
+                problems.append(f"card '{card.label}' has no result against {column}; every "
+                                f"play type needs one")
+                continue
+            if kind is None:
+                problems.append(f"card '{card.label}' has the result '{text}' against {column}, "
+                                f"which is not a result pnp knows (known: {', '.join(RESULT_KINDS)})")
+                continue
+            kind_of[column] = kind
+        card_type = card.get(type_field)
+        for column, allowed in must.get(card_type, {}).items():
+            allowed = [allowed] if isinstance(allowed, str) else allowed
+            if column in kind_of and kind_of[column] not in allowed:
+                problems.append(f"card '{card.label}' ({card_type}) gives '{card.get(column)}' "
+                                f"against {column}; {cited} make that {' or '.join(allowed)}")
+        if card_type in mixed and kind_of:
+            kinds = set(kind_of.values())
+            if "turnover" not in kinds or not kinds & {"gain", "extra"}:
+                problems.append(f"card '{card.label}' ({card_type}) must win the ball against some "
+                                f"plays and help the offense against others, as {cited} state")
+    return problems
+
+
+def _die_faces(text: str) -> set[int]:
+    low, _, high = str(text).partition("-")
+    return set(range(int(low), int(high or low) + 1))
+
+
+@named_check("field-goal-odds")
+def field_goal_odds(deck, options, cited, _decks) -> list[str]:
+    """The field-goal table covers distances 1..max without gaps, each row's good rolls are die
+    faces, and a closer kick is never less likely than a longer one."""
+    limit = options.get("max_distance", 40)
+    field = options.get("field", "field_goals")
+    problems = []
+    for card in deck.cards:
+        rows = (card.get(field) or [])[1 if options.get("header", True) else 0:]
+        expected_start, last_good = 1, 7
+        for row in rows:
+            try:
+                distances, faces = _die_faces(row[0]), _die_faces(row[1])
+            except (ValueError, IndexError):
+                problems.append(f"field-goal row {row} is not 'from-to' distances and die faces")
+                continue
+            if min(distances) != expected_start:
+                problems.append(f"field-goal rows skip or repeat distances at {min(distances)}; "
+                                f"expected {expected_start}")
+            expected_start = max(distances) + 1
+            if not faces <= set(range(1, 7)):
+                problems.append(f"field-goal row {row[0]} needs die faces 1 to 6, not {row[1]}")
+            if len(faces) > last_good:
+                problems.append(f"a kick from {row[0]} is likelier than a closer one; {cited} make "
+                                f"closer kicks likelier")
+            last_good = len(faces)
+        if expected_start - 1 != limit:
+            problems.append(f"the field-goal table reaches {expected_start - 1} yards; {cited} allow "
+                            f"attempts within {limit} yards")
+    return problems

@@ -1,0 +1,206 @@
+"""Elements made of other drawing: a table of cells, and a repeat of elements in a row.
+
+Both exist so that boards and cards with regular structure (yard lines every 5 yards, a score
+track 0-9, a results table) are a few lines of layout rather than a hundred."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from pnp.layout.binding import Binding, text_of
+from pnp.layout.elements import Colour, Drawer, Element, Frame, _fields, _key_where
+from pnp.layout.units import Length
+
+# --- table -----------------------------------------------------------------------------------
+
+
+@dataclass(kw_only=True)
+class TableElement(Element):
+    """Rows of cells in a box. Cells may bind fields; `rows_from` takes the rows from a card's
+    table field instead. Text shrinks (to 60 %) to fit a narrow cell, never overflows it."""
+
+    rows: list[list[str]] | None = None
+    rows_from: str | None = None
+    columns: list[Length] | None = None          # widths; the last column takes what is left
+    align: list[Literal["left", "center", "right"]] | None = None
+    font: str = "text"
+    size: float = field(default=8.0, metadata={"min": 2, "max": 200})
+    colour: str = "black"
+    header: bool = False                         # first row drawn as a heading
+    header_fill: str = "#333333"
+    header_colour: str = "white"
+    bold_first_column: bool = False
+    stripe: str = "none"                         # fill of every other row
+    rule: str = "none"                           # line between rows
+    padding: Length = Length.mm(1)
+
+    def bindings(self):
+        cells = [Binding(c, self._where) for row in (self.rows or []) for c in row]
+        source = [Binding(f"{{{self.rows_from}}}", self._where)] if self.rows_from else []
+        return cells + source + [Binding(self.colour, self._where), Binding(self.stripe, self._where)]
+
+    def check_fields(self, frame: Frame) -> None:
+        if (self.rows is None) == (self.rows_from is None):
+            raise self._where.error("a table needs exactly one of 'rows' or 'rows_from'")
+        Element.check_fields(self, frame)
+
+    def compile(self, frame: Frame) -> "TableDrawer":
+        return TableDrawer(self, frame)
+
+
+class TableDrawer(Drawer):
+    def __init__(self, spec: TableElement, frame: Frame):
+        self.spec = spec
+        self.rect = spec.box(frame)
+        family = frame.fonts.family(spec.font, _key_where(spec, "font"))
+        self.font, self.bold = family.face(), family.face(bold=True)
+        self.rows = [[Binding(c, spec._where) for c in row] for row in spec.rows or []]
+        palette = frame.palette
+        self.colour = Colour(spec.colour, spec._where, palette)
+        self.stripe = Colour(spec.stripe, spec._where, palette)
+        self.rule = Colour(spec.rule, spec._where, palette)
+        self.header_fill = Colour(spec.header_fill, spec._where, palette)
+        self.header_colour = Colour(spec.header_colour, spec._where, palette)
+        self.padding = spec.padding.of(self.rect[2])
+        self.fields = _fields(*(b for row in self.rows for b in row), self.colour.binding,
+                              self.stripe.binding)
+        if spec.rows_from:
+            self.fields = self.fields | {spec.rows_from}
+        self.when = spec.when
+
+    def _cells(self, card) -> list[list[str]]:
+        if self.spec.rows_from:
+            return [[text_of(c) for c in row] for row in (card.get(self.spec.rows_from) or [])]
+        return [[b.render(card) for b in row] for row in self.rows]
+
+    def _widths(self, count: int) -> list[float]:
+        width = self.rect[2]
+        given = [c.of(width) for c in (self.spec.columns or [])][:count]
+        rest = count - len(given)
+        if rest <= 0:
+            return given
+        share = max(width - sum(given), 0) / rest
+        return given + [share] * rest
+
+    def draw(self, canvas, card) -> None:
+        rows = self._cells(card)
+        if not rows:
+            return
+        x, y, w, h = self.rect
+        count = max(len(r) for r in rows)
+        widths = self._widths(count)
+        row_h = h / len(rows)
+        spec = self.spec
+        for r, row in enumerate(rows):
+            top = y + h - r * row_h
+            heading = spec.header and r == 0
+            fill = self.header_fill.of(card) if heading else (self.stripe.of(card) if r % 2 else None)
+            if fill is not None:
+                canvas.setFillColor(fill)
+                canvas.rect(x, top - row_h, w, row_h, stroke=0, fill=1)
+            rule = self.rule.of(card)
+            if rule is not None and r > 0:
+                canvas.setStrokeColor(rule)
+                canvas.setLineWidth(0.4)
+                canvas.line(x, top, x + w, top)
+            colour = self.header_colour.of(card) if heading else self.colour.of(card)
+            canvas.setFillColor(colour)
+            left = x
+            for c, text in enumerate(row):
+                bold = heading or (spec.bold_first_column and c == 0)
+                self._cell(canvas, text, left, top - row_h, widths[c], row_h, c, bold)
+                left += widths[c]
+
+    def _cell(self, canvas, text: str, x, y, w, h, column: int, bold: bool) -> None:
+        if not text:
+            return
+        font = self.bold if bold else self.font
+        size = min(self.spec.size, h * 0.8)
+        room = w - 2 * self.padding
+        natural = stringWidth(text, font, size)
+        if natural > room:
+            size = max(size * room / natural, size * 0.6)
+        align = (self.spec.align or [])[column] if column < len(self.spec.align or []) else "left"
+        baseline = y + (h - size * 0.7) / 2
+        canvas.setFont(font, size)
+        if align == "center":
+            canvas.drawCentredString(x + w / 2, baseline, text)
+        elif align == "right":
+            canvas.drawRightString(x + w - self.padding, baseline, text)
+        else:
+            canvas.drawString(x + self.padding, baseline, text)
+
+
+# --- repeat ----------------------------------------------------------------------------------
+
+REPEAT_FIELDS = ("i", "item")
+
+
+@dataclass(kw_only=True)
+class RepeatElement(Element):
+    """Its elements drawn `count` times (or once per entry of `items`), each time moved by
+    (dx, dy) and offset by (x, y). Inside, `{i}` is 1, 2, 3 ... and `{item}` the entry."""
+
+    count: int | None = field(default=None, metadata={"min": 1, "max": 1000})
+    items: list[str | int | float] | None = None
+    dx: Length = Length(0.0)
+    dy: Length = Length(0.0)
+    elements: list[Any] = field(default_factory=list)
+
+    def parsed(self) -> list:
+        from pnp.layout.kinds import parse_element
+        if "_children" not in self.__dict__:
+            node = self.elements
+            self._children = [parse_element(item, self._where.key({}, "elements").item(node, i))
+                              for i, item in enumerate(node)]
+        return self._children
+
+    def check_fields(self, frame: Frame) -> None:
+        if (self.count is None) == (self.items is None):
+            raise self._where.error("a repeat needs exactly one of 'count' or 'items'")
+        Element.check_fields(self, frame)
+        inner = replace(frame, fields=None if frame.fields is None
+                        else {**frame.fields, **{name: None for name in REPEAT_FIELDS}})
+        for child in self.parsed():
+            child.check_fields(inner)
+
+    def compile(self, frame: Frame) -> "RepeatDrawer":
+        return RepeatDrawer(self, frame)
+
+
+class _Scope(dict):
+    """A card seen from inside a repeat: `i` and `item` first, then the card's own fields."""
+
+    def __init__(self, card, extra: dict):
+        super().__init__(extra)
+        self.card = card
+        self.label = getattr(card, "label", "board")
+
+    def get(self, key, default=None):
+        if dict.__contains__(self, key):
+            return dict.get(self, key)
+        return self.card.get(key, default) if self.card is not None else default
+
+
+class RepeatDrawer(Drawer):
+    def __init__(self, spec: RepeatElement, frame: Frame):
+        self.children = [child.compile(frame) for child in spec.parsed()]
+        self.items = spec.items if spec.items is not None else list(range(1, spec.count + 1))
+        self.offset = (spec.x.of(frame.width), spec.y.of(frame.height))
+        self.step = (spec.dx.of(frame.width), spec.dy.of(frame.height))
+        inner = frozenset().union(*(c.fields | ({c.when} if c.when else set()) for c in self.children))
+        self.fields = inner - set(REPEAT_FIELDS)
+        self.when = spec.when
+
+    def draw(self, canvas, card) -> None:
+        for index, item in enumerate(self.items):
+            scope = _Scope(card, {"i": index + 1, "item": item})
+            canvas.saveState()
+            canvas.translate(self.offset[0] + index * self.step[0], -(self.offset[1] + index * self.step[1]))
+            for child in self.children:
+                if child.shown_for(scope):
+                    child.draw(canvas, scope)
+            canvas.restoreState()

@@ -1,0 +1,32 @@
+"""The element kinds a layout may use, and parsing one element from YAML."""
+
+from __future__ import annotations
+
+from pnp.config.typed import Where, load_as
+from pnp.data import YamlMap, type_name
+from pnp.errors import did_you_mean, known
+from pnp.layout.compound import RepeatElement, TableElement
+from pnp.layout.elements import BoxSpec, EllipseSpec, ImageSpec, LineSpec, TextSpec
+
+ELEMENT_KINDS = {
+    "box": BoxSpec,
+    "ellipse": EllipseSpec,
+    "line": LineSpec,
+    "text": TextSpec,
+    "image": ImageSpec,
+    "table": TableElement,
+    "repeat": RepeatElement,
+}
+
+
+def parse_element(node, where: Where):
+    if not isinstance(node, YamlMap):
+        raise where.error(f"expected an element (a map with 'kind'), found {type_name(node)}")
+    kind = node.get("kind")
+    if kind not in ELEMENT_KINDS:
+        if kind is None:
+            raise where.error(f"an element needs a 'kind': one of {known(ELEMENT_KINDS)}")
+        raise where.key(node, "kind").error(f"unknown element kind '{kind}'",
+                                            hint=did_you_mean(kind, ELEMENT_KINDS)
+                                            or f"known kinds: {known(ELEMENT_KINDS)}")
+    return load_as(ELEMENT_KINDS[kind], node, where)
