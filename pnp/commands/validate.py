@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from pnp.layout.template import compile_layout
+from pnp.layout.template import Size, compile_layout, load_template
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions
 from pnp.rules.validate import validate
+
+ANY_SIZE = Size(500.0, 700.0)
 
 
 def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
@@ -26,8 +28,7 @@ def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
 
 
 def _compile_quietly(ctx, component, key: str, name: str, size) -> None:
-    from pnp.layout.template import Size, load_template
     template = load_template(ctx.project.root, name, component._where.key({}, key))
-    size = size or template.size or Size(500, 700)
+    size = size or template.size or ANY_SIZE   # checking fields does not depend on the size
     compile_layout(ctx.project.root, name, component._where.key({}, key),
-                   ctx.frame_args(ctx.decks.get(component.id)), size)
+                   ctx.frame_args(ctx.decks.get(component.id), component=component), size)

@@ -21,7 +21,7 @@ from pnp.errors import did_you_mean, known
 
 MAX_COPIES = 1000      # of one card
 MAX_CARDS = 20_000     # in one deck: past this a typo (count: 1000000) is more likely than a game
-FIELD_TYPES = {"text", "number", "whole", "flag", "list", "table", "colour"}
+BUILTIN_FIELDS = {"count": "copies of a card", "copy": "a card's place in the deck, from 1"}
 
 
 @dataclass
@@ -57,8 +57,16 @@ class Deck:
     designed: str = ""
 
     def expanded(self) -> list[Card]:
-        """Every physical card, copies included, in data order."""
-        return [card for card, count in zip(self.cards, self.counts) for _ in range(count)]
+        """Every physical card, copies included, in data order. Each knows its `copy`: its
+        place in the deck from 1, so a layout can name form fields uniquely."""
+        cards = []
+        for card, count in zip(self.cards, self.counts):
+            for _ in range(count):
+                copy = Card(card)
+                copy.label, copy.where = card.label, card.where
+                copy["copy"] = len(cards) + 1
+                cards.append(copy)
+        return cards
 
     @property
     def total(self) -> int:
@@ -69,9 +77,10 @@ def load_deck(path: Path) -> Deck:
     node = load_yaml(path)
     where = where_of(node)
     spec = load_as(DeckFile, node, where)
-    if "count" in spec.fields:
-        raise where.key(node["fields"], "count").error("'count' is built in (copies of a card); "
-                                                       "name the field something else")
+    for builtin in BUILTIN_FIELDS:
+        if builtin in spec.fields:
+            raise where.key(node["fields"], builtin).error(
+                f"'{builtin}' is built in ({BUILTIN_FIELDS[builtin]}); name the field something else")
     if spec.label not in spec.fields:
         raise where.key(node, "label").error(f"label field '{spec.label}' is not among the fields",
                                              hint=did_you_mean(spec.label, spec.fields))

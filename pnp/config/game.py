@@ -60,6 +60,7 @@ class TableSpec:
     headings: list[str] | None = None
     group: bool = True   # one row per distinct card with its count, not one per copy
     summarise_by: str | None = None  # one row per value of this field, other columns listed
+    where: dict[str, Any] = field(default_factory=dict)  # only the cards that match
 
 
 @dataclass(kw_only=True)
@@ -73,11 +74,14 @@ class BoardComponent(Component):
 
 @dataclass(kw_only=True)
 class SheetComponent(Component):
-    """One page per card of its data (or one page when it has none), drawn at paper size."""
+    """One page per card of its data (or one page when it has none), drawn at paper size.
+    With `rows`, one page lists every card instead: the layout's table takes `rows_from: rows`,
+    one row per card holding these fields."""
 
     layout: str
     data: str | None = None
     where: dict[str, Any] = field(default_factory=dict)
+    rows: list[str] | None = None
 
 
 COMPONENT_KINDS = {"deck": DeckComponent, "rules": RulesComponent,

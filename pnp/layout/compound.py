@@ -30,6 +30,7 @@ class TableElement(Element):
     size: float = field(default=8.0, metadata={"min": 2, "max": 200})
     colour: str = "black"
     header: bool = False                         # first row drawn as a heading
+    head: list[str] | None = None                # a heading row put before the rows
     header_fill: str = "#333333"
     header_colour: str = "white"
     bold_first_column: bool = False
@@ -72,9 +73,10 @@ class TableDrawer(Drawer):
         self.when = spec.when
 
     def _cells(self, card) -> list[list[str]]:
+        head = [list(self.spec.head)] if self.spec.head else []
         if self.spec.rows_from:
-            return [[text_of(c) for c in row] for row in (card.get(self.spec.rows_from) or [])]
-        return [[b.render(card) for b in row] for row in self.rows]
+            return head + [[text_of(c) for c in row] for row in (card.get(self.spec.rows_from) or [])]
+        return head + [[b.render(card) for b in row] for row in self.rows]
 
     def _widths(self, count: int) -> list[float]:
         width = self.rect[2]
@@ -96,7 +98,7 @@ class TableDrawer(Drawer):
         spec = self.spec
         for r, row in enumerate(rows):
             top = y + h - r * row_h
-            heading = spec.header and r == 0
+            heading = (spec.header or spec.head) and r == 0
             fill = self.header_fill.of(card) if heading else (self.stripe.of(card) if r % 2 else None)
             if fill is not None:
                 canvas.setFillColor(fill)
@@ -146,6 +148,7 @@ class RepeatElement(Element):
 
     count: int | None = field(default=None, metadata={"min": 1, "max": 1000})
     items: list[str | int | float] | None = None
+    items_from: str | None = None   # a list field of the card
     dx: Length = Length(0.0)
     dy: Length = Length(0.0)
     elements: list[Any] = field(default_factory=list)
@@ -158,9 +161,12 @@ class RepeatElement(Element):
                               for i, item in enumerate(node)]
         return self._children
 
+    def bindings(self):
+        return [Binding(f"{{{self.items_from}}}", self._where)] if self.items_from else []
+
     def check_fields(self, frame: Frame) -> None:
-        if (self.count is None) == (self.items is None):
-            raise self._where.error("a repeat needs exactly one of 'count' or 'items'")
+        if [self.count, self.items, self.items_from].count(None) != 2:
+            raise self._where.error("a repeat needs exactly one of 'count', 'items' or 'items_from'")
         Element.check_fields(self, frame)
         inner = replace(frame, fields=None if frame.fields is None
                         else {**frame.fields, **{name: None for name in REPEAT_FIELDS}})
@@ -188,15 +194,18 @@ class _Scope(dict):
 class RepeatDrawer(Drawer):
     def __init__(self, spec: RepeatElement, frame: Frame):
         self.children = [child.compile(frame) for child in spec.parsed()]
-        self.items = spec.items if spec.items is not None else list(range(1, spec.count + 1))
+        self.items_from = spec.items_from
+        self.items = spec.items if spec.items is not None else \
+            list(range(1, spec.count + 1)) if spec.count else []
         self.offset = (spec.x.of(frame.width), spec.y.of(frame.height))
         self.step = (spec.dx.of(frame.width), spec.dy.of(frame.height))
         inner = frozenset().union(*(c.fields | ({c.when} if c.when else set()) for c in self.children))
-        self.fields = inner - set(REPEAT_FIELDS)
+        self.fields = inner - set(REPEAT_FIELDS) | ({spec.items_from} if spec.items_from else set())
         self.when = spec.when
 
     def draw(self, canvas, card) -> None:
-        for index, item in enumerate(self.items):
+        items = (card.get(self.items_from) or []) if self.items_from else self.items
+        for index, item in enumerate(items):
             scope = _Scope(card, {"i": index + 1, "item": item})
             canvas.saveState()
             canvas.translate(self.offset[0] + index * self.step[0], -(self.offset[1] + index * self.step[1]))
@@ -204,3 +213,52 @@ class RepeatDrawer(Drawer):
                 if child.shown_for(scope):
                     child.draw(canvas, scope)
             canvas.restoreState()
+
+
+# --- form field ------------------------------------------------------------------------------
+
+@dataclass(kw_only=True)
+class FormFieldElement(Element):
+    """A fillable text box (an AcroForm field) that a PDF viewer lets people type into.
+    `name` must be unique in the file: bind `{copy}` to tell copies of a card apart. Viewers
+    draw typed text in Helvetica, the one font every viewer has for form fields."""
+
+    name: str
+    size: float = field(default=10.0, metadata={"min": 0, "max": 72})  # 0: the viewer fits it
+    multiline: bool = False
+    border: str = "#9e9e9e"
+    fill: str = "#ffffff"   # viewers tint fields with no fill of their own; white prints clean
+    tooltip: str = ""
+
+    def bindings(self):
+        return [Binding(self.name, self._where), Binding(self.tooltip, self._where)]
+
+    def compile(self, frame: Frame) -> "FormFieldDrawer":
+        return FormFieldDrawer(self, frame)
+
+
+class FormFieldDrawer(Drawer):
+    static = False   # a form field belongs to the page, never inside a shared drawing
+
+    def __init__(self, spec: FormFieldElement, frame: Frame):
+        self.spec = spec
+        self.rect = spec.box(frame)
+        self.name = Binding(spec.name, spec._where)
+        self.tooltip = Binding(spec.tooltip, spec._where)
+        self.border = Colour(spec.border, spec._where, frame.palette)
+        self.fill = Colour(spec.fill, spec._where, frame.palette)
+        self.fields = _fields(self.name, self.tooltip)
+        self.when = spec.when
+
+    def draw(self, canvas, card) -> None:
+        x, y, w, h = self.rect
+        border, fill = self.border.of(card), self.fill.of(card)
+        options = dict(name=self.name.render(card), tooltip=self.tooltip.render(card) or None,
+                       x=x, y=y, width=w, height=h, fontName="Helvetica", fontSize=self.spec.size,
+                       borderWidth=0.5 if border is not None else 0, relative=True,
+                       fieldFlags="multiline" if self.spec.multiline else "")
+        if border is not None:
+            options["borderColor"] = border
+        if fill is not None:
+            options["fillColor"] = fill
+        canvas.acroForm.textfield(**options)

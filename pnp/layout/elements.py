@@ -72,7 +72,7 @@ class Element:
     w: Length = FULL
     h: Length = FULL
     inset: Length | None = None  # instead of x/y/w/h: the whole piece, inset on every side
-    when: str | None = None  # draw only for cards whose field of this name is set and not false
+    when: str | None = None  # draw only for cards whose field of this name is set (0 counts)
 
     def box(self, frame: Frame) -> tuple[float, float, float, float]:
         """(left, bottom, width, height) in PDF points within the piece."""
@@ -112,7 +112,7 @@ class Drawer:
         if not self.when:
             return True
         value = card.get(self.when)
-        return value not in (None, False, "", 0, [])
+        return value is not None and value is not False and value != "" and value != []
 
 
 def _fields(*bindings) -> frozenset:
@@ -266,6 +266,7 @@ class TextSpec(Element):
     bold: bool = False
     italic: bool = False
     rotate: Literal[0, 90, 180, 270] = 0
+    upper: bool = False  # print in capitals whatever the data says
 
     def bindings(self):
         return [Binding(self.text, self._where), Binding(self.colour, self._where)]
@@ -291,6 +292,8 @@ class TextDrawer(Drawer):
         if not text:
             return
         spec = self.spec
+        if spec.upper:
+            text = text.upper()
         x, y, w, h = self.rect
         if spec.rotate in (90, 270):
             w, h = h, w

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pnp.config.typed import Where, load_as
 from pnp.data import YamlMap, type_name
 from pnp.errors import did_you_mean, known
-from pnp.layout.compound import RepeatElement, TableElement
+from pnp.layout.compound import FormFieldElement, RepeatElement, TableElement
 from pnp.layout.elements import BoxSpec, EllipseSpec, ImageSpec, LineSpec, TextSpec
 
 ELEMENT_KINDS = {
@@ -16,6 +16,7 @@ ELEMENT_KINDS = {
     "image": ImageSpec,
     "table": TableElement,
     "repeat": RepeatElement,
+    "field": FormFieldElement,
 }
 
 

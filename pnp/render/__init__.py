@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pnp.config.deck import BUILTIN_FIELDS
 from pnp.impose import Duplex
 
 
@@ -23,9 +24,13 @@ class BuildContext:
     options: PrintOptions
     layouts: dict = field(default_factory=dict)   # compiled layouts by (name, size, bleed)
 
-    def frame_args(self, deck=None, bleed: float = 0.0) -> dict:
-        return dict(fonts=self.project.fonts, game_dir=self.game.folder,
-                    fields=deck.fields if deck is not None else {},
+    def frame_args(self, deck=None, bleed: float = 0.0, component=None) -> dict:
+        """What layouts are compiled against: the fields a card of `deck` has (the built-in
+        ones too, and `rows` on a sheet that lists its cards), fonts, folder, bleed."""
+        fields = {**deck.fields, **BUILTIN_FIELDS} if deck is not None else {}
+        if getattr(component, "rows", None):
+            fields["rows"] = None
+        return dict(fonts=self.project.fonts, game_dir=self.game.folder, fields=fields,
                     diagnostics=self.project.diagnostics, bleed=bleed)
 
 

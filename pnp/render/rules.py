@@ -30,6 +30,7 @@ from pnp.layout.elements import safe_path
 from pnp.layout.text import to_markup
 from pnp.layout.units import mm
 from pnp.outputs.pdf import OutputFile
+from pnp.project import select
 
 _PLACEHOLDER = re.compile(r"^\{\{\s*([A-Za-z][A-Za-z0-9_-]*)\s*\}\}$")
 ACCENT = colors.HexColor("#1f3a5f")
@@ -323,7 +324,7 @@ def deck_table(ctx, spec, styles) -> Table:
     if spec.deck not in ctx.decks:
         raise PnpError(f"table names the deck '{spec.deck}', which the game does not have",
                        file=str(ctx.game.manifest), hint=f"decks: {', '.join(ctx.decks)}")
-    deck = ctx.decks[spec.deck]
+    deck = select(ctx.decks[spec.deck], spec.where)
     headings = spec.headings or [c.replace("_", " ").capitalize() for c in spec.columns]
     rows = []
     if spec.summarise_by:

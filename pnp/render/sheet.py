@@ -20,11 +20,16 @@ def render_sheet(ctx, component) -> list[OutputFile]:
     template = load_template(ctx.project.root, component.layout, component._where)
     size = template.size or printable
     layout = compile_layout(ctx.project.root, component.layout, component._where,
-                            ctx.frame_args(deck), size)
+                            ctx.frame_args(deck, component=component), size)
     if layout.width > paper[0] - 2 * UNPRINTABLE + 0.5 or layout.height > paper[1] - 2 * UNPRINTABLE + 0.5:
         raise component._where.error(f"layout '{component.layout}' is larger than the printable "
                                      f"area of {ctx.options.paper} paper; make it a board")
-    cards = deck.expanded() if deck is not None else [blank_card()]
+    if deck is None:
+        cards = [blank_card()]
+    elif component.rows:
+        cards = [listing(deck, component.rows)]
+    else:
+        cards = deck.expanded()
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, paper, f"{ctx.game.title}: {component.title or component.id}")
     for card in cards:
@@ -34,6 +39,16 @@ def render_sheet(ctx, component) -> list[OutputFile]:
         canvas.restoreState()
         canvas.showPage()
     return [finish(canvas, buffer, f"{component.id}-{ctx.options.paper}.pdf")]
+
+
+def listing(deck, columns: list[str]) -> Card:
+    """One card standing for the whole deck: the first card's fields, plus `rows`."""
+    from pnp.layout.binding import text_of
+    first = deck.cards[0]
+    card = Card(first)
+    card.label = first.label
+    card["rows"] = [[text_of(c.get(name)) for name in columns] for c in deck.cards]
+    return card
 
 
 def blank_card() -> Card:

@@ -63,11 +63,13 @@ class CountsRule(Rule):
 
     by: str
     expect: dict[str, int]
+    where: dict[str, Any] = field(default_factory=dict)  # count only the cards that match
 
     def check(self, deck) -> list[str]:
         have = Counter()
         for card, count in zip(deck.cards, deck.counts):
-            have[str(card.get(self.by))] += count
+            if matches(card, self.where):
+                have[str(card.get(self.by))] += count
         problems = []
         for value, wanted in self.expect.items():
             if have[str(value)] != wanted:
@@ -108,10 +110,13 @@ class FollowsRule(Rule):
     key: str
     field: str
     expect: dict[str, Any]
+    where: dict[str, Any] = field(default_factory=dict)
 
     def check(self, deck) -> list[str]:
         problems = []
         for card in deck.cards:
+            if not matches(card, self.where):
+                continue
             key = card.get(self.key)
             if str(key) not in {str(k) for k in self.expect}:
                 problems.append(f"card '{card.label}' has {self.key} '{key}', which {self.cited()} "
@@ -167,13 +172,35 @@ class RequiredRule(Rule):
 
 
 @dataclass(kw_only=True)
+class EqualsRule(Rule):
+    """Every (matching) card's field holds exactly this value (a number, a word or a list)."""
+
+    field: str
+    value: Any
+    where: dict[str, Any] = field(default_factory=dict)
+
+    def check(self, deck) -> list[str]:
+        wanted = self.value
+        return [f"card '{card.label}' has {self.field} {_shown(card.get(self.field))}; {self.cited()} "
+                f"give {_shown(wanted)}"
+                for card in deck.cards if matches(card, self.where) and card.get(self.field) != wanted]
+
+
+def _shown(value) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return f"'{value}'"
+
+
+@dataclass(kw_only=True)
 class UniqueRule(Rule):
     """No two cards share a value of this field."""
 
     field: str
+    where: dict[str, Any] = field(default_factory=dict)
 
     def check(self, deck) -> list[str]:
-        seen = Counter(str(card.get(self.field)) for card in deck.cards)
+        seen = Counter(str(card.get(self.field)) for card in deck.cards if matches(card, self.where))
         return [f"{self.field} '{value}' appears on {n} different cards; {self.cited()} need each once"
                 for value, n in sorted(seen.items()) if n > 1]
 
@@ -192,7 +219,8 @@ class CheckRule(Rule):
 
 RULE_KINDS = {
     "total": TotalRule, "counts": CountsRule, "count": CountRule, "follows": FollowsRule,
-    "range": RangeRule, "required": RequiredRule, "unique": UniqueRule, "check": CheckRule,
+    "range": RangeRule, "required": RequiredRule, "unique": UniqueRule, "equals": EqualsRule,
+    "check": CheckRule,
 }
 
 

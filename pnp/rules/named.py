@@ -174,3 +174,24 @@ def field_goal_odds(deck, options, cited, _decks) -> list[str]:
             problems.append(f"the field-goal table reaches {expected_start - 1} yards; {cited} allow "
                             f"attempts within {limit} yards")
     return problems
+
+
+# --- Monster Ball ----------------------------------------------------------------------------
+
+@named_check("tokens-match-roster")
+def tokens_match_roster(deck, options, cited, decks) -> list[str]:
+    """Every player token names a monster of its own side's roster, or one of the extras the
+    token sheet lists for both sides."""
+    roster = decks[options["roster"]]
+    extras = set(options.get("extras", []))
+    sides = options.get("sides", ["law", "chaos"])
+    problems = []
+    for card in deck.cards:
+        side = card.get("side")
+        if side not in sides:
+            continue
+        team = {c["name"] for c in roster.cards if c.get("team") == side}
+        if card["name"] not in team | extras:
+            problems.append(f"token '{card['name']}' ({side}) is neither on the {side} roster nor "
+                            f"one of the extras ({', '.join(sorted(extras))}) {cited} list")
+    return problems

@@ -1,0 +1,130 @@
+"""Monster Ball: roster cards and sheets, fillable blanks, tokens, scoreboard, field, checks."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, build, pdf, placements, run
+
+LAW = {"Barbarian": (2, 2, 4, 1, 3), "Dwarf": (1, 1, 2, 1, 4), "Gnome": (2, 1, 2, 2, 4),
+       "Paladin": (4, 3, 2, 2, 3), "Pixie": (1, 3, 1, 1, 3), "Valkyrie": (2, 3, 3, 3, 3),
+       "Werebear": (1, 1, 3, 1, 5), "Wizard": (2, 2, 1, 4, 4)}
+CHAOS = {"Anti-Paladin": (4, 3, 2, 2, 3), "Bugbear": (1, 1, 3, 1, 5), "Hobgoblin": (2, 2, 4, 1, 3),
+         "Imp": (1, 3, 1, 1, 3), "Kobold": (2, 1, 2, 2, 4), "Orc": (1, 1, 2, 1, 4),
+         "Succubus": (2, 3, 3, 3, 3), "Warlock": (2, 2, 1, 4, 4)}
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("monster-ball")
+    build(REPO, "monster-ball", folder)
+    return folder / "monster-ball"
+
+
+def test_16_roster_cards_with_the_documents_stats(out):
+    reader = pdf(out / "roster-cards-letter.pdf")
+    fronts = [reader.pages[i] for i in range(0, len(reader.pages), 2)]
+    assert sum(len(placements(p)) for p in fronts) == 16
+    # Each card's text reads: team, NAME, the five stat labels, then the five numbers.
+    text = "\n".join(p.extract_text() for p in fronts)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for name, stats in {**LAW, **CHAOS}.items():
+        at = lines.index(name.upper())
+        numbers = [line for line in lines[at + 1:at + 12] if line.isdigit()][:5]
+        assert tuple(int(n) for n in numbers) == stats, name
+    assert "Divine Intervention!" in text and "Bring lost player back into game" in text
+
+
+def test_roster_sheets_list_each_team(out):
+    for team, roster in (("law", LAW), ("chaos", CHAOS)):
+        reader = pdf(out / f"{team}-roster-letter.pdf")
+        assert len(reader.pages) == 1
+        text = reader.pages[0].extract_text()
+        assert f"TEAM {team.upper()}" in text
+        for name in roster:
+            assert name in text
+
+
+def test_blank_roster_cards_are_a_fillable_form(out):
+    reader = pdf(out / "blank-rosters-letter.pdf")
+    fields = reader.get_fields()
+    assert fields is not None
+    per_card = ["name", "pass", "catch", "tackle", "kick", "cheat", "move", "effect"]
+    for copy in range(1, 10):
+        for part in per_card:
+            assert f"monster{copy}-{part}" in fields
+    assert len(fields) == 9 * len(per_card)
+    # Fields sit on the front pages only, inside the cards.
+    front = reader.pages[0]
+    boxes = placements(front)
+    for annotation in front["/Annots"]:
+        x1, y1, x2, y2 = (float(v) for v in annotation.get_object()["/Rect"])
+        assert any(bx <= x1 and x2 <= bx + bw and by <= y1 and y2 <= by + bh for bx, by, bw, bh in boxes)
+
+
+def test_tokens_counts_and_referees(out):
+    reader = pdf(out / "tokens-letter.pdf")
+    boxes = [b for page in reader.pages for b in placements(page)]
+    assert len(boxes) == 19 * 2 + 5 + 6
+    for _, _, w, h in boxes:
+        assert round(w / 72, 2) == 1.0 and round(h / 72, 2) == 1.0
+    text = "\n".join(p.extract_text() for p in reader.pages)
+    names = Counter(line.strip() for line in text.splitlines())
+    assert names["DWARF"] == 4 and names["ORC"] == 4 and names["BARBARIAN"] == 3
+    assert names["PIXIE"] == 1 and names["GELATINOUS CUBE"] == 2 and names["MINOTAUR"] == 2
+    for referee in ("FREE FRED", "BOB ZOMBIE", "CARL & CARL JR", "LEE CHIMERA", "EYE TYRANT"):
+        assert names[referee] == 1
+    assert names["BALL"] >= 1 and "LINE OF" in text
+
+
+def test_scoreboard_labels(out):
+    text = pdf(out / "scoreboard-letter.pdf").pages[0].extract_text()
+    for label in ("LAW", "CHAOS", "DOWN", "1st", "2nd", "3rd", "4th", "PHASE", "CATCH", "OFFENSE",
+                  "DEFENSE", "10"):
+        assert label in text, label
+
+
+def test_field_is_a_designed_grid_tiled_for_home_paper(out):
+    whole = pdf(out / "field-whole.pdf").pages[0]
+    assert (float(whole.mediabox.width), float(whole.mediabox.height)) == (37 * 72, 16 * 72)
+    text = whole.extract_text()
+    assert "LAW KICKS OFF FROM ITS 70" in text and "CHAOS" in text
+    tiled = pdf(out / "field-letter.pdf")
+    assert len(tiled.pages) > 2 and "Sheet A1" in tiled.pages[1].extract_text()
+
+
+def test_rule_sheet_sections(out):
+    text = "\n".join(p.extract_text() for p in pdf(out / "rules-letter.pdf").pages)
+    for heading in ("Team stats", "The game", "Scoring", "Kick-off", "Hike", "Movement", "Passing",
+                    "Catching", "Tackling", "Sacks", "Fumbles", "Downs and kicks", "Punts",
+                    "Field goals", "Cheating and the referee's call number", "Team Law", "Team Chaos"):
+        assert heading in text, heading
+    assert "Eye Tyrant" in text and "Free Fred" in text
+
+
+def test_validator_catches_a_missing_stat_and_a_wrong_token_count(root):
+    monsters = root / "card_data/monster-ball/monsters.yaml"
+    monsters.write_text(monsters.read_text().replace("name: Gnome, pass: 2, catch: 1, tackle: 2, kick: 2,",
+                                                     "name: Gnome, pass: 2, catch: 1, tackle: 2,"))
+    tokens = root / "card_data/monster-ball/tokens.yaml"
+    tokens.write_text(tokens.read_text().replace("name: Orc, hustle: 2, block: 5, count: 4",
+                                                 "name: Orc, hustle: 2, block: 5, count: 3"))
+    result = run("validate", "--game", "monster-ball", root=root)
+    assert result.exit_code == 1
+    assert "card 'Gnome' has no kick; the rules (roster sheets (Pass, Catch, Tackle, Kick, Cheat " \
+           "and a special move)) give every card one" in result.stderr
+    assert 'deck "tokens": Orc has 3 cards; the rules (token sheet, Team Chaos) state 4' in result.stderr
+
+
+def test_validator_catches_a_stray_token_and_a_wrong_call_number(root):
+    tokens = root / "card_data/monster-ball/tokens.yaml"
+    text = tokens.read_text().replace("{side: chaos, name: Imp,", "{side: chaos, name: Pixie,")
+    tokens.write_text(text.replace("{side: referee, name: Eye Tyrant, call: 4}",
+                                   "{side: referee, name: Eye Tyrant, call: 5}"))
+    result = run("validate", "--game", "monster-ball", root=root)
+    assert result.exit_code == 1
+    assert "token 'Pixie' (chaos) is neither on the chaos roster" in result.stderr
+    assert "card 'Eye Tyrant' has call 5; the rules (CHEATING) allow 0 to 4" in result.stderr
