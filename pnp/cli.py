@@ -124,7 +124,7 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed):
         except ValidationFailed as exc:
             for problem in exc.problems:
                 click.secho(f"error: {problem}", fg="red", err=True)
-            click.secho(f"error: {game_id}: {exc.message}", fg="red", err=True)
+            click.echo(f"{game_id}: {exc.message}", err=True)
             failed = True
             continue
         except PnpError as exc:
@@ -200,7 +200,15 @@ def main():
     """Run the CLI. A PnpError that escapes a command is still one sentence; anything else is
     a bug in pnp, reported in one line too unless PNP_DEBUG asks for the traceback."""
     try:
-        cli(prog_name="pnp", standalone_mode=True)
+        cli(prog_name="pnp", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("interrupted; the output folder is as it was before this build", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
     except PnpError as exc:
         fail(str(exc))
     except Exception as exc:  # noqa: BLE001 - the last line of defence

@@ -13,9 +13,11 @@ import yaml
 
 from pnp.errors import PnpError
 
-# Anchors and aliases are handy for sharing a block, but a file with thousands of them is
-# an alias bomb ("billion laughs"): refuse it before anything walks the expanded tree.
+# Anchors and aliases are handy for sharing a block, but a few nested aliases can stand for
+# billions of values (the "billion laughs" bomb): refuse a file whose aliases expand past
+# MAX_EXPANDED values, or that uses more than MAX_ALIASES aliases, before anything walks it.
 MAX_ALIASES = 200
+MAX_EXPANDED = 2_000_000
 
 
 class YamlMap(dict):
@@ -83,6 +85,34 @@ _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
 _Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_yaml_seq)
 
 
+def check_expansion(root, file: str) -> None:
+    """Refuse a node graph whose aliases expand to too many values, or that contains itself."""
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+
+    def size(node) -> int:
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        if key in open_nodes:
+            raise PnpError("a YAML alias refers to the block that contains it", file=file,
+                           line=node.start_mark.line + 1)
+        open_nodes.add(key)
+        total = 1
+        if isinstance(node, yaml.SequenceNode):
+            total += sum(size(child) for child in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            total += sum(size(k) + size(v) for k, v in node.value)
+        open_nodes.discard(key)
+        sizes[key] = total
+        if total > MAX_EXPANDED:
+            raise PnpError(f"YAML aliases here expand to more than {MAX_EXPANDED:,} values; refusing "
+                           f"a possible alias bomb", file=file, line=node.start_mark.line + 1)
+        return total
+
+    size(root)
+
+
 def display_path(path: Path) -> str:
     """The path as the user would type it: relative to the current folder when inside it."""
     try:
@@ -102,22 +132,33 @@ def load_yaml(path: Path, *, expect=YamlMap):
         raise PnpError(f"not UTF-8 text (byte {exc.start})", file=shown) from None
     except OSError as exc:
         raise PnpError(f"cannot read the file: {exc.strerror}", file=shown) from None
-    loader = _Loader(text, shown)
+    loader = None
     try:
-        node = loader.get_single_data()
+        loader = _Loader(text, shown)
+        tree = loader.get_single_node()
+        if tree is not None:
+            check_expansion(tree, shown)
+            node = loader.construct_document(tree)
+        else:
+            node = None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or "not valid YAML"
-        if "\t" in problem or "tab" in problem:
-            problem += "; indent with spaces, not tabs"
+        if "\\t" in problem or "\t" in problem:
+            problem = "a tab character; indent with spaces, not tabs"
         raise PnpError(f"YAML syntax: {problem}", file=shown,
                        line=mark.line + 1 if mark else None) from None
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        raise PnpError(f"the character U+{exc.character:04X} cannot appear in YAML; remove it",
+                       file=shown, line=line) from None
     except yaml.YAMLError as exc:
         raise PnpError(f"YAML syntax: {exc}", file=shown) from None
     except RecursionError:
         raise PnpError("YAML nested too deeply", file=shown) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if node is None:
         raise PnpError("the file is empty (or only comments); expected a map of settings",
                        file=shown, line=1)

@@ -54,12 +54,13 @@ class FontBook:
         self.families: dict[str, Family] = {}
         where = where_of(node)
         for name in node:
-            spec = load_as(FamilySpec, node[name], where.key(node, name))
+            family_where = where.key(node, name)
+            spec = load_as(FamilySpec, node[name], family_where)
             family = Family(name)
             for style in STYLES:
                 file_name = getattr(spec, style)
                 if file_name:
-                    family.faces[style] = self._register(file_name, where.key(node[name], style))
+                    family.faces[style] = self._register(file_name, family_where.key(node[name], style))
             self.families[name] = family
             faces = family.faces
             addMapping(faces["regular"], 0, 0, faces["regular"])

@@ -25,6 +25,15 @@ def root(tmp_path) -> Path:
     return target
 
 
+@pytest.fixture
+def mini(tmp_path) -> Path:
+    """A writable copy of the small fixture game `mini`, with the repository's fonts."""
+    target = tmp_path / "mini-root"
+    shutil.copytree(REPO / "tests/fixtures/mini", target)
+    shutil.copytree(REPO / "fonts", target / "fonts")
+    return target
+
+
 def run(*args: str, root: Path | None = None):
     """Run the pnp CLI in-process; returns click's Result (exit_code, output, stderr)."""
     argv = list(args)

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnp.errors import PnpError
-from pnp.outputs.pdf import OutputFile, write_atomically
+from pnp.outputs.folder import OutputFolder
+from pnp.outputs.pdf import OutputFile
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions, renderer_for
 from pnp.rules.validate import validate
@@ -31,8 +32,8 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
                options: PrintOptions) -> list[Written]:
     """Build every component of one game into out/<game_id>/.
 
-    Everything is rendered in memory first and written only when all of it succeeded, each
-    file atomically, so a failed build leaves the earlier output as it was."""
+    Everything is rendered in memory first and written only when all of it succeeded, all
+    files at once (see OutputFolder), so a failed build leaves the earlier output as it was."""
     game = project.game(game_id)
     decks = project.decks(game)
     problems = validate(game, decks)
@@ -47,10 +48,6 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         files = renderer_for(component.kind)(ctx, component)
         spent = (time.perf_counter() - started) / max(len(files), 1)
         rendered.extend((f, spent) for f in files)
-    folder = out / game_id
-    written = []
-    for file, spent in rendered:
-        path = folder / file.name
-        write_atomically(path, file.data)
-        written.append(Written(path, file.pages, len(file.data), spent))
-    return written
+    paths = OutputFolder(out / game_id).commit([file for file, _ in rendered])
+    return [Written(path, file.pages, len(file.data), spent)
+            for path, (file, spent) in zip(paths, rendered)]

@@ -8,6 +8,7 @@ from the top-left corner, as a designer reads a card; drawers convert to PDF coo
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -376,7 +377,11 @@ class ImageDrawer(Drawer):
             raise where.error(f"image '{name}' not found in the game folder{who}")
         try:
             from PIL import Image
-            with Image.open(path) as probe:
+            with warnings.catch_warnings():
+                # pnp checks the size itself below, with a message that names the layout
+                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+                probe = Image.open(path)
+            with probe:
                 if probe.format not in ("PNG", "JPEG"):
                     raise where.error(f"image '{name}' is {probe.format}; use PNG or JPEG{who}")
                 if probe.width * probe.height > MAX_IMAGE_PIXELS:
@@ -386,6 +391,8 @@ class ImageDrawer(Drawer):
             reader = ImageReader(str(path))
         except PnpError:
             raise
+        except Image.DecompressionBombError:
+            raise where.error(f"image '{name}' is too large to place{who}") from None
         except Exception as exc:  # Pillow raises many kinds for broken files
             raise where.error(f"image '{name}' cannot be read ({exc.__class__.__name__}: {exc}){who}") from None
         self._images[name] = reader

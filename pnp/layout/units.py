@@ -23,8 +23,10 @@ class Length:
 
     @classmethod
     def parse(cls, value, where) -> "Length":
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0:
-            return cls(0.0)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if value == 0:
+                return cls(0.0)
+            raise where.error(f"'{value}' needs a unit: mm, cm, in, pt or %, e.g. '{value}mm'")
         if not isinstance(value, str):
             raise where.error(f"expected a length such as '3mm', '0.5in', '12pt' or '50%', "
                               f"found {type_name(value)}")
@@ -38,7 +40,10 @@ class Length:
             return cls(0.0)
         if unit not in POINTS_PER:
             hint = did_you_mean(unit, POINTS_PER) if unit else None
-            raise where.error(f"'{value}' needs a unit: mm, cm, in, pt or %", hint=hint)
+            if unit:
+                raise where.error(f"'{value}' has an unknown unit '{unit}'; use mm, cm, in, pt or %",
+                                  hint=hint)
+            raise where.error(f"'{value}' needs a unit: mm, cm, in, pt or %, e.g. '{value}mm'")
         return cls(number * POINTS_PER[unit])
 
     def of(self, whole: float) -> float:

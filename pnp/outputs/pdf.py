@@ -1,12 +1,9 @@
-"""A reportlab canvas set up for reproducible output, and atomic file writing."""
+"""A reportlab canvas set up for reproducible output, and the finished file it becomes."""
 
 from __future__ import annotations
 
 import io
-import os
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -34,22 +31,3 @@ def finish(canvas: Canvas, buffer: io.BytesIO, name: str) -> OutputFile:
     pages = canvas.getPageNumber() - 1
     canvas.save()
     return OutputFile(name, buffer.getvalue(), pages)
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside `path`, then rename it over: readers and later
-    failures never see half a file, and a failed write leaves the old file as it was."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except FileNotFoundError:
-            pass
-        raise
