@@ -42,6 +42,21 @@ def chosen_games(project, games: tuple[str, ...], every: bool) -> list[str]:
     return list(games)
 
 
+def chosen_shops(project, shops: tuple[str, ...]) -> list:
+    from pnp.config.shop import load_shop, shop_ids
+    presets = []
+    for shop in shops:
+        if shop not in shop_ids(project.root):
+            hint = did_you_mean(shop, shop_ids(project.root))
+            raise click.BadParameter(f"unknown shop '{shop}'" + (f"; {hint}" if hint else "")
+                                     + f"; shops: {known(shop_ids(project.root))}", param_hint="--shop")
+        try:
+            presets.append(load_shop(project.root, shop))
+        except PnpError as exc:
+            fail(str(exc))
+    return presets
+
+
 def parse_offset(_ctx, _param, value: str | None) -> tuple[float, float]:
     if not value:
         return (0.0, 0.0)
@@ -104,7 +119,9 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
               help="Shift the backs by X mm right and Y mm down to make up for a printer's shift.")
 @click.option("--bleed", callback=parse_bleed, is_flag=False, flag_value="3mm", default=None,
               metavar="[LENGTH]", help="Extend backgrounds past the cut line (3mm if no length).")
-def build(games, every, paper, out, root, duplex, back_offset, bleed):
+@click.option("--shop", "shops", multiple=True, metavar="NAME",
+              help="Also write files for a print shop: tgc, mpc, drivethru (or a preset in shops/).")
+def build(games, every, paper, out, root, duplex, back_offset, bleed, shops):
     """Build print-ready PDFs for one or more games.
 
     \b
@@ -116,11 +133,12 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed):
     from pnp.render import PrintOptions
     project = open_project(root)
     ids = chosen_games(project, games, every)
+    presets = chosen_shops(project, shops)
     options = PrintOptions(duplex=duplex, back_offset=back_offset, bleed=bleed)
     failed = False
     for game_id in ids:
         try:
-            written = build_game(project, game_id, out, paper, options)
+            written = build_game(project, game_id, out, paper, options, presets)
         except ValidationFailed as exc:
             for problem in exc.problems:
                 click.secho(f"error: {problem}", fg="red", err=True)
@@ -133,8 +151,8 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed):
             continue
         click.echo(f"{game_id}:")
         for item in written:
-            pages = f"{item.pages} page{'s' if item.pages != 1 else ''}" if item.pages else ""
-            click.echo(f"  {item.path}  {pages}, {item.size / 1024:.0f} KiB")
+            pages = f"{item.pages} page{'s' if item.pages != 1 else ''}, " if item.pages else ""
+            click.echo(f"  {item.path}  {pages}{item.size / 1024:.0f} KiB, {item.seconds:.2f} s")
     report_warnings(project)
     if failed:
         sys.exit(1)

@@ -11,6 +11,7 @@ from pnp.outputs.folder import OutputFolder
 from pnp.outputs.pdf import OutputFile
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions, renderer_for
+from pnp.render.shop import render_shop
 from pnp.rules.validate import validate
 
 
@@ -29,7 +30,7 @@ class Written:
 
 
 def build_game(project: Project, game_id: str, out: Path, paper: str | None,
-               options: PrintOptions) -> list[Written]:
+               options: PrintOptions, shops: tuple = ()) -> list[Written]:
     """Build every component of one game into out/<game_id>/.
 
     Everything is rendered in memory first and written only when all of it succeeded, all
@@ -46,6 +47,11 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     for component in game.components:
         started = time.perf_counter()
         files = renderer_for(component.kind)(ctx, component)
+        spent = (time.perf_counter() - started) / max(len(files), 1)
+        rendered.extend((f, spent) for f in files)
+    for preset in shops:
+        started = time.perf_counter()
+        files = render_shop(ctx, preset)
         spent = (time.perf_counter() - started) / max(len(files), 1)
         rendered.extend((f, spent) for f in files)
     paths = OutputFolder(out / game_id).commit([file for file, _ in rendered])

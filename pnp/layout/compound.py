@@ -180,10 +180,11 @@ class RepeatElement(Element):
 class _Scope(dict):
     """A card seen from inside a repeat: `i` and `item` first, then the card's own fields."""
 
-    def __init__(self, card, extra: dict):
+    def __init__(self, card, extra: dict, offset: tuple[float, float]):
         super().__init__(extra)
         self.card = card
         self.label = getattr(card, "label", "board")
+        self.offset = offset   # where the repeat has moved the origin, for checks in piece space
 
     def get(self, key, default=None):
         if dict.__contains__(self, key):
@@ -205,10 +206,13 @@ class RepeatDrawer(Drawer):
 
     def draw(self, canvas, card) -> None:
         items = (card.get(self.items_from) or []) if self.items_from else self.items
+        base = getattr(card, "offset", (0.0, 0.0))
         for index, item in enumerate(items):
-            scope = _Scope(card, {"i": index + 1, "item": item})
+            dx = self.offset[0] + index * self.step[0]
+            dy = -(self.offset[1] + index * self.step[1])
+            scope = _Scope(card, {"i": index + 1, "item": item}, (base[0] + dx, base[1] + dy))
             canvas.saveState()
-            canvas.translate(self.offset[0] + index * self.step[0], -(self.offset[1] + index * self.step[1]))
+            canvas.translate(dx, dy)
             for child in self.children:
                 if child.shown_for(scope):
                     child.draw(canvas, scope)

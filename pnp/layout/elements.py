@@ -35,6 +35,7 @@ class Frame:
     diagnostics: object      # pnp.diagnostics.Diagnostics
     bleed: float = 0.0
     palette: dict = field(default_factory=dict)  # colour names the layout defines
+    safe: float | None = None  # for print shops: warn about text closer than this to the trim
 
 
 class Colour:
@@ -287,6 +288,8 @@ class TextDrawer(Drawer):
         self.fields = _fields(self.text, self.colour.binding)
         self.when = spec.when
         self.diagnostics = frame.diagnostics
+        self.safe = frame.safe
+        self.piece = (frame.width, frame.height)
 
     def draw(self, canvas, card) -> None:
         text = self.text.render(card).strip()
@@ -306,6 +309,8 @@ class TextDrawer(Drawer):
                                   f"at {spec.min_size:g} pt ({spec._where.file}:{spec._where.line})")
         self._check_glyphs(text, card)
         offset = {"top": h - used, "middle": (h - used) / 2, "bottom": 0.0}[spec.valign]
+        if self.safe is not None:
+            self._check_safe_zone(para, text, card, x, y + offset, w, used)
         if spec.rotate == 0:
             para.drawOn(canvas, x, y + offset)
             return
@@ -315,6 +320,24 @@ class TextDrawer(Drawer):
         canvas.rotate(spec.rotate)
         para.drawOn(canvas, -w / 2, -h / 2 + offset)
         canvas.restoreState()
+
+    def _check_safe_zone(self, para, text: str, card, x, y, w, used) -> None:
+        """Warn when the printed lines (not the box) come closer to the trim than `safe`."""
+        if self.spec.rotate:
+            left, right = self.rect[0], self.rect[0] + self.rect[2]
+            bottom, top = self.rect[1], self.rect[1] + self.rect[3]
+        else:
+            widest = max(para.getActualLineWidths0() or [0])
+            shift = {"center": (w - widest) / 2, "right": w - widest}.get(self.spec.align, 0.0)
+            left, right, bottom, top = x + shift, x + shift + widest, y, y + used
+        dx, dy = getattr(card, "offset", (0.0, 0.0))   # inside a repeat
+        left, right, bottom, top = left + dx, right + dx, bottom + dy, top + dy
+        safe, (width, height) = self.safe, self.piece
+        if left < safe - 0.01 or bottom < safe - 0.01 or right > width - safe + 0.01 or top > height - safe + 0.01:
+            where = self.spec._where
+            self.diagnostics.warn(f"{where.file}:{where.line}: text '{_short(text)}' comes closer than "
+                                  f"{safe / 2.834645669:.1f} mm to the trim, outside the print shop's "
+                                  f"safe zone")
 
     def _check_glyphs(self, text: str, card) -> None:
         from pnp.fonts import missing_glyphs

@@ -173,4 +173,6 @@ def compile_layout(root: Path, name: str, where: Where, frame_args: dict,
     if size is None:
         raise where.error(f"layout '{name}' has no size; give the component or the layout a size")
     frame = Frame(width=size.width, height=size.height, palette=template.palette, **frame_args)
-    return CompiledLayout(template, frame)
+    layout = CompiledLayout(template, frame)
+    layout.size_name = size.name
+    return layout

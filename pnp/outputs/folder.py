@@ -24,7 +24,8 @@ from pnp.errors import PnpError
 
 MANIFEST = ".pnp-manifest.json"
 LOCK = ".pnp.lock"
-PDF_MARK = b"/Creator (pnp)"     # in the info of every PDF pnp writes
+PDF_MARK = b"/Creator (pnp)"           # in the info of every PDF pnp writes
+PNG_MARK = b"tEXtSoftware\x00pnp"       # in every PNG pnp writes
 
 
 def _umask() -> int:
@@ -41,7 +42,7 @@ def _ours(name: str, data: bytes, manifest: dict) -> bool:
     manifest does not list (an older build, a lost manifest) is pnp's if it carries pnp's mark."""
     if name in manifest:
         return manifest[name] == digest(data)
-    return PDF_MARK in data
+    return PDF_MARK in data or PNG_MARK in data[:200]
 
 
 def digest(data: bytes) -> str:
@@ -82,7 +83,7 @@ class OutputFolder:
 
     def _remove_stale_parts(self) -> None:
         """Temporary files of a build that was killed: pnp's own, safe to clear under the lock."""
-        for part in self.folder.glob(".*.part"):
+        for part in self.folder.rglob(".*.part"):
             part.unlink(missing_ok=True)
 
     def _read_manifest(self) -> dict:
@@ -108,7 +109,9 @@ class OutputFolder:
         staged = []
         try:
             for file in files:
-                fd, temp = tempfile.mkstemp(prefix=f".{file.name}.", suffix=".part", dir=self.folder)
+                target = self.folder / file.name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
                 staged.append((file, temp))
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(file.data)

@@ -24,14 +24,14 @@ class BuildContext:
     options: PrintOptions
     layouts: dict = field(default_factory=dict)   # compiled layouts by (name, size, bleed)
 
-    def frame_args(self, deck=None, bleed: float = 0.0, component=None) -> dict:
+    def frame_args(self, deck=None, bleed: float = 0.0, component=None, safe: float | None = None) -> dict:
         """What layouts are compiled against: the fields a card of `deck` has (the built-in
         ones too, and `rows` on a sheet that lists its cards), fonts, folder, bleed."""
         fields = {**deck.fields, **BUILTIN_FIELDS} if deck is not None else {}
         if getattr(component, "rows", None):
             fields["rows"] = None
         return dict(fonts=self.project.fonts, game_dir=self.game.folder, fields=fields,
-                    diagnostics=self.project.diagnostics, bleed=bleed)
+                    diagnostics=self.project.diagnostics, bleed=bleed, safe=safe)
 
 
 def renderer_for(kind: str):

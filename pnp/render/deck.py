@@ -10,17 +10,17 @@ from pnp.layout.template import compile_layout
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
 
 
-def compile_deck_layouts(ctx, component, bleed: float):
+def compile_deck_layouts(ctx, component, bleed: float, safe: float | None = None):
     """The front and back layouts of a deck component, compiled once per build."""
     deck = ctx.decks[component.id]
     where = component._where
     front = compile_layout(ctx.project.root, component.front, where.key({}, "front"),
-                           ctx.frame_args(deck, bleed), component.size)
+                           ctx.frame_args(deck, bleed, safe=safe), component.size)
     back = None
     if component.back:
         size = component.size or _size_of(front)
         back = compile_layout(ctx.project.root, component.back, where.key({}, "back"),
-                              ctx.frame_args(deck, bleed), size)
+                              ctx.frame_args(deck, bleed, safe=safe), size)
         if (round(back.width, 2), round(back.height, 2)) != (round(front.width, 2), round(front.height, 2)):
             raise where.error(f"the back layout '{component.back}' is not the size of the front")
     return front, back

@@ -1,0 +1,99 @@
+"""Print-shop outputs: pixel sizes per preset, the DriveThruCards PDF, safe-zone warnings,
+and presets as data."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image
+
+from conftest import MM, pdf, run
+
+SIZES = {"poker": (825, 1125), "bridge": (750, 1125), "mini": (600, 825), "tarot": (900, 1500),
+         "square": (1125, 1125)}
+
+
+def shop_build(mini, tmp_path, *shops, size: str | None = None):
+    if size:
+        game = mini / "card_data/mini/game.yaml"
+        game.write_text(game.read_text().replace("    front: mini/card\n", f"    front: mini/card\n    size: {size}\n"))
+    args = [arg for shop in shops for arg in ("--shop", shop)]
+    result = run("build", "--game", "mini", "--out", str(tmp_path), *args, root=mini)
+    assert result.exit_code == 0, result.stderr
+    return result
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_tgc_pngs_have_the_pixel_size_tgc_asks_for(mini, tmp_path, size):
+    shop_build(mini, tmp_path, "tgc", size=size)
+    folder = tmp_path / "mini/tgc/cards"
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["cards-001-front-x4.png", "cards-002-front-x2.png", "cards-back-1.png"]
+    for name in names:
+        with Image.open(folder / name) as image:
+            assert image.size == SIZES[size]
+            assert round(image.info["dpi"][0]) == 300
+
+
+def test_mpc_poker_pngs(mini, tmp_path):
+    shop_build(mini, tmp_path, "mpc", size="poker")
+    with Image.open(tmp_path / "mini/mpc/cards/cards-001-front-x4.png") as image:
+        assert image.size == (822, 1122)
+
+
+def test_pngs_are_pictures_of_the_same_drawing_as_the_pdf(mini, tmp_path):
+    """The card's background colour fills the PNG into the bleed, as in the PDF."""
+    shop_build(mini, tmp_path, "tgc")
+    with Image.open(tmp_path / "mini/tgc/cards/cards-001-front-x4.png") as image:
+        assert image.getpixel((2, 2)) == (0x22, 0x44, 0x66)
+        assert image.getpixel((image.width // 2, image.height - 3)) == (0x22, 0x44, 0x66)
+
+
+def test_drivethru_pdf_orders_back_front_with_trim_and_bleed_boxes(mini, tmp_path):
+    shop_build(mini, tmp_path, "drivethru")
+    reader = pdf(tmp_path / "mini/drivethru/cards.pdf")
+    assert len(reader.pages) == 12                       # 6 cards, back then front
+    for index, page in enumerate(reader.pages):
+        text = page.extract_text()
+        assert ("MINI" in text) == (index % 2 == 0)
+        bleed = 0.125 * 72
+        media = [float(v) for v in page.mediabox]
+        trim = [float(v) for v in page.trimbox]
+        assert [round(v, 2) for v in page.bleedbox] == [round(v, 2) for v in media]
+        assert [round(v, 2) for v in trim] == [round(bleed, 2), round(bleed, 2),
+                                               round(bleed + 44.45 * MM, 2), round(bleed + 63.5 * MM, 2)]
+    assert "Knight" in reader.pages[1].extract_text() and "Bishop" in reader.pages[11].extract_text()
+
+
+def test_text_outside_the_safe_zone_is_named(mini, tmp_path):
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text().replace("    align: center\n    y: 5mm", "    align: left\n    y: 1mm", 1))
+    result = shop_build(mini, tmp_path, "tgc")
+    assert "layouts/mini/card.yaml:7: text 'Knight' comes closer than 3.2 mm to the trim" in result.stderr
+
+
+def test_a_shop_preset_is_data_in_the_roots_shops_folder(mini, tmp_path):
+    (mini / "shops").mkdir()
+    (mini / "shops/proofer.yaml").write_text("name: Proofer\nformat: png\ndpi: 100\nbleed: 0.1in\n")
+    shop_build(mini, tmp_path, "proofer")
+    with Image.open(tmp_path / "mini/proofer/cards/cards-002-front-x2.png") as image:
+        assert image.size == (round((1.75 + 0.2) * 100), round((2.5 + 0.2) * 100))
+
+
+def test_an_unknown_shop_is_a_usage_error(mini):
+    result = run("build", "--game", "mini", "--shop", "tcg", root=mini)
+    assert result.exit_code == 2
+    assert "unknown shop 'tcg'; did you mean 'tgc'?" in result.stderr
+
+
+def test_boards_come_whole_as_png_for_tgc(tmp_path):
+    from conftest import REPO
+    import shutil
+    root = tmp_path / "root"
+    for folder in ("card_data", "layouts", "fonts"):
+        shutil.copytree(REPO / folder, root / folder)
+    (root / "shops").mkdir()
+    (root / "shops/lowres.yaml").write_text("name: Low\nformat: png\ndpi: 20\nbleed: 0.125in\nboards: true\n")
+    result = run("build", "--game", "big-ten", "--out", str(tmp_path / "out"), "--shop", "lowres", root=root)
+    assert result.exit_code == 0, result.stderr
+    with Image.open(tmp_path / "out/big-ten/lowres/board.png") as image:
+        assert image.size == (24 * 20, 18 * 20)
