@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -121,7 +122,9 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
               metavar="[LENGTH]", help="Extend backgrounds past the cut line (3mm if no length).")
 @click.option("--shop", "shops", multiple=True, metavar="NAME",
               help="Also write files for a print shop: tgc, mpc, drivethru (or a preset in shops/).")
-def build(games, every, paper, out, root, duplex, back_offset, bleed, shops):
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no list of files; "
+              "problems are still reported.")
+def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, quiet):
     """Build print-ready PDFs for one or more games.
 
     \b
@@ -138,7 +141,8 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops):
     failed = False
     for game_id in ids:
         try:
-            written = build_game(project, game_id, out, paper, options, presets)
+            with ProgressBar(game_id, enabled=not quiet) as bar:
+                written = build_game(project, game_id, out, paper, options, presets, bar.start)
         except ValidationFailed as exc:
             for problem in exc.problems:
                 click.secho(f"error: {problem}", fg="red", err=True)
@@ -148,6 +152,12 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops):
         except PnpError as exc:
             click.secho(f"error: {exc}", fg="red", err=True)
             failed = True
+            continue
+        if quiet:
+            continue
+        if written and all(item.reused for item in written):
+            click.echo(f"{game_id}: up to date, nothing changed since the last build "
+                       f"({len(written)} files in {out / game_id})")
             continue
         click.echo(f"{game_id}:")
         for item in written:
@@ -191,6 +201,99 @@ def validate(games, every, root):
         sys.exit(1)
 
 
+@cli.command()
+@game_option
+@all_option
+@click.option("--paper", type=click.Choice(["letter", "a4"]), help="Paper size of the page pictures.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+              show_default=True, help="Output folder; pictures go into OUT/ID/proof/.")
+@root_option
+def proof(games, every, paper, out, root):
+    """Write PNG proofs to check on screen: a contact sheet of every card face per deck, and
+    each printed page at screen resolution.
+
+    \b
+    Example:
+      pnp proof --game jukem            # output/jukem/proof/cards-faces.png, ...
+    """
+    from pnp.commands.build import ValidationFailed
+    from pnp.commands.proof import proof_game
+    project = open_project(root)
+    failed = False
+    for game_id in chosen_games(project, games, every):
+        try:
+            paths = proof_game(project, game_id, out, paper)
+        except ValidationFailed as exc:
+            for problem in exc.problems:
+                click.secho(f"error: {problem}", fg="red", err=True)
+            failed = True
+            continue
+        except PnpError as exc:
+            click.secho(f"error: {exc}", fg="red", err=True)
+            failed = True
+            continue
+        faces = [p for p in paths if p.name.endswith("-faces.png")]
+        click.echo(f"{game_id}: {len(faces)} contact sheet(s) and {len(paths) - len(faces)} page "
+                   f"picture(s) in {out / game_id / 'proof'}")
+        for path in faces:
+            click.echo(f"  {path}")
+    report_warnings(project)
+    if failed:
+        sys.exit(1)
+
+
+@cli.command()
+@game_option
+@all_option
+@click.option("--paper", type=click.Choice(["letter", "a4"]), help="Paper size (default: the game's own).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+              show_default=True, help="Output folder; each game writes into OUT/ID/.")
+@root_option
+@click.option("--interval", type=click.FloatRange(0.1, 10), default=0.5, show_default=True,
+              help="Seconds between looks at the files.")
+def watch(games, every, paper, out, root, interval):
+    """Rebuild a game each time you save one of its files, layouts or fonts. Stop with Ctrl-C.
+
+    A bad edit prints what is wrong and keeps watching; the last good PDFs stay.
+
+    \b
+    Example:
+      pnp watch --game jukem
+    """
+    from pnp.commands.build import ValidationFailed, build_game
+    from pnp.commands.watch import watch as watch_files
+    from pnp.project import Project
+    from pnp.render import PrintOptions
+    ids = chosen_games(open_project(root), games, every)
+
+    def rebuild():
+        project = Project(root)   # fresh each time: edits to fonts.yaml and layouts count
+        stamp = time.strftime("%H:%M:%S")
+        for game_id in ids:
+            started = time.perf_counter()
+            try:
+                written = build_game(project, game_id, out, paper, PrintOptions())
+            except ValidationFailed as exc:
+                for problem in exc.problems:
+                    click.secho(f"error: {problem}", fg="red", err=True)
+                click.echo(f"[{stamp}] {game_id}: not rebuilt; the last good files stay", err=True)
+                continue
+            except PnpError as exc:
+                click.secho(f"error: {exc}", fg="red", err=True)
+                click.echo(f"[{stamp}] {game_id}: not rebuilt; the last good files stay", err=True)
+                continue
+            state = "up to date" if all(w.reused for w in written) else \
+                f"rebuilt {len(written)} files in {time.perf_counter() - started:.2f} s"
+            click.echo(f"[{stamp}] {game_id}: {state}")
+        report_warnings(project)
+        click.echo("watching for changes (Ctrl-C to stop)", err=True)
+
+    try:
+        watch_files(root, ids, rebuild, interval)
+    except KeyboardInterrupt:
+        click.echo("stopped watching", err=True)
+
+
 @cli.command(name="list")
 @root_option
 def list_games(root):
@@ -207,6 +310,30 @@ def list_games(root):
             click.echo(line)
     except PnpError as exc:
         fail(str(exc))
+
+
+class ProgressBar:
+    """click's progress bar on a terminal, for builds long enough to want one."""
+
+    def __init__(self, label: str, enabled: bool):
+        self.label = label
+        self.enabled = enabled and sys.stderr.isatty()
+        self.bar = None
+
+    def start(self, total: int):
+        if not self.enabled or total < 200:
+            return lambda steps=1: None
+        self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+        self.bar.__enter__()
+        return self.bar.update
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        if self.bar is not None:
+            self.bar.__exit__(*exc_info)
+        return False
 
 
 def report_warnings(project) -> None:

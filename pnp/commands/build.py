@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from pnp.cache import fingerprint
 from pnp.errors import PnpError
 from pnp.outputs.folder import OutputFolder
 from pnp.outputs.pdf import OutputFile
@@ -27,14 +28,23 @@ class Written:
     pages: int
     size: int
     seconds: float
+    reused: bool = False   # the file was already up to date
 
 
 def build_game(project: Project, game_id: str, out: Path, paper: str | None,
-               options: PrintOptions, shops: tuple = ()) -> list[Written]:
+               options: PrintOptions, shops: tuple = (), progress=None) -> list[Written]:
     """Build every component of one game into out/<game_id>/.
 
     Everything is rendered in memory first and written only when all of it succeeded, all
-    files at once (see OutputFolder), so a failed build leaves the earlier output as it was."""
+    files at once (see OutputFolder), so a failed build leaves the earlier output as it was.
+    When nothing the build reads has changed since the last build there, nothing is redone.
+    `progress(total)` may return a function to call with each step done."""
+    folder = OutputFolder(out / game_id)
+    inputs = fingerprint(project.root, game_id, options, paper, tuple(shops))
+    previous = folder.up_to_date(inputs)
+    if previous is not None:
+        return [Written(folder.folder / f["name"], f["pages"], f["size"], 0.0, reused=True)
+                for f in previous]
     game = project.game(game_id)
     decks = project.decks(game)
     problems = validate(game, decks)
@@ -43,17 +53,23 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     options = PrintOptions(paper=paper or game.spec.paper, duplex=options.duplex,
                            back_offset=options.back_offset, bleed=options.bleed)
     ctx = BuildContext(project, game, decks, options)
+    steps = sum(decks[c.id].total if c.kind == "deck" else 1 for c in game.components)
+    if progress is not None:
+        ctx.tick = progress(steps * (1 + len(shops)))
     rendered: list[tuple[OutputFile, float]] = []
     for component in game.components:
         started = time.perf_counter()
         files = renderer_for(component.kind)(ctx, component)
         spent = (time.perf_counter() - started) / max(len(files), 1)
         rendered.extend((f, spent) for f in files)
+        if component.kind != "deck":
+            ctx.tick(1)
     for preset in shops:
         started = time.perf_counter()
         files = render_shop(ctx, preset)
         spent = (time.perf_counter() - started) / max(len(files), 1)
         rendered.extend((f, spent) for f in files)
-    paths = OutputFolder(out / game_id).commit([file for file, _ in rendered])
+        ctx.tick(steps)
+    paths = folder.commit([file for file, _ in rendered], inputs)
     return [Written(path, file.pages, len(file.data), spent)
             for path, (file, spent) in zip(paths, rendered)]

@@ -23,6 +23,7 @@ from pnp.data import display_path
 from pnp.errors import PnpError
 
 MANIFEST = ".pnp-manifest.json"
+RECORD = ".pnp-build.json"   # the last build: what it was made from and what it wrote
 LOCK = ".pnp.lock"
 PDF_MARK = b"/Creator (pnp)"           # in the info of every PDF pnp writes
 PNG_MARK = b"tEXtSoftware\x00pnp"       # in every PNG pnp writes
@@ -53,7 +54,25 @@ class OutputFolder:
     def __init__(self, folder: Path):
         self.folder = folder
 
-    def commit(self, files) -> list[Path]:
+    def up_to_date(self, fingerprint: str) -> list[dict] | None:
+        """The files of the last build, if it was made from `fingerprint` and every file it
+        wrote is still there unchanged; else None."""
+        try:
+            record = json.loads((self.folder / RECORD).read_text(encoding="utf-8"))
+        except (FileNotFoundError, ValueError, OSError):
+            return None
+        if not isinstance(record, dict) or record.get("fingerprint") != fingerprint:
+            return None
+        files = record.get("files") or []
+        for entry in files:
+            try:
+                if digest((self.folder / entry["name"]).read_bytes()) != entry["digest"]:
+                    return None
+            except (OSError, KeyError, TypeError):
+                return None
+        return files
+
+    def commit(self, files, fingerprint: str | None = None) -> list[Path]:
         """Write every file (name, data) into the folder, or none of them."""
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -66,7 +85,10 @@ class OutputFolder:
                     for file, temp in staged:
                         os.replace(temp, self.folder / file.name)
                         manifest[file.name] = digest(file.data)
-                    self._write_manifest(manifest)
+                    self._write_json(MANIFEST, dict(sorted(manifest.items())))
+                    self._write_json(RECORD, {"fingerprint": fingerprint, "files": [
+                        {"name": f.name, "digest": digest(f.data), "pages": f.pages, "size": len(f.data)}
+                        for f in files]})
         except OSError as exc:
             raise PnpError(f"cannot write to {display_path(self.folder)}: {exc.strerror or exc}; "
                            f"the files there are as they were") from None
@@ -125,12 +147,12 @@ class OutputFolder:
             raise
         return staged
 
-    def _write_manifest(self, manifest: dict) -> None:
-        fd, temp = tempfile.mkstemp(prefix=f"{MANIFEST}.", suffix=".part", dir=self.folder)
+    def _write_json(self, name: str, data) -> None:
+        fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=self.folder)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(dict(sorted(manifest.items())), handle, indent=1)
+            json.dump(data, handle, indent=1)
         os.chmod(temp, FILE_MODE)
-        os.replace(temp, self.folder / MANIFEST)
+        os.replace(temp, self.folder / name)
 
 
 @contextlib.contextmanager

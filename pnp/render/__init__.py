@@ -22,7 +22,7 @@ class BuildContext:
     game: object        # pnp.config.game.Game
     decks: dict
     options: PrintOptions
-    layouts: dict = field(default_factory=dict)   # compiled layouts by (name, size, bleed)
+    tick: object = lambda steps=1: None            # progress: called as pieces are done
 
     def frame_args(self, deck=None, bleed: float = 0.0, component=None, safe: float | None = None) -> dict:
         """What layouts are compiled against: the fields a card of `deck` has (the built-in

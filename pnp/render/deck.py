@@ -51,6 +51,7 @@ def render_deck(ctx, component) -> list[OutputFile]:
             place(canvas, front, card, *grid.slot(index), options.bleed)
         draw_cut_marks(canvas, grid)
         canvas.showPage()
+        ctx.tick(len(sheet))
         if back is not None:
             draw_backs(canvas, back, sheet, grid, options)
             canvas.showPage()

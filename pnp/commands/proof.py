@@ -1,0 +1,71 @@
+"""`pnp proof`: pictures to check a game on screen without printing it.
+
+For each deck, a contact sheet with every distinct card face; for every page pnp would print,
+a PNG at screen resolution. Both are rasterised from the same drawing as the PDFs."""
+
+from __future__ import annotations
+
+import io
+import math
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+from pnp.outputs.folder import OutputFolder
+from pnp.outputs.pdf import OutputFile
+from pnp.outputs.pieces import pieces_pdf
+from pnp.outputs.raster import rasterise
+from pnp.project import Project
+from pnp.render import BuildContext, PrintOptions, renderer_for
+from pnp.render.deck import compile_deck_layouts
+from pnp.render.shop import first_copies
+from pnp.rules.validate import validate
+
+FACE_DPI = 90
+PAGE_DPI = 60
+GAP = 12
+
+
+def proof_game(project: Project, game_id: str, out: Path, paper: str | None) -> list[Path]:
+    game = project.game(game_id)
+    decks = project.decks(game)
+    problems = validate(game, decks)
+    if problems:
+        from pnp.commands.build import ValidationFailed
+        raise ValidationFailed(problems)
+    ctx = BuildContext(project, game, decks, PrintOptions(paper=paper or game.spec.paper))
+    files: list[OutputFile] = []
+    for component in game.components:
+        if component.kind == "deck":
+            files.append(contact_sheet(ctx, component))
+        for rendered in renderer_for(component.kind)(ctx, component):
+            if rendered.name.endswith("-whole.pdf"):
+                continue   # the tiled pages show the board already
+            stem = rendered.name.removesuffix(".pdf")
+            for number, image in enumerate(rasterise(rendered.data, PAGE_DPI), start=1):
+                files.append(OutputFile(f"{stem}-page-{number:02d}.png", image))
+    return OutputFolder(out / game_id / "proof").commit(files)
+
+
+def contact_sheet(ctx, component) -> OutputFile:
+    """Every distinct face of a deck, in rows, on one image."""
+    front, _ = compile_deck_layouts(ctx, component, 0.0)
+    cards = first_copies(ctx.decks[component.id])
+    pdf = pieces_pdf([(front, card) for card in cards], 0.0, component.id, "faces.pdf")
+    faces = [Image.open(io.BytesIO(data)).convert("RGB") for data in rasterise(pdf.data, FACE_DPI)]
+    width, height = faces[0].size
+    columns = min(len(faces), max(3, math.ceil(math.sqrt(len(faces) * 1.6))))
+    rows = math.ceil(len(faces) / columns)
+    sheet = Image.new("RGB", (GAP + columns * (width + GAP), GAP + rows * (height + GAP)), (228, 228, 228))
+    draw = ImageDraw.Draw(sheet)
+    for index, face in enumerate(faces):
+        x = GAP + (index % columns) * (width + GAP)
+        y = GAP + (index // columns) * (height + GAP)
+        sheet.paste(face, (x, y))
+        draw.rectangle((x - 1, y - 1, x + width, y + height), outline=(150, 150, 150))
+    buffer = io.BytesIO()
+    from PIL.PngImagePlugin import PngInfo
+    info = PngInfo()
+    info.add_text("Software", "pnp")
+    sheet.save(buffer, format="PNG", pnginfo=info, optimize=True)
+    return OutputFile(f"{component.id}-faces.png", buffer.getvalue())

@@ -1,0 +1,100 @@
+"""The edit-rebuild loop: no-change rebuilds skip rendering, watch rebuilds after an edit and
+survives a bad one, --quiet is quiet."""
+
+from __future__ import annotations
+
+import queue
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import pnp.commands.build as build_module
+from conftest import build, pdf, run
+
+
+def test_a_rebuild_with_nothing_changed_renders_nothing(mini, tmp_path, monkeypatch):
+    build(mini, "mini", tmp_path)
+
+    def no_rendering(kind):
+        raise AssertionError(f"rendered a {kind} although nothing changed")
+
+    monkeypatch.setattr(build_module, "renderer_for", no_rendering)
+    started = time.perf_counter()
+    result = run("build", "--game", "mini", "--out", str(tmp_path), root=mini)
+    assert result.exit_code == 0, result.stderr
+    assert "mini: up to date, nothing changed since the last build (2 files" in result.output
+    assert time.perf_counter() - started < 0.5
+
+
+def test_any_change_of_input_or_option_rebuilds(mini, tmp_path):
+    build(mini, "mini", tmp_path)
+    assert "up to date" in run("build", "--game", "mini", "--out", str(tmp_path), root=mini).output
+    for args in (["--paper", "letter"], ["--bleed"], ["--duplex", "short-edge"]):
+        assert "up to date" not in run("build", "--game", "mini", "--out", str(tmp_path), *args, root=mini).output
+    layout = mini / "layouts/mini/back.yaml"
+    layout.write_text(layout.read_text().replace("MINI", "MAXI"))
+    assert "up to date" not in run("build", "--game", "mini", "--out", str(tmp_path), root=mini).output
+    assert "MAXI" in pdf(tmp_path / "mini/cards-a4.pdf").pages[1].extract_text()
+    # A deleted output file is rebuilt even though no input changed.
+    (tmp_path / "mini/rules-a4.pdf").unlink()
+    assert "up to date" not in run("build", "--game", "mini", "--out", str(tmp_path), root=mini).output
+    assert (tmp_path / "mini/rules-a4.pdf").exists()
+
+
+def test_quiet_prints_nothing_but_problems(mini, tmp_path):
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--quiet", root=mini)
+    assert result.exit_code == 0 and result.output == ""
+
+
+class Lines:
+    """Lines a process prints, read in the background so a test can wait for one."""
+
+    def __init__(self, stream):
+        self.queue: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream):
+        for line in iter(stream.readline, ""):
+            self.queue.put(line)
+
+    def wait_for(self, text: str, timeout: float = 30) -> str:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                line = self.queue.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if text in line:
+                return line
+        raise AssertionError(f"no line with {text!r} within {timeout} s")
+
+
+@pytest.fixture
+def watching(mini, tmp_path):
+    process = subprocess.Popen([sys.executable, "-m", "pnp", "watch", "--game", "mini", "--root", str(mini),
+                                "--out", str(tmp_path), "--interval", "0.1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    yield process, Lines(process.stdout), Lines(process.stderr)
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def test_watch_rebuilds_after_an_edit_and_survives_a_bad_one(mini, tmp_path, watching):
+    process, out, errors = watching
+    out.wait_for("mini: rebuilt")
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("name: Knight", "name: Rook"))
+    out.wait_for("mini: rebuilt")
+    assert "Rook" in pdf(tmp_path / "mini/cards-a4.pdf").pages[0].extract_text()
+    good = (tmp_path / "mini/cards-a4.pdf").read_bytes()
+    cards.write_text(cards.read_text().replace("  - name: Rook", "  - name: [Rook"))
+    errors.wait_for("cards.yaml:")
+    errors.wait_for("not rebuilt; the last good files stay")
+    assert process.poll() is None
+    assert (tmp_path / "mini/cards-a4.pdf").read_bytes() == good
+    cards.write_text(cards.read_text().replace("  - name: [Rook", "  - name: Bishop II"))
+    out.wait_for("mini: rebuilt")
+    assert "Bishop II" in pdf(tmp_path / "mini/cards-a4.pdf").pages[0].extract_text()
