@@ -113,18 +113,22 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
               show_default=True, help="Output folder; each game writes into OUT/ID/.")
 @root_option
-@click.option("--duplex", type=click.Choice(["long-edge", "short-edge", "none"]), default="long-edge",
-              show_default=True, help="How your printer turns the sheet for the back side; backs "
-              "are placed so they line up. 'none' leaves backs unmirrored, for gluing.")
+@click.option("--duplex", type=click.Choice(["long-edge", "short-edge", "none", "fold"]),
+              default="long-edge", show_default=True,
+              help="How your printer turns the sheet for the back side; backs are placed so they "
+              "line up. 'none': backs unmirrored on their own pages. 'fold': fronts and backs on one "
+              "side, to fold and glue (no duplex printer needed).")
 @click.option("--back-offset", callback=parse_offset, metavar="X,Y",
               help="Shift the backs by X mm right and Y mm down to make up for a printer's shift.")
 @click.option("--bleed", callback=parse_bleed, is_flag=False, flag_value="3mm", default=None,
               metavar="[LENGTH]", help="Extend backgrounds past the cut line (3mm if no length).")
 @click.option("--shop", "shops", multiple=True, metavar="NAME",
               help="Also write files for a print shop: tgc, mpc, drivethru (or a preset in shops/).")
+@click.option("--ink-saver", is_flag=True, help="Print with little ink: no full-bleed backgrounds "
+              "or dark fills (files get an -ink-saver suffix).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no list of files; "
               "problems are still reported.")
-def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, quiet):
+def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink_saver, quiet):
     """Build print-ready PDFs for one or more games.
 
     \b
@@ -137,7 +141,7 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, qui
     project = open_project(root)
     ids = chosen_games(project, games, every)
     presets = chosen_shops(project, shops)
-    options = PrintOptions(duplex=duplex, back_offset=back_offset, bleed=bleed)
+    options = PrintOptions(duplex=duplex, back_offset=back_offset, bleed=bleed, ink_saver=ink_saver)
     failed = False
     for game_id in ids:
         try:
@@ -292,6 +296,31 @@ def watch(games, every, paper, out, root, interval):
         watch_files(root, ids, rebuild, interval)
     except KeyboardInterrupt:
         click.echo("stopped watching", err=True)
+
+
+@cli.command()
+@click.option("--paper", type=click.Choice(["letter", "a4"]), default="letter", show_default=True)
+@click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge",
+              show_default=True, help="How you will print it: the same as for your cards.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+              show_default=True, help="Output folder; the sheet goes into OUT/calibration/.")
+@root_option
+def calibrate(paper, duplex, out, root):
+    """Write a two-sided sheet that measures how far your printer shifts the back side.
+
+    Print it double-sided, hold it to the light and read the offset for --back-offset.
+
+    \b
+    Example:
+      pnp calibrate --paper a4
+    """
+    from pnp.commands.calibrate import calibration_sheet
+    project = open_project(root)
+    try:
+        path = calibration_sheet(project, paper, duplex, out)
+    except PnpError as exc:
+        fail(str(exc))
+    click.echo(f"{path}  2 pages: print both on one sheet, double-sided ({duplex.replace('-', ' ')})")
 
 
 @cli.command(name="list")

@@ -15,7 +15,7 @@ PAPER_SIZES = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
 UNPRINTABLE = mm(5)         # home printers cannot print this close to the edge
 MARK_OFFSET = mm(0.35)      # cut marks stop short of the trim so they never show on a piece
 MARK_LENGTH = mm(5)
-Duplex = Literal["long-edge", "short-edge", "none"]
+Duplex = Literal["long-edge", "short-edge", "none", "fold"]
 
 
 @dataclass(frozen=True)
@@ -27,19 +27,25 @@ class Grid:
     gap: float
     cols: int
     rows: int
+    origin: tuple[float, float] | None = None   # bottom-left of the block; None: centred
 
     @property
     def per_sheet(self) -> int:
         return self.cols * self.rows
 
     @property
+    def size(self) -> tuple[float, float]:
+        pw, ph = self.piece
+        return self.cols * pw + (self.cols - 1) * self.gap, self.rows * ph + (self.rows - 1) * self.gap
+
+    @property
     def block(self) -> tuple[float, float, float, float]:
         """(left, bottom, right, top) of the block of pieces."""
-        pw, ph = self.piece
-        width = self.cols * pw + (self.cols - 1) * self.gap
-        height = self.rows * ph + (self.rows - 1) * self.gap
-        left = (self.paper[0] - width) / 2
-        bottom = (self.paper[1] - height) / 2
+        width, height = self.size
+        if self.origin is not None:
+            left, bottom = self.origin
+        else:
+            left, bottom = (self.paper[0] - width) / 2, (self.paper[1] - height) / 2
         return left, bottom, left + width, bottom + height
 
     def slot(self, index: int) -> tuple[float, float]:
@@ -109,6 +115,74 @@ def draw_cut_marks(canvas, grid: Grid) -> None:
             lines.append((left - MARK_OFFSET, y, left_end, y))
     canvas.lines(lines)
     canvas.restoreState()
+
+
+FOLD_GUTTER = mm(10)   # between the fronts and the backs of a gutter-fold sheet
+
+
+@dataclass(frozen=True)
+class FoldSheet:
+    """Fronts and backs on one side of a sheet, to fold along the middle and glue: no duplex
+    printer needed. A fold across the sheet (backs below the fronts) turns the backs upside
+    down; a fold down the sheet (backs beside the fronts) mirrors their places only."""
+
+    paper: tuple[float, float]
+    fronts: Grid
+    backs: Grid
+    across: bool           # True: fold line horizontal, backs rotated 180 degrees
+
+    @property
+    def per_sheet(self) -> int:
+        return self.fronts.per_sheet
+
+    def back_slot(self, index: int) -> tuple[float, float]:
+        """Bottom-left of the back of front slot `index`: its mirror image across the fold."""
+        x, y = self.fronts.slot(index)
+        pw, ph = self.fronts.piece
+        if self.across:
+            return x, self.paper[1] - y - ph
+        return self.paper[0] - x - pw, y
+
+    @property
+    def fold_line(self) -> tuple[float, float, float, float]:
+        w, h = self.paper
+        return (0, h / 2, w, h / 2) if self.across else (w / 2, 0, w / 2, h)
+
+
+def fold_sheet(paper: tuple[float, float], piece: tuple[float, float], gap: float,
+               bleed: float = 0.0) -> FoldSheet:
+    """The gutter-fold arrangement that fits the most pieces, trying the sheet both ways up
+    and the fold both ways; on a tie, a fold across the sheet."""
+    best = None
+    for sheet in (paper, (paper[1], paper[0])):
+        for across in (True, False):
+            w, h = sheet
+            room_w = w - 2 * UNPRINTABLE - 2 * bleed
+            room_h = h - 2 * UNPRINTABLE - 2 * bleed
+            if across:
+                room_h = (h - FOLD_GUTTER) / 2 - UNPRINTABLE - 2 * bleed
+            else:
+                room_w = (w - FOLD_GUTTER) / 2 - UNPRINTABLE - 2 * bleed
+            cols = int((room_w + gap + 1e-6) // (piece[0] + gap))
+            rows = int((room_h + gap + 1e-6) // (piece[1] + gap))
+            if cols < 1 or rows < 1:
+                continue
+            grid = Grid(sheet, piece, gap, cols, rows)
+            bw, bh = grid.size
+            if across:   # fronts above the fold, backs below, both against the gutter
+                front_origin = ((w - bw) / 2, h / 2 + FOLD_GUTTER / 2 + bleed)
+                back_origin = ((w - bw) / 2, h / 2 - FOLD_GUTTER / 2 - bleed - bh)
+            else:        # fronts left of the fold, backs right
+                front_origin = (w / 2 - FOLD_GUTTER / 2 - bleed - bw, (h - bh) / 2)
+                back_origin = (w / 2 + FOLD_GUTTER / 2 + bleed, (h - bh) / 2)
+            candidate = FoldSheet(sheet, Grid(sheet, piece, gap, cols, rows, front_origin),
+                                  Grid(sheet, piece, gap, cols, rows, back_origin), across)
+            if best is None or candidate.per_sheet > best.per_sheet:
+                best = candidate
+    if best is None:
+        raise PnpError(f"a {piece[0] / mm(1):.1f} x {piece[1] / mm(1):.1f} mm piece does not fit "
+                       f"on half a sheet of this paper; use --duplex long-edge or short-edge")
+    return best
 
 
 @dataclass(frozen=True)

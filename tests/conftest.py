@@ -52,17 +52,22 @@ def pdf(path: Path) -> pypdf.PdfReader:
     return pypdf.PdfReader(str(path))
 
 
-# Each piece is drawn after moving the origin to its corner and clipping to its trim (+bleed).
-_PLACED = re.compile(rb"1 0 0 1 (-?[\d.]+) (-?[\d.]+) cm\nn (-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re W\* n")
+# Each piece is drawn after moving the origin to its corner (or, turned upside down, to its
+# opposite corner) and clipping to its trim plus bleed.
+_PLACED = re.compile(rb"(-?1) 0 0 (-?1) (-?[\d.]+) (-?[\d.]+) cm\nn (-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re W\* n")
 
 
-def placements(page) -> list[tuple[float, float, float, float]]:
-    """(x, y, width, height) of each piece's trim box on a page, in drawing order."""
+def placements(page, turned: bool = False) -> list[tuple]:
+    """(x, y, width, height) of each piece's trim box on a page, in drawing order; with
+    `turned`, (x, y, width, height, upside_down)."""
     data = page.get_contents().get_data()
     found = []
-    for x, y, cx, cy, w, h in _PLACED.findall(data):
+    for sx, _sy, x, y, cx, _cy, w, h in _PLACED.findall(data):
         bleed = -float(cx)
-        found.append((float(x), float(y), float(w) - 2 * bleed, float(h) - 2 * bleed))
+        width, height = float(w) - 2 * bleed, float(h) - 2 * bleed
+        upside_down = sx == b"-1"
+        left, bottom = (float(x) - width, float(y) - height) if upside_down else (float(x), float(y))
+        found.append((left, bottom, width, height, upside_down) if turned else (left, bottom, width, height))
     return found
 
 

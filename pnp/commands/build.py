@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pnp.cache import fingerprint
@@ -50,8 +50,7 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     problems = validate(game, decks)
     if problems:
         raise ValidationFailed(problems)
-    options = PrintOptions(paper=paper or game.spec.paper, duplex=options.duplex,
-                           back_offset=options.back_offset, bleed=options.bleed)
+    options = replace(options, paper=paper or game.spec.paper)
     ctx = BuildContext(project, game, decks, options)
     steps = sum(decks[c.id].total if c.kind == "deck" else 1 for c in game.components)
     if progress is not None:

@@ -66,6 +66,7 @@ class TableDrawer(Drawer):
         self.header_fill = Colour(spec.header_fill, spec._where, palette)
         self.header_colour = Colour(spec.header_colour, spec._where, palette)
         self.padding = spec.padding.of(self.rect[2])
+        self.ink_saver = frame.ink_saver
         self.fields = _fields(*(b for row in self.rows for b in row), self.colour.binding,
                               self.stripe.binding)
         if spec.rows_from:
@@ -100,6 +101,8 @@ class TableDrawer(Drawer):
             top = y + h - r * row_h
             heading = (spec.header or spec.head) and r == 0
             fill = self.header_fill.of(card) if heading else (self.stripe.of(card) if r % 2 else None)
+            if self.ink_saver is not None:
+                fill, _ = self.ink_saver.fill(fill, False)
             if fill is not None:
                 canvas.setFillColor(fill)
                 canvas.rect(x, top - row_h, w, row_h, stroke=0, fill=1)
@@ -109,6 +112,8 @@ class TableDrawer(Drawer):
                 canvas.setLineWidth(0.4)
                 canvas.line(x, top, x + w, top)
             colour = self.header_colour.of(card) if heading else self.colour.of(card)
+            if self.ink_saver is not None:
+                colour = self.ink_saver.ink(colour)
             canvas.setFillColor(colour)
             left = x
             for c, text in enumerate(row):

@@ -36,6 +36,32 @@ class Frame:
     bleed: float = 0.0
     palette: dict = field(default_factory=dict)  # colour names the layout defines
     safe: float | None = None  # for print shops: warn about text closer than this to the trim
+    ink_saver: object = None   # an InkSaver when printing with little ink
+
+
+def luminance(colour) -> float:
+    return 0.2126 * colour.red + 0.7152 * colour.green + 0.0722 * colour.blue
+
+
+class InkSaver:
+    """Low-ink printing: full-bleed backgrounds and dark fills become an outline in their own
+    colour (a card stays recognisable by it), and light text or lines turn dark so they still
+    read on white paper."""
+
+    DARK, LIGHT = 0.55, 0.72
+    INK = None
+
+    def fill(self, colour, full_bleed: bool):
+        """(fill to use, outline colour or None) for a fill of `colour`."""
+        if colour is not None and (full_bleed or luminance(colour) < self.DARK):
+            return None, colour
+        return colour, None
+
+    def ink(self, colour):
+        from reportlab.lib.colors import HexColor
+        if colour is not None and luminance(colour) > self.LIGHT:
+            return HexColor("#333333")
+        return colour
 
 
 class Colour:
@@ -157,9 +183,21 @@ class BoxDrawer(Drawer):
         self.radius = spec.radius.of(min(frame.width, frame.height))
         self.fields = _fields(self.fill.binding, self.stroke.binding)
         self.when = spec.when
+        self.ink_saver = frame.ink_saver
+        self.full_bleed = spec.bleed
+        inset = 1.5 * 72 / 25.4   # a saved background's outline stays inside the trim
+        self.outline_rect = (inset, inset, frame.width - 2 * inset, frame.height - 2 * inset) \
+            if spec.bleed else self.rect
 
     def draw(self, canvas, card) -> None:
         fill, stroke = self.fill.of(card), self.stroke.of(card)
+        if self.ink_saver is not None:
+            fill, outline = self.ink_saver.fill(fill, self.full_bleed)
+            stroke = self.ink_saver.ink(stroke) if stroke is not None and fill is None else stroke
+            if outline is not None:
+                canvas.setStrokeColor(outline)
+                canvas.setLineWidth(1.2)
+                canvas.roundRect(*self.outline_rect, self.radius or 4, stroke=1, fill=0)
         if fill is None and stroke is None:
             return
         if fill is not None:
@@ -198,9 +236,15 @@ class EllipseDrawer(Drawer):
         self.stroke_width = spec.stroke_width.of(min(frame.width, frame.height))
         self.fields = _fields(self.fill.binding, self.stroke.binding)
         self.when = spec.when
+        self.ink_saver = frame.ink_saver
 
     def draw(self, canvas, card) -> None:
         fill, stroke = self.fill.of(card), self.stroke.of(card)
+        if self.ink_saver is not None:
+            fill, outline = self.ink_saver.fill(fill, False)
+            stroke = outline or (self.ink_saver.ink(stroke) if stroke is not None else None)
+        if fill is None and stroke is None:
+            return
         if fill is not None:
             canvas.setFillColor(fill)
         if stroke is not None:
@@ -239,9 +283,12 @@ class LineDrawer(Drawer):
         self.dash = spec.dash
         self.fields = _fields(self.stroke.binding)
         self.when = spec.when
+        self.ink_saver = frame.ink_saver
 
     def draw(self, canvas, card) -> None:
         stroke = self.stroke.of(card)
+        if self.ink_saver is not None:
+            stroke = self.ink_saver.ink(stroke)
         if stroke is None:
             return
         canvas.setStrokeColor(stroke)
@@ -290,6 +337,7 @@ class TextDrawer(Drawer):
         self.diagnostics = frame.diagnostics
         self.safe = frame.safe
         self.piece = (frame.width, frame.height)
+        self.ink_saver = frame.ink_saver
 
     def draw(self, canvas, card) -> None:
         text = self.text.render(card).strip()
@@ -302,6 +350,8 @@ class TextDrawer(Drawer):
         if spec.rotate in (90, 270):
             w, h = h, w
         colour = self.colour.of(card)
+        if self.ink_saver is not None:
+            colour = self.ink_saver.ink(colour)
         para, used, fits = fit_paragraph(text, self.font, spec.size, spec.min_size, spec.leading,
                                          colour_hex(colour) if colour else "000000", spec.align, w, h)
         if not fits:

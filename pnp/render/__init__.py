@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from pnp.config.deck import BUILTIN_FIELDS
 from pnp.impose import Duplex
+from pnp.layout.elements import InkSaver
 
 
 @dataclass
@@ -14,6 +15,12 @@ class PrintOptions:
     duplex: Duplex = "long-edge"
     back_offset: tuple[float, float] = (0.0, 0.0)   # points, right and down on the back page
     bleed: float = 0.0                              # points
+    ink_saver: bool = False
+
+    @property
+    def variant(self) -> str:
+        """What sets these files apart from the plain ones, for their names."""
+        return ("-fold" if self.duplex == "fold" else "") + ("-ink-saver" if self.ink_saver else "")
 
 
 @dataclass
@@ -31,7 +38,8 @@ class BuildContext:
         if getattr(component, "rows", None):
             fields["rows"] = None
         return dict(fonts=self.project.fonts, game_dir=self.game.folder, fields=fields,
-                    diagnostics=self.project.diagnostics, bleed=bleed, safe=safe)
+                    diagnostics=self.project.diagnostics, bleed=bleed, safe=safe,
+                    ink_saver=InkSaver() if self.options.ink_saver and safe is None else None)
 
 
 def renderer_for(kind: str):

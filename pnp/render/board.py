@@ -53,7 +53,7 @@ def home_tiles(ctx, component, layout, card, overlap: float, title: str, font: s
     for tile in tiles:
         draw_tile(canvas, tile, tiles, font)
         canvas.showPage()
-    return finish(canvas, buffer, f"{component.id}-{ctx.options.paper}.pdf")
+    return finish(canvas, buffer, f"{component.id}-{ctx.options.paper}{ctx.options.variant}.pdf")
 
 
 def draw_tile(canvas, tile: Tile, tiles: list[Tile], font: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from pnp.layout.units import Length
-from pnp.impose import PAPER_SIZES, Grid, draw_cut_marks, grid_for
+from pnp.impose import PAPER_SIZES, UNPRINTABLE, Grid, draw_cut_marks, fold_sheet, grid_for
 from pnp.layout.template import compile_layout
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
 
@@ -42,6 +42,8 @@ def render_deck(ctx, component) -> list[OutputFile]:
     front, back = compile_deck_layouts(ctx, component, options.bleed)
     cards = ctx.decks[component.id].expanded()
     paper = PAPER_SIZES[options.paper]
+    if options.duplex == "fold" and back is not None:
+        return [fold_deck(ctx, component, front, back, cards, paper)]
     grid = grid_for(paper, (front.width, front.height), deck_gap(component, options.bleed), options.bleed)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, paper, f"{ctx.game.title}: {component.title or component.id}")
@@ -55,8 +57,41 @@ def render_deck(ctx, component) -> list[OutputFile]:
         if back is not None:
             draw_backs(canvas, back, sheet, grid, options)
             canvas.showPage()
-    name = f"{component.id}-{options.paper}.pdf"
+    name = f"{component.id}-{options.paper}{options.variant}.pdf"
     return [finish(canvas, buffer, name)]
+
+
+def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
+    """Gutter-fold sheets: each sheet holds fronts and their backs, mirrored across a fold."""
+    options = ctx.options
+    plan = fold_sheet(paper, (front.width, front.height), deck_gap(component, options.bleed), options.bleed)
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, plan.paper, f"{ctx.game.title}: {component.title or component.id} (fold)")
+    for start in range(0, len(cards), plan.per_sheet):
+        sheet = cards[start:start + plan.per_sheet]
+        for index, card in enumerate(sheet):
+            place(canvas, front, card, *plan.fronts.slot(index), options.bleed)
+            place(canvas, back, card, *plan.back_slot(index), options.bleed, turned=plan.across)
+        draw_cut_marks(canvas, plan.fronts)
+        draw_cut_marks(canvas, plan.backs)
+        draw_fold_line(canvas, plan)
+        canvas.showPage()
+        ctx.tick(len(sheet))
+    return finish(canvas, buffer, f"{component.id}-{options.paper}{options.variant}.pdf")
+
+
+def draw_fold_line(canvas, plan) -> None:
+    canvas.saveState()
+    canvas.setStrokeGray(0.45)
+    canvas.setLineWidth(0.5)
+    canvas.setDash([4, 3])
+    x1, y1, x2, y2 = plan.fold_line
+    inset = UNPRINTABLE
+    if plan.across:
+        canvas.line(x1 + inset, y1, x2 - inset, y2)
+    else:
+        canvas.line(x1, y1 + inset, x2, y2 - inset)
+    canvas.restoreState()
 
 
 def draw_backs(canvas, back, sheet, grid: Grid, options) -> None:
@@ -66,10 +101,14 @@ def draw_backs(canvas, back, sheet, grid: Grid, options) -> None:
         place(canvas, back, card, x, y, options.bleed)
 
 
-def place(canvas, layout, card, x: float, y: float, bleed: float) -> None:
-    """Draw one piece with its trim's bottom-left corner at (x, y), clipped to trim + bleed."""
+def place(canvas, layout, card, x: float, y: float, bleed: float, turned: bool = False) -> None:
+    """Draw one piece with its trim's bottom-left corner at (x, y), clipped to trim + bleed;
+    `turned` draws it upside down in the same place."""
     canvas.saveState()
-    canvas.translate(x, y)
+    if turned:
+        canvas.transform(-1, 0, 0, -1, x + layout.width, y + layout.height)
+    else:
+        canvas.translate(x, y)
     clip = canvas.beginPath()
     clip.rect(-bleed, -bleed, layout.width + 2 * bleed, layout.height + 2 * bleed)
     canvas.clipPath(clip, stroke=0, fill=0)

@@ -38,7 +38,7 @@ def render_sheet(ctx, component) -> list[OutputFile]:
         layout.draw(canvas, card)
         canvas.restoreState()
         canvas.showPage()
-    return [finish(canvas, buffer, f"{component.id}-{ctx.options.paper}.pdf")]
+    return [finish(canvas, buffer, f"{component.id}-{ctx.options.paper}{ctx.options.variant}.pdf")]
 
 
 def listing(deck, columns: list[str]) -> Card:

@@ -1,0 +1,72 @@
+"""Home printing without a duplex printer, a calibration sheet for one that shifts, and a
+low-ink variant."""
+
+from __future__ import annotations
+
+from conftest import MM, REPO, build, pdf, placements, render_png, run
+
+
+def test_fold_sheets_put_each_back_opposite_its_front_across_the_fold(tmp_path):
+    build(REPO, "12th-player", tmp_path, "--duplex", "fold")
+    reader = pdf(tmp_path / "12th-player/cards-letter-fold.pdf")
+    page = reader.pages[0]
+    width, height = float(page.mediabox.width), float(page.mediabox.height)
+    assert (width, height) == (792, 612)                  # landscape fits 4 poker cards a sheet
+    pieces = placements(page, turned=True)
+    fronts, backs = pieces[0::2], pieces[1::2]             # each front is followed by its back
+    assert len(fronts) == 4 and sum(p for *_, p in fronts) == 0 and all(p for *_, p in backs)
+    for (fx, fy, w, h, _), (bx, by, _, _, _) in zip(fronts, backs):
+        assert abs(bx - fx) < 0.01                          # same column
+        assert abs((fy + h / 2) + (by + h / 2) - height) < 0.01   # mirrored about the fold
+        assert fy > height / 2 > by + h                     # fronts above the fold, backs below
+    # 17 cards, 4 a sheet, no separate back pages.
+    assert len(reader.pages) == 5
+    # The fold line is printed in the gutter.
+    image = render_png(tmp_path / "12th-player/cards-letter-fold.pdf", 0, scale=2).convert("L")
+    row = int(height / 2 * 2)
+    assert sum(1 for x in range(0, int(width * 2)) if image.getpixel((x, row)) < 200) > 100
+
+
+def test_fold_sheets_text_reads_on_each_front(tmp_path):
+    build(REPO, "12th-player", tmp_path, "--duplex", "fold")
+    text = pdf(tmp_path / "12th-player/cards-letter-fold.pdf").pages[0].extract_text()
+    assert "Coach" in text and "Runningback" in text
+
+
+def test_ink_saver_drops_dark_backgrounds_but_keeps_the_text(tmp_path):
+    build(REPO, "jukem", tmp_path)
+    build(REPO, "jukem", tmp_path, "--ink-saver")
+    plain = tmp_path / "jukem/cards-letter.pdf"
+    saver = tmp_path / "jukem/cards-letter-ink-saver.pdf"
+    assert plain.exists() and saver.exists()     # a variant beside the plain file, not over it
+
+    def ink(path) -> float:
+        image = render_png(path, 0, scale=0.5).convert("L")
+        return 1 - sum(image.getdata()) / (255 * image.width * image.height)
+
+    assert ink(plain) > 0.6 and ink(saver) < 0.15
+    text = pdf(saver).pages[0].extract_text()
+    assert "RUN" in text and "YARDS" in text
+
+
+def test_the_calibration_sheet_puts_its_rulers_where_the_front_cross_lands(tmp_path):
+    import re
+    for duplex in ("long-edge", "short-edge"):
+        result = run("calibrate", "--duplex", duplex, "--out", str(tmp_path), root=REPO)
+        assert result.exit_code == 0, result.stderr
+        reader = pdf(tmp_path / f"calibration/calibration-letter-{duplex}.pdf")
+        assert len(reader.pages) == 2
+        data = reader.pages[0].get_contents().get_data()
+        lines = [tuple(float(v) for v in m) for m in
+                 re.findall(rb"(-?[\d.]+) (-?[\d.]+) m (-?[\d.]+) (-?[\d.]+) l", data)]
+        cx = next(x1 for x1, y1, x2, y2 in lines if x1 == x2)
+        cy = next(y1 for x1, y1, x2, y2 in lines if y1 == y2)
+        zeros = []
+        reader.pages[1].extract_text(visitor_text=lambda text, cm, tm, *_: zeros.append(
+            (text, cm[4] + tm[4], cm[5] + tm[5])) if text.strip() == "0" else None)
+        x_zero = min(zeros, key=lambda z: -z[2])        # the X ruler's 0 is the higher one
+        expected_x = 612 - cx if duplex == "long-edge" else cx
+        assert abs(x_zero[1] - expected_x) < 3          # centred label over the 0 tick
+        expected_y = cy if duplex == "long-edge" else 792 - cy
+        y_zero = min(zeros, key=lambda z: z[2])
+        assert abs(y_zero[2] - (expected_y - 2)) < 3
