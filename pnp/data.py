@@ -7,6 +7,7 @@ Only the safe loader is used; duplicate keys, tabs and alias floods are refused.
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import yaml
@@ -15,8 +16,7 @@ from pnp.errors import PnpError
 
 # Anchors and aliases are handy for sharing a block, but a few nested aliases can stand for
 # billions of values (the "billion laughs" bomb): refuse a file whose aliases expand past
-# MAX_EXPANDED values, or that uses more than MAX_ALIASES aliases, before anything walks it.
-MAX_ALIASES = 200
+# MAX_EXPANDED values before anything walks it.
 MAX_EXPANDED = 2_000_000
 
 
@@ -37,52 +37,69 @@ class YamlList(list):
         return lines[index] if 0 <= index < len(lines) else self.line
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader whose maps and lists remember their lines."""
+# LibYAML's parser (C) when PyYAML has it: several times faster on big decks. Construction,
+# where lines are kept and duplicate keys refused, is the same Python code either way.
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+_STR, _MAP, _SEQ = ("tag:yaml.org,2002:" + kind for kind in ("str", "map", "seq"))
+
+
+class _Loader(_SafeLoader):
+    """Safe loader whose maps and lists remember their lines.
+
+    Documents are built by `build`, a direct walk of the parsed nodes: PyYAML's general
+    constructor (generators, deep construction) is several times slower on a big deck. Every
+    scalar that is not plain text still goes through PyYAML's own safe constructors, so
+    numbers, booleans and nulls mean what they mean in any YAML tool."""
 
     def __init__(self, stream, file: str):
         super().__init__(stream)
         self.file = file
-        self.alias_count = 0
+        self._built: dict[int, object] = {}
 
-    def compose_node(self, parent, index):
-        if self.check_event(yaml.AliasEvent):
-            self.alias_count += 1
-            if self.alias_count > MAX_ALIASES:
-                event = self.peek_event()
-                raise PnpError(f"more than {MAX_ALIASES} YAML aliases; refusing a possible alias bomb",
-                               file=self.file, line=event.start_mark.line + 1)
-        return super().compose_node(parent, index)
+    def construct_document(self, node):
+        return self.build(node)
 
-    def construct_yaml_map(self, node):
+    def build(self, node):
+        done = self._built.get(id(node))
+        if done is not None:
+            return done            # an alias: the same object again
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag == _STR:
+                return node.value
+            constructor = self.yaml_constructors.get(node.tag)
+            return constructor(self, node) if constructor else self.construct_object(node)
+        if isinstance(node, yaml.MappingNode) and node.tag == _MAP:
+            return self._build_map(node)
+        if isinstance(node, yaml.SequenceNode) and node.tag == _SEQ:
+            data = YamlList()
+            data.file, data.line = self.file, node.start_mark.line + 1
+            data._item_lines = [child.start_mark.line + 1 for child in node.value]
+            self._built[id(node)] = data
+            data.extend(self.build(child) for child in node.value)
+            return data
+        return self.construct_object(node)   # any other tag: PyYAML refuses it with its mark
+
+    def _build_map(self, node) -> YamlMap:
         data = YamlMap()
         data.file, data.line, data._key_lines = self.file, node.start_mark.line + 1, {}
-        yield data
-        self.flatten_mapping(node)
+        self._built[id(node)] = data
+        self.flatten_mapping(node)           # merge keys (<<)
         for key_node, value_node in node.value:
-            key = self.construct_object(key_node, deep=True)
+            key = self.build(key_node)
+            line = key_node.start_mark.line + 1
             try:
                 hash(key)
             except TypeError:
                 raise PnpError("a key must be a plain word, not a list or map",
-                               file=self.file, line=key_node.start_mark.line + 1) from None
+                               file=self.file, line=line) from None
             if key in data:
-                raise PnpError(f"the key '{key}' appears twice in the same map",
-                               file=self.file, line=key_node.start_mark.line + 1,
-                               hint=f"first on line {data._key_lines[key]}")
-            data[key] = self.construct_object(value_node, deep=True)
-            data._key_lines[key] = key_node.start_mark.line + 1
-
-    def construct_yaml_seq(self, node):
-        data = YamlList()
-        data.file, data.line = self.file, node.start_mark.line + 1
-        data._item_lines = [child.start_mark.line + 1 for child in node.value]
-        yield data
-        data.extend(self.construct_object(child, deep=True) for child in node.value)
-
-
-_Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
-_Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_yaml_seq)
+                raise PnpError(f"the key '{key}' appears twice in the same map", file=self.file,
+                               line=line, hint=f"first on line {data._key_lines[key]}")
+            data[key] = self.build(value_node)
+            data._key_lines[key] = line
+        return data
 
 
 def check_expansion(root, file: str) -> None:
@@ -133,14 +150,16 @@ def load_yaml(path: Path, *, expect=YamlMap):
     except OSError as exc:
         raise PnpError(f"cannot read the file: {exc.strerror}", file=shown) from None
     loader = None
+    collecting = gc.isenabled()
+    gc.disable()   # a big deck is ~100,000 new nodes with no cycles: collecting only slows it
     try:
         loader = _Loader(text, shown)
         tree = loader.get_single_node()
+        node = None
         if tree is not None:
-            check_expansion(tree, shown)
+            if "&" in text:   # aliases need anchors: without an '&' there is nothing to expand
+                check_expansion(tree, shown)
             node = loader.construct_document(tree)
-        else:
-            node = None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or "not valid YAML"
@@ -157,6 +176,8 @@ def load_yaml(path: Path, *, expect=YamlMap):
     except RecursionError:
         raise PnpError("YAML nested too deeply", file=shown) from None
     finally:
+        if collecting:
+            gc.enable()
         if loader is not None:
             loader.dispose()
     if node is None:

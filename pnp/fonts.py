@@ -7,6 +7,7 @@ name families; a family or style that is missing is an error, never a quiet Helv
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from reportlab.lib.fonts import addMapping
@@ -18,7 +19,8 @@ from pnp.data import display_path, load_yaml
 from pnp.errors import PnpError, did_you_mean, known
 
 STYLES = ("regular", "bold", "italic", "bolditalic")
-_registered: dict[Path, str] = {}
+_names: dict[Path, str] = {}     # reportlab names given to font files, once per process
+_loaded: set[str] = set()        # the names registered so far
 
 
 @dataclass
@@ -30,15 +32,41 @@ class FamilySpec:
 
 
 @dataclass
-class Family:
-    """A family's reportlab font names by style; styles the family lacks use regular."""
+class Face:
+    """One TTF of a family, parsed and registered with reportlab only when first used:
+    parsing a large TTF takes longer than drawing a small deck."""
 
     name: str
-    faces: dict[str, str] = field(default_factory=dict)
+    path: Path
+    where: object
+
+    def registered(self) -> str:
+        if self.name not in _loaded:
+            try:
+                pdfmetrics.registerFont(TTFont(self.name, str(self.path)))
+            except (TTFError, OSError, ValueError) as exc:
+                raise self.where.error(f"cannot use '{self.path.name}' as a TrueType font: {exc}") from None
+            _loaded.add(self.name)
+        return self.name
+
+
+@dataclass
+class Family:
+    """A family's faces by style; styles the family lacks use regular."""
+
+    name: str
+    faces: dict[str, Face] = field(default_factory=dict)
 
     def face(self, bold: bool = False, italic: bool = False) -> str:
+        """The reportlab name of a face, registered on first use."""
         style = ("bold" if bold else "") + ("italic" if italic else "") or "regular"
-        return self.faces.get(style, self.faces["regular"])
+        return self.faces.get(style, self.faces["regular"]).registered()
+
+    def with_markup(self) -> "Family":
+        """Register every face, for text whose **bold** and *italic* switch faces mid-line."""
+        for face in self.faces.values():
+            face.registered()
+        return self
 
 
 class FontBook:
@@ -60,29 +88,22 @@ class FontBook:
             for style in STYLES:
                 file_name = getattr(spec, style)
                 if file_name:
-                    family.faces[style] = self._register(file_name, family_where.key(node[name], style))
+                    family.faces[style] = self._face(file_name, family_where.key(node[name], style))
             self.families[name] = family
-            faces = family.faces
-            addMapping(faces["regular"], 0, 0, faces["regular"])
-            addMapping(faces["regular"], 1, 0, family.face(bold=True))
-            addMapping(faces["regular"], 0, 1, family.face(italic=True))
-            addMapping(faces["regular"], 1, 1, family.face(bold=True, italic=True))
+            # <b> and <i> in paragraphs find the other faces through these mappings
+            regular = family.faces["regular"].name
+            for bold, italic, style in ((0, 0, "regular"), (1, 0, "bold"), (0, 1, "italic"), (1, 1, "bolditalic")):
+                addMapping(regular, bold, italic, family.faces.get(style, family.faces["regular"]).name)
 
-    def _register(self, file_name: str, where) -> str:
+    def _face(self, file_name: str, where) -> Face:
         path = (self.folder / file_name).resolve()
         if self.folder.resolve() not in path.parents:
             raise where.error(f"'{file_name}' is outside the fonts folder")
-        if path in _registered:
-            return _registered[path]
         if not path.is_file():
             raise where.error(f"font file '{file_name}' not found in {display_path(self.folder)}")
-        name = f"pnp-{path.stem}-{len(_registered)}"
-        try:
-            pdfmetrics.registerFont(TTFont(name, str(path)))
-        except (TTFError, OSError, ValueError) as exc:
-            raise where.error(f"cannot use '{file_name}' as a TrueType font: {exc}") from None
-        _registered[path] = name
-        return name
+        if path not in _names:
+            _names[path] = f"pnp-{path.stem}-{len(_names)}"
+        return Face(_names[path], path, where)
 
     def family(self, name: str, where) -> Family:
         if name not in self.families:
@@ -92,6 +113,7 @@ class FontBook:
         return self.families[name]
 
 
+@lru_cache(maxsize=8192)
 def missing_glyphs(font_name: str, text: str) -> list[str]:
     """Characters of `text` that the font cannot draw (spaces and line breaks aside)."""
     font = pdfmetrics.getFont(font_name)

@@ -12,7 +12,6 @@ from pnp.outputs.folder import OutputFolder
 from pnp.outputs.pdf import OutputFile
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions, renderer_for
-from pnp.render.shop import render_shop
 from pnp.rules.validate import validate
 
 
@@ -64,6 +63,7 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         if component.kind != "deck":
             ctx.tick(1)
     for preset in shops:
+        from pnp.render.shop import render_shop
         started = time.perf_counter()
         files = render_shop(ctx, preset)
         spent = (time.perf_counter() - started) / max(len(files), 1)

@@ -247,7 +247,8 @@ class FormFieldElement(Element):
 
 
 class FormFieldDrawer(Drawer):
-    static = False   # a form field belongs to the page, never inside a shared drawing
+    static = False      # a form field belongs to the page, never inside a shared drawing
+    stampable = False
 
     def __init__(self, spec: FormFieldElement, frame: Frame):
         self.spec = spec

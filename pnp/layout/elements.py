@@ -328,8 +328,8 @@ class TextDrawer(Drawer):
     def __init__(self, spec: TextSpec, frame: Frame):
         self.spec = spec
         self.rect = spec.box(frame)
-        family = frame.fonts.family(spec.font, _key_where(spec, "font"))
-        self.font = family.face(bold=spec.bold, italic=spec.italic)
+        self.family = frame.fonts.family(spec.font, _key_where(spec, "font"))
+        self.font = self.family.face(bold=spec.bold, italic=spec.italic)
         self.text = Binding(spec.text, spec._where)
         self.colour = Colour(spec.colour, spec._where, frame.palette)
         self.fields = _fields(self.text, self.colour.binding)
@@ -352,6 +352,8 @@ class TextDrawer(Drawer):
         colour = self.colour.of(card)
         if self.ink_saver is not None:
             colour = self.ink_saver.ink(colour)
+        if "*" in text:
+            self.family.with_markup()
         para, used, fits = fit_paragraph(text, self.font, spec.size, spec.min_size, spec.leading,
                                          colour_hex(colour) if colour else "000000", spec.align, w, h)
         if not fits:

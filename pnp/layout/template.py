@@ -120,50 +120,109 @@ def template_path(root: Path, name: str, where: Where) -> Path:
 class CompiledLayout:
     """A template compiled for one kind of piece: draws a whole piece for any card.
 
-    Runs of elements that look the same on every card are drawn once into a PDF form
-    (an XObject) per document and stamped, so a shared frame or back costs one drawing."""
+    Runs of elements that look the same on many cards are drawn once into a PDF form (an
+    XObject) per look and stamped. Without a plan, that is the runs that do not depend on
+    the card at all (a shared frame, a whole back). `plan(cards)` looks at the deck and also
+    stamps runs whose fields take few values across it (a background in one of three colours,
+    a label per card type), so only what is really different is drawn card by card."""
 
     def __init__(self, template: Template, frame: Frame):
         self.name = template.name
         self.width, self.height, self.bleed = frame.width, frame.height, frame.bleed
-        drawers = []
+        self.drawers = []
         for spec in template.elements:
             spec.check_fields(frame)
-            drawers.append(spec.compile(frame))
-        self.groups: list[tuple[bool, list]] = []
-        for drawer in drawers:
-            if self.groups and self.groups[-1][0] == drawer.static:
+            self.drawers.append(spec.compile(frame))
+        self.fields = frozenset().union(*(d.fields for d in self.drawers)) if self.drawers else frozenset()
+        # Each group: (fields its look depends on, or None to draw it directly; its drawers)
+        self.groups: list[tuple[tuple | None, list]] = []
+        for drawer in self.drawers:
+            mode = () if drawer.static else None
+            if self.groups and self.groups[-1][0] == mode:
                 self.groups[-1][1].append(drawer)
             else:
-                self.groups.append((drawer.static, [drawer]))
-        self.fields = frozenset().union(*(d.fields for d in drawers)) if drawers else frozenset()
+                self.groups.append((mode, [drawer]))
 
     @property
     def static(self) -> bool:
-        return all(is_static for is_static, _ in self.groups)
+        return all(mode == () for mode, _ in self.groups)
+
+    def plan(self, cards: list) -> "CompiledLayout":
+        """Group the elements for these cards: a run is stamped from a form per distinct look
+        when its looks are few (at most a quarter of the cards), else drawn card by card."""
+        limit = max(2, len(cards) // 4)
+        columns: dict[str, list] = {}   # each field's value on every card, worked out once
+
+        def looks(fields) -> int:
+            for name in fields:
+                if name not in columns:
+                    columns[name] = [look_of(card, name) for card in cards]
+            if not fields:
+                return 1
+            return len(set(zip(*(columns[name] for name in sorted(fields)))))
+
+        groups: list[tuple[tuple | None, list]] = []
+        run: list = []
+        run_fields: frozenset = frozenset()
+
+        def close() -> None:
+            if run:
+                groups.append((tuple(sorted(run_fields)), list(run)))
+
+        for drawer in self.drawers:
+            fields = drawer_fields(drawer)
+            if not getattr(drawer, "stampable", True):
+                close()
+                run, run_fields = [], frozenset()
+                groups.append((None, [drawer]))
+            elif looks(run_fields | fields) <= limit:
+                run.append(drawer)
+                run_fields |= fields
+            else:
+                close()
+                if looks(fields) <= limit:
+                    run, run_fields = [drawer], fields
+                else:
+                    run, run_fields = [], frozenset()
+                    groups.append((None, [drawer]))
+        close()
+        self.groups = groups
+        return self
 
     def draw(self, canvas, card) -> None:
         """Draw the piece with its bottom-left trim corner at the canvas origin."""
-        for index, (is_static, drawers) in enumerate(self.groups):
-            if is_static:
-                canvas.doForm(self._form(canvas, index, drawers))
-            else:
+        for index, (fields, drawers) in enumerate(self.groups):
+            if fields is None:
                 for drawer in drawers:
                     if drawer.shown_for(card):
                         drawer.draw(canvas, card)
+            else:
+                look = tuple(look_of(card, name) for name in fields)
+                canvas.doForm(self._form(canvas, index, look, drawers, card))
 
-    def _form(self, canvas, index: int, drawers) -> str:
+    def _form(self, canvas, index: int, look: tuple, drawers, card) -> str:
         forms = canvas.__dict__.setdefault("_pnp_forms", {})
-        key = (id(self), index)
+        key = (id(self), index, look)
         if key not in forms:
             name = f"pnp{len(forms)}"
             b = self.bleed
             canvas.beginForm(name, lowerx=-b, lowery=-b, upperx=self.width + b, uppery=self.height + b)
             for drawer in drawers:
-                drawer.draw(canvas, None)
+                if drawer.shown_for(card):
+                    drawer.draw(canvas, card)
             canvas.endForm()
             forms[key] = name
         return forms[key]
+
+
+def drawer_fields(drawer) -> frozenset:
+    return drawer.fields | ({drawer.when} if drawer.when else frozenset())
+
+
+def look_of(card, name: str):
+    """A card's value for a field, as something that can be compared and hashed."""
+    value = card.get(name) if card is not None else None
+    return repr(value) if isinstance(value, (list, dict)) else value
 
 
 def compile_layout(root: Path, name: str, where: Where, frame_args: dict,

@@ -10,7 +10,10 @@ import re
 from functools import lru_cache
 
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
+from reportlab import rl_config
+from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 
 ALIGNMENTS = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
@@ -34,17 +37,79 @@ def plain(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _style(font: str, size: float, leading: float, colour_hex: str, align: str) -> ParagraphStyle:
-    from reportlab.lib.colors import HexColor
     return ParagraphStyle("pnp", fontName=font, fontSize=size, leading=size * leading,
                           textColor=HexColor("#" + colour_hex), alignment=ALIGNMENTS[align])
+
+
+class PlainLines:
+    """Plain text (no bold or italic) broken into lines and drawn straight onto the canvas,
+    where a Paragraph would put them. Most card text is plain, and a Paragraph costs several
+    times as much to draw; the line breaks are the same greedy breaks at spaces."""
+
+    __slots__ = ("lines", "widths", "font", "size", "leading", "colour", "align", "width", "height")
+
+    def __init__(self, lines, widths, font, size, leading, colour_hex, align, width):
+        self.lines, self.widths, self.font, self.size, self.align = lines, widths, font, size, align
+        self.leading = leading
+        self.colour = HexColor("#" + colour_hex)
+        self.width, self.height = width, leading * len(lines)
+
+    def getActualLineWidths0(self):
+        return list(self.widths)
+
+    def drawOn(self, canvas, x: float, y: float) -> None:
+        canvas.setFillColor(self.colour)
+        canvas.setFont(self.font, self.size)
+        baseline = y + self.height - self.size   # where Paragraph puts its first line
+        for line in self.lines:
+            if self.align == "center":
+                canvas.drawCentredString(x + self.width / 2, baseline, line)
+            elif self.align == "right":
+                canvas.drawRightString(x + self.width, baseline, line)
+            else:
+                canvas.drawString(x, baseline, line)
+            baseline -= self.leading
+
+
+def plain_lines(text: str, font: str, size: float, leading: float, colour_hex: str, align: str,
+                width: float, height: float) -> PlainLines | None:
+    """The text broken greedily at spaces to fit `width`, if every word fits and the lines
+    fit `height`; None otherwise. Like Paragraph, a line may run over by letting its spaces
+    shrink a little (reportlab's spaceShrinkage), so both break the same text the same way."""
+    space = stringWidth(" ", font, size)
+    shrink = rl_config.spaceShrinkage * space
+    lines, widths, line, line_width = [], [], [], 0.0
+    for word in text.split():
+        word_width = stringWidth(word, font, size)
+        if word_width > width + 0.01:
+            return None
+        if line and line_width + space + word_width > width + shrink * len(line):
+            lines.append(" ".join(line))
+            widths.append(line_width)
+            line, line_width = [], 0.0
+        line_width = line_width + space + word_width if line else word_width
+        line.append(word)
+    if line:
+        lines.append(" ".join(line))
+        widths.append(line_width)
+    if not lines or len(lines) * size * leading > height + 0.01:
+        return None
+    return PlainLines(lines, widths, font, size, size * leading, colour_hex, align, width)
 
 
 @lru_cache(maxsize=8192)
 def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: float,
                   colour_hex: str, align: str, width: float, height: float):
-    """(paragraph, its height, whether it fits) at the largest size from `size` down to
-    `min_size` that fits the box. Cached: cards that share a text share the work."""
+    """(something to drawOn, its height, whether it fits) at the largest size from `size`
+    down to `min_size` that fits the box. Cached: cards that share a text share the work."""
     markup = to_markup(text)
+    if markup == text and align != "justify":
+        current = size
+        while current >= min_size - 1e-9:
+            lines = plain_lines(text, font, current, leading, colour_hex, align, width, height)
+            if lines is not None:
+                return lines, lines.height, True
+            current -= SHRINK_STEP
     current = size
     while True:
         para = Paragraph(markup, _style(font, current, leading, colour_hex, align))

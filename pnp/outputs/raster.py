@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import os
-from concurrent.futures import ProcessPoolExecutor
 
 PARALLEL_FROM = 24   # pages; below this, starting worker processes costs more than it saves
 
@@ -47,6 +46,7 @@ def rasterise(pdf_bytes: bytes, dpi: float, workers: int | None = None) -> list[
     workers = workers or min(os.cpu_count() or 1, 8)
     if count < PARALLEL_FROM or workers < 2:
         return _render(pdf_bytes, list(range(count)), dpi)
+    from concurrent.futures import ProcessPoolExecutor
     chunks = [list(range(start, count, workers)) for start in range(workers)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         parts = list(pool.map(_render, [pdf_bytes] * workers, chunks, [dpi] * workers))

@@ -41,6 +41,9 @@ def render_deck(ctx, component) -> list[OutputFile]:
     options = ctx.options
     front, back = compile_deck_layouts(ctx, component, options.bleed)
     cards = ctx.decks[component.id].expanded()
+    front.plan(cards)
+    if back is not None:
+        back.plan(cards)
     paper = PAPER_SIZES[options.paper]
     if options.duplex == "fold" and back is not None:
         return [fold_deck(ctx, component, front, back, cards, paper)]

@@ -13,16 +13,15 @@ import io
 import re
 from collections import Counter
 
-from markdown_it import MarkdownIt
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (BaseDocTemplate, Frame, KeepTogether, ListFlowable, ListItem,
                                 PageTemplate, Paragraph, Spacer, Table, TableStyle)
 
-from pnp.config.typed import where_of
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from pnp.config.typed import where_of
 from pnp.errors import PnpError
 from pnp.impose import PAPER_SIZES
 from pnp.layout.binding import text_of
@@ -54,8 +53,8 @@ def render_rules(ctx, component) -> list[OutputFile]:
 
 
 def make_styles(fonts) -> dict[str, ParagraphStyle]:
-    text = fonts.family("text", where_of(None, "font"))
-    display = fonts.family("display", where_of(None, "font"))
+    text = fonts.family("text", where_of(None, "font")).with_markup()
+    display = fonts.family("display", where_of(None, "font")).with_markup()
     body = ParagraphStyle("body", fontName=text.face(), fontSize=9.5, leading=12.5,
                           spaceAfter=4, alignment=TA_LEFT)
     return {
@@ -127,6 +126,7 @@ def escape(text: str) -> str:
 
 
 def markdown_story(text: str, styles, generate) -> list:
+    from markdown_it import MarkdownIt   # only games with a rule sheet pay for importing it
     parser = MarkdownIt("commonmark", {"html": False}).enable("table")
     tokens = parser.parse(text)
     story, _ = _blocks(tokens, 0, None, styles, generate)
