@@ -1,0 +1,98 @@
+"""Layout features a designer relies on, checked on the rendered page: images, percentages,
+`extends` with an override by id, rotation, `when`, palettes and the progress reports."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+
+from conftest import MM, build, pdf, placements, render_png
+
+
+def png(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def add_elements(mini, yaml_text: str) -> None:
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text() + yaml_text)
+
+
+def card_pixel(path, page, box, x_mm, y_mm_from_top, scale=2):
+    x, y, w, h = box
+    image = render_png(path, page, scale=scale)
+    return image.getpixel((int((x + x_mm * MM) * scale), int((842 - (y + h - y_mm_from_top * MM)) * scale)))[:3]
+
+
+def test_an_image_from_the_game_folder_is_placed_in_its_box(mini, tmp_path):
+    (mini / "card_data/mini/art").mkdir()
+    (mini / "card_data/mini/art/green.png").write_bytes(png(20, 20, (0, 200, 0)))
+    add_elements(mini, "  - {kind: image, src: art/green.png, x: 50%, y: 70%, w: 10mm, h: 10mm}\n")
+    build(mini, "mini", tmp_path)
+    path = tmp_path / "mini/cards-a4.pdf"
+    box = placements(pdf(path).pages[0])[0]
+    inside = card_pixel(path, 0, box, 44.45 / 2 + 5, 63.5 * 0.7 + 5)
+    outside = card_pixel(path, 0, box, 44.45 / 2 - 3, 63.5 * 0.7 + 5)
+    assert inside == (0, 200, 0)
+    assert outside == (0x22, 0x44, 0x66)
+    data = path.read_bytes()
+    assert data.count(b"/Subtype /Image") == 1      # embedded once for all six cards
+
+
+def test_extends_replaces_an_element_by_id_and_keeps_the_rest(mini, tmp_path):
+    (mini / "layouts/mini/red.yaml").write_text(
+        "extends: mini/card\nelements:\n  - {kind: box, id: background, fill: '#cc0000', bleed: true}\n")
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("front: mini/card", "front: mini/red"))
+    build(mini, "mini", tmp_path)
+    path = tmp_path / "mini/cards-a4.pdf"
+    box = placements(pdf(path).pages[0])[0]
+    assert card_pixel(path, 0, box, 2, 2) == (0xcc, 0, 0)
+    assert "Knight" in pdf(path).pages[0].extract_text()   # the base's text elements are kept
+
+
+def test_when_draws_an_element_only_for_cards_that_have_the_field(mini, tmp_path):
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("  power: {type: whole}", "  power: {type: whole}\n  crown: {type: text}")
+                     .replace("    power: 3\n", "    power: 3\n    crown: yes please\n"))
+    add_elements(mini, "  - {kind: box, when: crown, fill: '#ffd700', x: 2mm, y: 2mm, w: 5mm, h: 5mm}\n")
+    build(mini, "mini", tmp_path)
+    path = tmp_path / "mini/cards-a4.pdf"
+    boxes = placements(pdf(path).pages[0])
+    assert card_pixel(path, 0, boxes[0], 4.5, 4.5) == (0xff, 0xd7, 0)     # a Knight
+    assert card_pixel(path, 0, boxes[5], 4.5, 4.5) == (0x22, 0x44, 0x66)  # a Bishop
+
+
+def test_rotated_text_reads_upside_down_in_its_box(mini, tmp_path):
+    add_elements(mini, "  - {kind: text, text: 'UPSIDE', rotate: 180, font: display, size: 9, colour: white, "
+                       "x: 0, y: 56mm, w: 100%, h: 6mm, align: center}\n")
+    build(mini, "mini", tmp_path)
+    found = []
+    pdf(tmp_path / "mini/cards-a4.pdf").pages[0].extract_text(
+        visitor_text=lambda text, cm, tm, *_: found.append(cm[0] * tm[0]) if "UPSIDE" in text else None)
+    assert found and all(scale < 0 for scale in found)       # drawn turned half a circle
+    found.clear()
+    pdf(tmp_path / "mini/cards-a4.pdf").pages[0].extract_text(
+        visitor_text=lambda text, cm, tm, *_: found.append(cm[0] * tm[0]) if "Knight" in text else None)
+    assert found and all(scale > 0 for scale in found)       # the rest reads the right way up
+
+
+def test_progress_is_reported_up_to_the_total(mini, tmp_path):
+    from pnp.commands.build import build_game
+    from pnp.project import Project
+    from pnp.render import PrintOptions
+    seen = {}
+
+    def progress(total):
+        seen["total"], seen["done"] = total, 0
+
+        def tick(steps=1):
+            seen["done"] += steps
+        return tick
+
+    build_game(Project(mini), "mini", tmp_path, None, PrintOptions(), (), progress)
+    assert seen["total"] == 6 + 1 and seen["done"] == seen["total"]   # six cards and a rule sheet
