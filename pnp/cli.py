@@ -101,6 +101,15 @@ def cli():
 game_option = click.option("--game", "games", multiple=True, metavar="ID",
                            help="A game id (a folder in card_data/). Repeat for several.")
 all_option = click.option("--all", "every", is_flag=True, help="Every game in card_data/.")
+def paper_option(help_text: str = "Paper size (default: the game's own, usually letter)."):
+    return click.option("--paper", type=click.Choice(["letter", "a4"]), help=help_text)
+
+
+def out_option(help_text: str = "Output folder; each game writes into OUT/ID/."):
+    return click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+                        show_default=True, help=help_text)
+
+
 root_option = click.option("--root", type=click.Path(file_okay=False, path_type=Path),
                            default=Path("."), show_default=False, help=ROOT_HELP)
 
@@ -108,10 +117,8 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
 @cli.command()
 @game_option
 @all_option
-@click.option("--paper", type=click.Choice(["letter", "a4"]),
-              help="Paper size (default: the game's own, usually letter).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
-              show_default=True, help="Output folder; each game writes into OUT/ID/.")
+@paper_option()
+@out_option()
 @root_option
 @click.option("--duplex", type=click.Choice(["long-edge", "short-edge", "none", "fold"]),
               default="long-edge", show_default=True,
@@ -136,37 +143,20 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
       pnp build --game 12th-player --paper a4
       pnp build --all --bleed --duplex short-edge
     """
-    from pnp.commands.build import ValidationFailed, build_game
+    from pnp.commands.build import build_game
     from pnp.render import PrintOptions
     project = open_project(root)
     ids = chosen_games(project, games, every)
     presets = chosen_shops(project, shops)
     options = PrintOptions(duplex=duplex, back_offset=back_offset, bleed=bleed, ink_saver=ink_saver)
-    failed = False
-    for game_id in ids:
-        try:
-            with ProgressBar(game_id, enabled=not quiet) as bar:
-                written = build_game(project, game_id, out, paper, options, presets, bar.start)
-        except ValidationFailed as exc:
-            for problem in exc.problems:
-                click.secho(f"error: {problem}", fg="red", err=True)
-            click.echo(f"{game_id}: {exc.message}", err=True)
-            failed = True
-            continue
-        except PnpError as exc:
-            click.secho(f"error: {exc}", fg="red", err=True)
-            failed = True
-            continue
-        if quiet:
-            continue
-        if written and all(item.reused for item in written):
-            click.echo(f"{game_id}: up to date, nothing changed since the last build "
-                       f"({len(written)} files in {out / game_id})")
-            continue
-        click.echo(f"{game_id}:")
-        for item in written:
-            pages = f"{item.pages} page{'s' if item.pages != 1 else ''}, " if item.pages else ""
-            click.echo(f"  {item.path}  {pages}{item.size / 1024:.0f} KiB, {item.seconds:.2f} s")
+
+    def build_one(game_id):
+        with ProgressBar(game_id, enabled=not quiet) as bar:
+            written = build_game(project, game_id, out, paper, options, presets, bar.start)
+        if not quiet:
+            summarise(game_id, written, out)
+
+    _, failed = each_game(ids, build_one)
     report_warnings(project)
     if failed:
         sys.exit(1)
@@ -186,20 +176,15 @@ def validate(games, every, root):
     """
     from pnp.commands.validate import validate_game
     project = open_project(root)
-    failed = False
-    for game_id in chosen_games(project, games, every):
-        try:
-            problems, checked = validate_game(project, game_id)
-        except PnpError as exc:
-            click.secho(f"error: {exc}", fg="red", err=True)
-            failed = True
-            continue
+    checked, failed = each_game(chosen_games(project, games, every),
+                                lambda game_id: validate_game(project, game_id))
+    for game_id, (problems, rules) in checked.items():
         for problem in problems:
             click.secho(f"error: {problem}", fg="red", err=True)
         if problems:
             failed = True
         else:
-            click.echo(f"{game_id}: ok ({checked} rules checked)")
+            click.echo(f"{game_id}: ok ({rules} rules checked)")
     report_warnings(project)
     if failed:
         sys.exit(1)
@@ -208,9 +193,8 @@ def validate(games, every, root):
 @cli.command()
 @game_option
 @all_option
-@click.option("--paper", type=click.Choice(["letter", "a4"]), help="Paper size of the page pictures.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
-              show_default=True, help="Output folder; pictures go into OUT/ID/proof/.")
+@paper_option("Paper size of the page pictures (default: the game's own).")
+@out_option("Output folder; pictures go into OUT/ID/proof/.")
 @root_option
 def proof(games, every, paper, out, root):
     """Write PNG proofs to check on screen: a contact sheet of every card face per deck, and
@@ -220,22 +204,11 @@ def proof(games, every, paper, out, root):
     Example:
       pnp proof --game jukem            # output/jukem/proof/cards-faces.png, ...
     """
-    from pnp.commands.build import ValidationFailed
     from pnp.commands.proof import proof_game
     project = open_project(root)
-    failed = False
-    for game_id in chosen_games(project, games, every):
-        try:
-            paths = proof_game(project, game_id, out, paper)
-        except ValidationFailed as exc:
-            for problem in exc.problems:
-                click.secho(f"error: {problem}", fg="red", err=True)
-            failed = True
-            continue
-        except PnpError as exc:
-            click.secho(f"error: {exc}", fg="red", err=True)
-            failed = True
-            continue
+    made, failed = each_game(chosen_games(project, games, every),
+                             lambda game_id: proof_game(project, game_id, out, paper))
+    for game_id, paths in made.items():
         faces = [p for p in paths if p.name.endswith("-faces.png")]
         click.echo(f"{game_id}: {len(faces)} contact sheet(s) and {len(paths) - len(faces)} page "
                    f"picture(s) in {out / game_id / 'proof'}")
@@ -249,9 +222,8 @@ def proof(games, every, paper, out, root):
 @cli.command()
 @game_option
 @all_option
-@click.option("--paper", type=click.Choice(["letter", "a4"]), help="Paper size (default: the game's own).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
-              show_default=True, help="Output folder; each game writes into OUT/ID/.")
+@paper_option()
+@out_option()
 @root_option
 @click.option("--interval", type=click.FloatRange(0.1, 10), default=0.5, show_default=True,
               help="Seconds between looks at the files.")
@@ -264,7 +236,7 @@ def watch(games, every, paper, out, root, interval):
     Example:
       pnp watch --game jukem
     """
-    from pnp.commands.build import ValidationFailed, build_game
+    from pnp.commands.build import build_game
     from pnp.commands.watch import watch as watch_files
     from pnp.project import Project
     from pnp.render import PrintOptions
@@ -277,13 +249,8 @@ def watch(games, every, paper, out, root, interval):
             started = time.perf_counter()
             try:
                 written = build_game(project, game_id, out, paper, PrintOptions())
-            except ValidationFailed as exc:
-                for problem in exc.problems:
-                    click.secho(f"error: {problem}", fg="red", err=True)
-                click.echo(f"[{stamp}] {game_id}: not rebuilt; the last good files stay", err=True)
-                continue
             except PnpError as exc:
-                click.secho(f"error: {exc}", fg="red", err=True)
+                report_problem(exc)
                 click.echo(f"[{stamp}] {game_id}: not rebuilt; the last good files stay", err=True)
                 continue
             state = "up to date" if all(w.reused for w in written) else \
@@ -302,8 +269,7 @@ def watch(games, every, paper, out, root, interval):
 @click.option("--paper", type=click.Choice(["letter", "a4"]), default="letter", show_default=True)
 @click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge",
               show_default=True, help="How you will print it: the same as for your cards.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
-              show_default=True, help="Output folder; the sheet goes into OUT/calibration/.")
+@out_option("Output folder; the sheet goes into OUT/calibration/.")
 @root_option
 def calibrate(paper, duplex, out, root):
     """Write a two-sided sheet that measures how far your printer shifts the back side.
@@ -363,6 +329,39 @@ class ProgressBar:
         if self.bar is not None:
             self.bar.__exit__(*exc_info)
         return False
+
+
+def summarise(game_id: str, written, out: Path) -> None:
+    """Every file a build wrote, with its pages, size and the time it took."""
+    if written and all(item.reused for item in written):
+        click.echo(f"{game_id}: up to date, nothing changed since the last build "
+                   f"({len(written)} files in {out / game_id})")
+        return
+    click.echo(f"{game_id}:")
+    for item in written:
+        pages = f"{item.pages} page{'s' if item.pages != 1 else ''}, " if item.pages else ""
+        click.echo(f"  {item.path}  {pages}{item.size / 1024:.0f} KiB, {item.seconds:.2f} s")
+
+
+def report_problem(exc: PnpError) -> None:
+    """Every rule problem a failed validation found, or the one load or build error."""
+    for problem in getattr(exc, "problems", None) or [str(exc)]:
+        click.secho(f"error: {problem}", fg="red", err=True)
+    if getattr(exc, "problems", None):
+        click.echo(exc.message, err=True)
+
+
+def each_game(ids: list[str], action) -> tuple[dict, bool]:
+    """action(game_id) for every game; one game's problems do not stop the others.
+    Returns the results by game id and whether any game failed."""
+    results, failed = {}, False
+    for game_id in ids:
+        try:
+            results[game_id] = action(game_id)
+        except PnpError as exc:
+            report_problem(exc)
+            failed = True
+    return results, failed
 
 
 def report_warnings(project) -> None:

@@ -147,76 +147,10 @@ def _fields(*bindings) -> frozenset:
     return frozenset(n for b in bindings if b is not None for n in b.fields)
 
 
-# --- box -------------------------------------------------------------------------------------
+# --- box and ellipse ------------------------------------------------------------------------
 
 @dataclass(kw_only=True)
-class BoxSpec(Element):
-    fill: str = "none"
-    stroke: str = "none"
-    stroke_width: Length = Length(0.75)
-    radius: Length = Length(0.0)
-    bleed: bool = False  # reach past the cut line on edges that lie on the piece's edge
-
-    def bindings(self):
-        return [Binding(self.fill, self._where), Binding(self.stroke, self._where)]
-
-    def compile(self, frame: Frame) -> "BoxDrawer":
-        return BoxDrawer(self, frame)
-
-
-class BoxDrawer(Drawer):
-    def __init__(self, spec: BoxSpec, frame: Frame):
-        x, y, w, h = spec.box(frame)
-        if spec.bleed and frame.bleed:
-            b, eps = frame.bleed, 0.01
-            left, bottom = x, y
-            right, top = x + w, y + h
-            left -= b if left <= eps else 0
-            bottom -= b if bottom <= eps else 0
-            right += b if right >= frame.width - eps else 0
-            top += b if top >= frame.height - eps else 0
-            x, y, w, h = left, bottom, right - left, top - bottom
-        self.rect = (x, y, w, h)
-        self.fill = Colour(spec.fill, spec._where, frame.palette)
-        self.stroke = Colour(spec.stroke, spec._where, frame.palette)
-        self.stroke_width = spec.stroke_width.of(min(frame.width, frame.height))
-        self.radius = spec.radius.of(min(frame.width, frame.height))
-        self.fields = _fields(self.fill.binding, self.stroke.binding)
-        self.when = spec.when
-        self.ink_saver = frame.ink_saver
-        self.full_bleed = spec.bleed
-        inset = 1.5 * 72 / 25.4   # a saved background's outline stays inside the trim
-        self.outline_rect = (inset, inset, frame.width - 2 * inset, frame.height - 2 * inset) \
-            if spec.bleed else self.rect
-
-    def draw(self, canvas, card) -> None:
-        fill, stroke = self.fill.of(card), self.stroke.of(card)
-        if self.ink_saver is not None:
-            fill, outline = self.ink_saver.fill(fill, self.full_bleed)
-            stroke = self.ink_saver.ink(stroke) if stroke is not None and fill is None else stroke
-            if outline is not None:
-                canvas.setStrokeColor(outline)
-                canvas.setLineWidth(1.2)
-                canvas.roundRect(*self.outline_rect, self.radius or 4, stroke=1, fill=0)
-        if fill is None and stroke is None:
-            return
-        if fill is not None:
-            canvas.setFillColor(fill)
-        if stroke is not None:
-            canvas.setStrokeColor(stroke)
-            canvas.setLineWidth(self.stroke_width)
-        x, y, w, h = self.rect
-        if self.radius:
-            canvas.roundRect(x, y, w, h, self.radius, stroke=int(stroke is not None),
-                             fill=int(fill is not None))
-        else:
-            canvas.rect(x, y, w, h, stroke=int(stroke is not None), fill=int(fill is not None))
-
-
-# --- ellipse ---------------------------------------------------------------------------------
-
-@dataclass(kw_only=True)
-class EllipseSpec(Element):
+class ShapeSpec(Element):
     fill: str = "none"
     stroke: str = "none"
     stroke_width: Length = Length(0.75)
@@ -224,12 +158,13 @@ class EllipseSpec(Element):
     def bindings(self):
         return [Binding(self.fill, self._where), Binding(self.stroke, self._where)]
 
-    def compile(self, frame: Frame) -> "EllipseDrawer":
-        return EllipseDrawer(self, frame)
 
+class ShapeDrawer(Drawer):
+    """What boxes and ellipses share: a fill and a stroke, either of which may be bound."""
 
-class EllipseDrawer(Drawer):
-    def __init__(self, spec: EllipseSpec, frame: Frame):
+    full_bleed = False
+
+    def __init__(self, spec: ShapeSpec, frame: Frame):
         self.rect = spec.box(frame)
         self.fill = Colour(spec.fill, spec._where, frame.palette)
         self.stroke = Colour(spec.stroke, spec._where, frame.palette)
@@ -238,18 +173,84 @@ class EllipseDrawer(Drawer):
         self.when = spec.when
         self.ink_saver = frame.ink_saver
 
-    def draw(self, canvas, card) -> None:
+    def paint(self, canvas, card) -> tuple:
+        """Set the canvas's colours for this card; (fill, stroke) to use, either may be None.
+        With the ink saver, a dark or full-bleed fill becomes an outline in its colour."""
         fill, stroke = self.fill.of(card), self.stroke.of(card)
         if self.ink_saver is not None:
-            fill, outline = self.ink_saver.fill(fill, False)
-            stroke = outline or (self.ink_saver.ink(stroke) if stroke is not None else None)
-        if fill is None and stroke is None:
-            return
+            fill, outline = self.ink_saver.fill(fill, self.full_bleed)
+            if outline is not None:
+                self.outline(canvas, outline)
+            if stroke is not None and fill is None:
+                stroke = self.ink_saver.ink(stroke)
         if fill is not None:
             canvas.setFillColor(fill)
         if stroke is not None:
             canvas.setStrokeColor(stroke)
             canvas.setLineWidth(self.stroke_width)
+        return fill, stroke
+
+    def outline(self, canvas, colour) -> None:
+        canvas.setStrokeColor(colour)
+        canvas.setLineWidth(1.2)
+        x, y, w, h = self.rect
+        canvas.ellipse(x, y, x + w, y + h, stroke=1, fill=0)
+
+
+@dataclass(kw_only=True)
+class BoxSpec(ShapeSpec):
+    radius: Length = Length(0.0)
+    bleed: bool = False  # reach past the cut line on edges that lie on the piece's edge
+
+    def compile(self, frame: Frame) -> "BoxDrawer":
+        return BoxDrawer(self, frame)
+
+
+class BoxDrawer(ShapeDrawer):
+    def __init__(self, spec: BoxSpec, frame: Frame):
+        super().__init__(spec, frame)
+        x, y, w, h = self.rect
+        if spec.bleed and frame.bleed:
+            b, eps = frame.bleed, 0.01
+            left = x - b if x <= eps else x
+            bottom = y - b if y <= eps else y
+            right = x + w + b if x + w >= frame.width - eps else x + w
+            top = y + h + b if y + h >= frame.height - eps else y + h
+            self.rect = (left, bottom, right - left, top - bottom)
+        self.radius = spec.radius.of(min(frame.width, frame.height))
+        self.full_bleed = spec.bleed
+        inset = 1.5 * 72 / 25.4   # a saved background's outline stays inside the trim
+        self.outline_rect = (inset, inset, frame.width - 2 * inset, frame.height - 2 * inset) \
+            if spec.bleed else self.rect
+
+    def outline(self, canvas, colour) -> None:
+        canvas.setStrokeColor(colour)
+        canvas.setLineWidth(1.2)
+        canvas.roundRect(*self.outline_rect, self.radius or 4, stroke=1, fill=0)
+
+    def draw(self, canvas, card) -> None:
+        fill, stroke = self.paint(canvas, card)
+        if fill is None and stroke is None:
+            return
+        x, y, w, h = self.rect
+        if self.radius:
+            canvas.roundRect(x, y, w, h, self.radius, stroke=int(stroke is not None),
+                             fill=int(fill is not None))
+        else:
+            canvas.rect(x, y, w, h, stroke=int(stroke is not None), fill=int(fill is not None))
+
+
+@dataclass(kw_only=True)
+class EllipseSpec(ShapeSpec):
+    def compile(self, frame: Frame) -> "EllipseDrawer":
+        return EllipseDrawer(self, frame)
+
+
+class EllipseDrawer(ShapeDrawer):
+    def draw(self, canvas, card) -> None:
+        fill, stroke = self.paint(canvas, card)
+        if fill is None and stroke is None:
+            return
         x, y, w, h = self.rect
         canvas.ellipse(x, y, x + w, y + h, stroke=int(stroke is not None), fill=int(fill is not None))
 
