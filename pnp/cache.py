@@ -1,21 +1,33 @@
 """What a build was made from, as one hash: a rebuild with the same inputs is skipped.
 
 The fingerprint covers every file under the game's folder, layouts/, fonts/ and shops/, the
-print options and pnp's version; anything that could change a byte of output changes it."""
+print options and pnp's own code; anything that could change a byte of output changes it."""
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict
+from functools import lru_cache
 from pathlib import Path
 
 from pnp import __version__
 
 SALT = "pnp-cache-1"
+PACKAGE = Path(__file__).resolve().parent
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """pnp's own source: a changed or upgraded pnp must not reuse an old build."""
+    digest = hashlib.sha256(__version__.encode())
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.suffix in (".py", ".yaml") and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
 def fingerprint(root: Path, game_id: str, options, paper: str | None, shops: tuple) -> str:
-    digest = hashlib.sha256(f"{SALT}\0{__version__}\0{paper}\0{sorted(asdict(options).items())}".encode())
+    digest = hashlib.sha256(f"{SALT}\0{code_digest()}\0{paper}\0{sorted(asdict(options).items())}".encode())
     for shop in shops:
         digest.update(f"\0shop\0{shop.id}\0{shop}".encode())
     for folder in (root / "card_data" / game_id, root / "layouts", root / "fonts", root / "shops"):

@@ -22,7 +22,8 @@ from reportlab.platypus import (BaseDocTemplate, Frame, KeepTogether, ListFlowab
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pnp.config.typed import where_of
-from pnp.errors import PnpError
+from pnp.data import display_path
+from pnp.errors import PnpError, did_you_mean
 from pnp.impose import PAPER_SIZES
 from pnp.layout.binding import text_of
 from pnp.layout.elements import safe_path
@@ -149,9 +150,12 @@ def _blocks(tokens, i: int, stop: str | None, styles, generate):
             match = _PLACEHOLDER.match(content)
             if match:
                 made = generate(match.group(1))
-                if out and getattr(out[-1], "style", None) is not None and \
+                headings = []
+                while out and getattr(out[-1], "style", None) is not None and \
                         out[-1].style.name in ("h1", "h2", "h3"):
-                    made = [KeepTogether([out.pop(), *made])]  # never a heading alone at a foot
+                    headings.insert(0, out.pop())
+                if headings:   # never a heading alone at the foot of a column
+                    made = [KeepTogether([*headings, made[0]]), *made[1:]]
                 out.extend(made)
             else:
                 out.append(Paragraph(inline(tokens[i + 1]), styles["body"]))
@@ -296,6 +300,15 @@ def contents_list(ctx, styles) -> ListFlowable:
                         bulletColor=ACCENT, spaceAfter=4)
 
 
+def cell_text(card, column: str) -> str:
+    """A card's text for a table column; `move+effect` puts two fields in one cell, the first
+    in bold."""
+    first, *rest = [text_of(card.get(name)) for name in column.split("+")]
+    if not rest:
+        return first
+    return " ".join([f"**{first}**" if first else "", *rest]).strip()
+
+
 def summary_rows(deck, spec) -> list[list[str]]:
     """One row per value of `summarise_by`: how many cards have it, and for each other column
     the values those cards show (numbers in order with repeats, words once each)."""
@@ -325,15 +338,21 @@ def deck_table(ctx, spec, styles) -> Table:
         raise PnpError(f"table names the deck '{spec.deck}', which the game does not have",
                        file=str(ctx.game.manifest), hint=f"decks: {', '.join(ctx.decks)}")
     deck = select(ctx.decks[spec.deck], spec.where)
+    for column in spec.columns:
+        for name in column.split("+"):
+            if name != "count" and name not in deck.fields:
+                raise PnpError(f"the table for deck '{spec.deck}' has a column '{name}' the cards do "
+                               f"not have", file=display_path(ctx.game.manifest),
+                               hint=did_you_mean(name, deck.fields) or f"fields: {', '.join(deck.fields)}")
     headings = spec.headings or [c.replace("_", " ").capitalize() for c in spec.columns]
     rows = []
     if spec.summarise_by:
         rows = summary_rows(deck, spec)
     elif spec.group:
         for card, count in zip(deck.cards, deck.counts):
-            rows.append([str(count) if c == "count" else to_markup(text_of(card.get(c)))
+            rows.append([str(count) if c == "count" else to_markup(cell_text(card, c))
                          for c in spec.columns])
     else:
         for card in deck.expanded():
-            rows.append([to_markup(text_of(card.get(c))) for c in spec.columns])
+            rows.append([to_markup(cell_text(card, c)) for c in spec.columns])
     return make_table([escape(h) for h in headings], rows, styles)
