@@ -52,14 +52,16 @@ def test_disk_full_on_the_second_file_writes_nothing(mini, tmp_path, monkeypatch
     assert part_files(folder) == []
 
 
-def slow_game(mini: Path) -> None:
-    """Make the mini deck big enough that a build takes a while."""
+def slow_game(mini: Path, copies: int = 200) -> int:
+    """Make the mini deck big enough that a build takes a while; returns its size."""
     cards = mini / "card_data/mini/cards.yaml"
-    extra = "".join(f"  - {{name: Pawn {i}, power: {i}, count: 200, text: 'Card {i} of many'}}\n"
+    extra = "".join(f"  - {{name: Pawn {i}, power: {i}, count: {copies}, text: 'Card {i} of many'}}\n"
                     for i in range(40))
     cards.write_text(cards.read_text() + extra)
+    total = 6 + 40 * copies
     game = mini / "card_data/mini/game.yaml"
-    game.write_text(game.read_text().replace("equals: 6", "equals: 8006"))
+    game.write_text(game.read_text().replace("equals: 6", f"equals: {total}"))
+    return total
 
 
 def start_build(mini: Path, out: Path) -> subprocess.Popen:
@@ -67,7 +69,7 @@ def start_build(mini: Path, out: Path) -> subprocess.Popen:
                              "--root", str(mini)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def wait_until_rendering(process: subprocess.Popen, seconds: float = 0.8) -> None:
+def wait_until_rendering(process: subprocess.Popen, seconds: float = 0.6) -> None:
     time.sleep(seconds)
     assert process.poll() is None, "the build finished before it could be interrupted"
 
@@ -76,7 +78,7 @@ def test_ctrl_c_and_kill_leave_the_earlier_output_as_it_was(mini, tmp_path):
     build(mini, "mini", tmp_path)
     folder = tmp_path / "mini"
     before = snapshot(folder)
-    slow_game(mini)
+    slow_game(mini, copies=450)     # 18,006 cards: several seconds, time to interrupt it
     process = start_build(mini, tmp_path)
     wait_until_rendering(process)
     process.send_signal(signal.SIGINT)
@@ -92,13 +94,13 @@ def test_ctrl_c_and_kill_leave_the_earlier_output_as_it_was(mini, tmp_path):
 
 
 def test_two_builds_into_one_folder_at_once_both_finish_whole(mini, tmp_path):
-    slow_game(mini)
+    total = slow_game(mini)
     first, second = start_build(mini, tmp_path), start_build(mini, tmp_path)
     for process in (first, second):
         _, errors = process.communicate(timeout=120)
         assert process.returncode == 0, errors
     reader = pypdf.PdfReader(str(tmp_path / "mini/cards-a4.pdf"))
-    assert len(reader.pages) == 2 * -(-8006 // 16)   # 16 mini cards a sheet, with backs
+    assert len(reader.pages) == 2 * -(-total // 16)   # 16 mini cards a sheet, with backs
     assert part_files(tmp_path / "mini") == []
 
 
