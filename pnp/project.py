@@ -9,7 +9,7 @@ from pnp.config.game import Game, game_ids, load_game
 from pnp.config.typed import where_of
 from pnp.diagnostics import Diagnostics
 from pnp.errors import PnpError
-from pnp.layout.elements import safe_path
+from pnp.paths import safe_path
 from pnp.rules.kinds import matches
 
 

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pnp.layout.binding import Binding, text_of
-from pnp.layout.elements import Colour, Drawer, Element, Frame, _fields, _key_where
+from pnp.layout.elements import Colour, Drawer, Element, Frame, _fields
 from pnp.layout.units import Length
 
 # --- table -----------------------------------------------------------------------------------
@@ -56,7 +56,7 @@ class TableDrawer(Drawer):
     def __init__(self, spec: TableElement, frame: Frame):
         self.spec = spec
         self.rect = spec.box(frame)
-        family = frame.fonts.family(spec.font, _key_where(spec, "font"))
+        family = frame.fonts.family(spec.font, spec._where.key({}, "font"))
         self.font, self.bold = family.face(), family.face(bold=True)
         self.rows = [[Binding(c, spec._where) for c in row] for row in spec.rows or []]
         palette = frame.palette

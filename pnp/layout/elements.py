@@ -18,7 +18,9 @@ from reportlab.lib.utils import ImageReader
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding
 from pnp.layout.text import fit_paragraph, plain
-from pnp.layout.units import Length, colour_hex, parse_colour
+from pnp.fonts import missing_glyphs
+from pnp.layout.units import Length, colour_hex, mm, parse_colour
+from pnp.paths import safe_path
 
 FULL = Length(percent=100.0)
 
@@ -37,31 +39,6 @@ class Frame:
     palette: dict = field(default_factory=dict)  # colour names the layout defines
     safe: float | None = None  # for print shops: warn about text closer than this to the trim
     ink_saver: object = None   # an InkSaver when printing with little ink
-
-
-def luminance(colour) -> float:
-    return 0.2126 * colour.red + 0.7152 * colour.green + 0.0722 * colour.blue
-
-
-class InkSaver:
-    """Low-ink printing: full-bleed backgrounds and dark fills become an outline in their own
-    colour (a card stays recognisable by it), and light text or lines turn dark so they still
-    read on white paper."""
-
-    DARK, LIGHT = 0.55, 0.72
-    INK = None
-
-    def fill(self, colour, full_bleed: bool):
-        """(fill to use, outline colour or None) for a fill of `colour`."""
-        if colour is not None and (full_bleed or luminance(colour) < self.DARK):
-            return None, colour
-        return colour, None
-
-    def ink(self, colour):
-        from reportlab.lib.colors import HexColor
-        if colour is not None and luminance(colour) > self.LIGHT:
-            return HexColor("#333333")
-        return colour
 
 
 class Colour:
@@ -329,7 +306,7 @@ class TextDrawer(Drawer):
     def __init__(self, spec: TextSpec, frame: Frame):
         self.spec = spec
         self.rect = spec.box(frame)
-        self.family = frame.fonts.family(spec.font, _key_where(spec, "font"))
+        self.family = frame.fonts.family(spec.font, spec._where.key({}, "font"))
         self.font = self.family.face(bold=spec.bold, italic=spec.italic)
         self.text = Binding(spec.text, spec._where)
         self.colour = Colour(spec.colour, spec._where, frame.palette)
@@ -389,11 +366,10 @@ class TextDrawer(Drawer):
         if left < safe - 0.01 or bottom < safe - 0.01 or right > width - safe + 0.01 or top > height - safe + 0.01:
             where = self.spec._where
             self.diagnostics.warn(f"{where.file}:{where.line}: text '{_short(text)}' comes closer than "
-                                  f"{safe / 2.834645669:.1f} mm to the trim, outside the print shop's "
+                                  f"{safe / mm(1):.1f} mm to the trim, outside the print shop's "
                                   f"safe zone")
 
     def _check_glyphs(self, text: str, card) -> None:
-        from pnp.fonts import missing_glyphs
         for char in missing_glyphs(self.font, plain(text)):
             self.diagnostics.warn(f"{_who(card)}: the font has no glyph for '{char}' "
                                   f"(U+{ord(char):04X}); it prints as a blank box")
@@ -405,11 +381,6 @@ def _who(card) -> str:
 
 def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _key_where(spec: Element, key: str):
-    where = spec._where
-    return type(where)(where.file, where.line, f"{where.field}.{key}")
 
 
 # --- image -----------------------------------------------------------------------------------
@@ -482,14 +453,3 @@ class ImageDrawer(Drawer):
         x, y, w, h = self.rect
         canvas.drawImage(reader, x, y, w, h, mask="auto",
                          preserveAspectRatio=self.spec.fit == "contain", anchor="c")
-
-
-def safe_path(base: Path, name: str, where, what: str) -> Path:
-    """`name` resolved inside `base`; absolute paths, `..` and links that lead out are refused."""
-    candidate = Path(name)
-    if candidate.is_absolute():
-        raise where.error(f"{what} path '{name}' is absolute; give it relative to the game folder")
-    resolved = (base / candidate).resolve()
-    if resolved != base.resolve() and base.resolve() not in resolved.parents:
-        raise where.error(f"{what} path '{name}' leads outside the game folder")
-    return resolved

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from pnp.config.deck import BUILTIN_FIELDS
 from pnp.impose import Duplex
-from pnp.layout.elements import InkSaver
+from pnp.layout.ink import InkSaver
 
 
 @dataclass

@@ -26,7 +26,7 @@ from pnp.data import display_path
 from pnp.errors import PnpError, did_you_mean
 from pnp.impose import PAPER_SIZES
 from pnp.layout.binding import text_of
-from pnp.layout.elements import safe_path
+from pnp.paths import safe_path
 from pnp.layout.text import to_markup
 from pnp.layout.units import mm
 from pnp.outputs.pdf import OutputFile

@@ -1,0 +1,31 @@
+"""Low-ink printing (`--ink-saver`)."""
+
+from __future__ import annotations
+
+from reportlab.lib.colors import HexColor
+
+DARK_INK = HexColor("#333333")
+
+
+def luminance(colour) -> float:
+    return 0.2126 * colour.red + 0.7152 * colour.green + 0.0722 * colour.blue
+
+
+class InkSaver:
+    """Full-bleed backgrounds and dark fills become an outline in their own colour (a card
+    stays recognisable by it), and light text or lines turn dark so they still read on white
+    paper."""
+
+    DARK, LIGHT = 0.55, 0.72
+
+    def fill(self, colour, full_bleed: bool):
+        """(fill to use, outline colour or None) for a fill of `colour`."""
+        if colour is not None and (full_bleed or luminance(colour) < self.DARK):
+            return None, colour
+        return colour, None
+
+    def ink(self, colour):
+        """The colour to print text or a line in."""
+        if colour is not None and luminance(colour) > self.LIGHT:
+            return DARK_INK
+        return colour
