@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import shutil
 import statistics
 import subprocess
 import sys

@@ -6,7 +6,6 @@ from pathlib import Path
 
 from pnp.config.deck import Deck, load_deck
 from pnp.config.game import Game, game_ids, load_game
-from pnp.config.typed import where_of
 from pnp.diagnostics import Diagnostics
 from pnp.errors import PnpError
 from pnp.paths import safe_path

@@ -3,7 +3,7 @@ low-ink variant."""
 
 from __future__ import annotations
 
-from conftest import MM, REPO, build, pdf, placements, render_png, run
+from conftest import REPO, build, pdf, placements, render_png, run
 
 
 def test_fold_sheets_put_each_back_opposite_its_front_across_the_fold(tmp_path):

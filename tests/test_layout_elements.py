@@ -57,8 +57,8 @@ def test_extends_replaces_an_element_by_id_and_keeps_the_rest(mini, tmp_path):
 
 def test_when_draws_an_element_only_for_cards_that_have_the_field(mini, tmp_path):
     cards = mini / "card_data/mini/cards.yaml"
-    cards.write_text(cards.read_text().replace("  power: {type: whole}", "  power: {type: whole}\n  crown: {type: text}")
-                     .replace("    power: 3\n", "    power: 3\n    crown: yes please\n"))
+    text = cards.read_text().replace("  power: {type: whole}", "  power: {type: whole}\n  crown: {type: text}")
+    cards.write_text(text.replace("    power: 3\n", "    power: 3\n    crown: yes please\n"))
     add_elements(mini, "  - {kind: box, when: crown, fill: '#ffd700', x: 2mm, y: 2mm, w: 5mm, h: 5mm}\n")
     build(mini, "mini", tmp_path)
     path = tmp_path / "mini/cards-a4.pdf"

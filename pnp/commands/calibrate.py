@@ -44,7 +44,8 @@ def front_page(canvas, width, height, cx, cy, duplex, font, bold) -> None:
     canvas.setFont(bold, 16)
     canvas.drawString(mm(15), height - mm(22), "Duplex calibration: front")
     canvas.setFont(font, 10)
-    lines = [f"1. Print both pages of this file on one sheet, double-sided, flipping on the {duplex.replace('-', ' ')}.",
+    flip = duplex.replace("-", " ")
+    lines = [f"1. Print both pages of this file on one sheet, double-sided, flipping on the {flip}.",
              "2. Hold the sheet against a window or lamp with the ruler side towards you.",
              "3. Read where this cross's arms meet the two rulers printed on the back.",
              "4. Build with --back-offset X,Y using those two numbers, e.g. --back-offset 1.5,-0.5",

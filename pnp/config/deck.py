@@ -11,7 +11,7 @@ A card with `count: N` stands for N identical cards. Unknown fields are errors.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from pnp.config.typed import Where, load_as, where_of
 from pnp.data import display_path, load_yaml, type_name
-from pnp.errors import PnpError, did_you_mean, known
+from pnp.errors import did_you_mean, known
 from pnp.layout.elements import Frame
 from pnp.layout.kinds import parse_element
 from pnp.layout.units import Length, mm, parse_colour

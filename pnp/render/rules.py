@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import re
-from collections import Counter
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT
