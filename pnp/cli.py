@@ -157,9 +157,7 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
             summarise(game_id, written, out)
 
     _, failed = each_game(ids, build_one)
-    report_warnings(project)
-    if failed:
-        sys.exit(1)
+    conclude(project, failed)
 
 
 @cli.command()
@@ -185,9 +183,7 @@ def validate(games, every, root):
             failed = True
         else:
             click.echo(f"{game_id}: ok ({rules} rules checked)")
-    report_warnings(project)
-    if failed:
-        sys.exit(1)
+    conclude(project, failed)
 
 
 @cli.command()
@@ -214,9 +210,7 @@ def proof(games, every, paper, out, root):
                    f"picture(s) in {out / game_id / 'proof'}")
         for path in faces:
             click.echo(f"  {path}")
-    report_warnings(project)
-    if failed:
-        sys.exit(1)
+    conclude(project, failed)
 
 
 @cli.command()
@@ -367,6 +361,13 @@ def each_game(ids: list[str], action) -> tuple[dict, bool]:
 def report_warnings(project) -> None:
     for warning in project.diagnostics.warnings:
         click.secho(f"warning: {warning}", fg="yellow", err=True)
+
+
+def conclude(project, failed: bool) -> None:
+    """The warnings gathered on the way, and exit status 1 if anything failed."""
+    report_warnings(project)
+    if failed:
+        sys.exit(1)
 
 
 def main():
