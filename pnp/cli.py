@@ -283,6 +283,29 @@ def calibrate(paper, duplex, out, root):
     click.echo(f"{path}  2 pages: print both on one sheet, double-sided ({duplex.replace('-', ' ')})")
 
 
+@cli.command()
+@click.argument("game_id")
+@click.option("--title", help="The game's title (default: made from the id).")
+@root_option
+def new(game_id, title, root):
+    """Start a new game: a small deck, its layouts and a rule sheet, ready to build and edit.
+
+    \b
+    Example:
+      pnp new my-game --title "My Game"
+      pnp build --game my-game
+    """
+    from pnp.commands.new import new_game
+    open_project(root)
+    try:
+        paths = new_game(root, game_id, title)
+    except PnpError as exc:
+        fail(str(exc))
+    for path in paths:
+        click.echo(f"  wrote {path}")
+    click.echo(f"next: pnp build --game {game_id}" + (f" --root {root}" if str(root) != "." else ""))
+
+
 @cli.command(name="list")
 @root_option
 def list_games(root):

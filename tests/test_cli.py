@@ -56,3 +56,19 @@ def test_build_prints_each_file_with_its_page_count(tmp_path):
     assert result.exit_code == 0
     assert "cards-letter.pdf  4 pages" in result.output
     assert "rules-letter.pdf  1 page," in result.output
+
+
+def test_new_makes_a_game_that_validates_and_builds(root, tmp_path):
+    from conftest import pdf
+    result = run("new", "dragon-dice", "--title", "Dragon Dice", root=root)
+    assert result.exit_code == 0, result.stderr
+    assert "next: pnp build --game dragon-dice" in result.output
+    assert run("validate", "--game", "dragon-dice", root=root).exit_code == 0
+    built = run("build", "--game", "dragon-dice", "--out", str(tmp_path), root=root)
+    assert built.exit_code == 0, built.stderr
+    reader = pdf(tmp_path / "dragon-dice/cards-letter.pdf")
+    assert len(reader.pages) == 2 and "Champion" in reader.pages[0].extract_text()
+    assert "DRAGON DICE" in reader.pages[1].extract_text()
+    again = run("new", "dragon-dice", root=root)
+    assert again.exit_code == 1 and "already exists" in again.stderr
+    assert run("new", "Bad Id", root=root).exit_code == 1

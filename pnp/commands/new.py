@@ -1,0 +1,101 @@
+"""`pnp new`: a starter game that builds straight away, to edit into your own."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pnp.errors import PnpError
+
+GAME = """title: {title}
+players: 2-4
+paper: letter
+description: A new game made with pnp new.
+components:
+  - id: cards
+    kind: deck
+    title: Deck
+    data: cards.yaml
+    front: {id}/card
+    back: {id}/back
+  - id: rules
+    kind: rules
+    title: Rule sheet
+    source: rules.md
+    tables:
+      card-list: {{deck: cards, columns: [name, power, count, text], headings: [Card, Power, Copies, Effect]}}
+contents:                     # what your rules state; pnp validate checks the deck against it
+  - {{rule: total, deck: cards, equals: 9, source: Contents}}
+"""
+
+CARDS = """label: name
+fields:
+  name: {type: text, required: true}
+  power: {type: whole, required: true}
+  text: {type: text}
+  colour: {type: colour, default: "#1f3a5f"}
+cards:
+  - {name: Scout, power: 1, count: 4, text: Look at the top card of the deck.}
+  - {name: Guard, power: 3, count: 3, text: "**Block** the next attack against you."}
+  - {name: Champion, power: 5, count: 2, colour: "#7a1f1f", text: Wins every tie.}
+"""
+
+RULES = """A one-paragraph summary of your game goes here.
+
+## What you need
+
+{{contents}}
+
+## Playing
+
+1. Shuffle the deck and deal three cards to each player.
+2. Take turns playing one card.
+
+## The cards
+
+{{card-list}}
+"""
+
+CARD = """description: The front of a {title} card.
+extends: base/card
+elements:
+  - {{kind: box, id: background, fill: "{{colour}}", bleed: true}}
+  - {{kind: text, text: "{{name}}", font: display, size: 20, colour: "#1b1b1b", align: center, valign: middle, y: 8mm, h: 12mm}}
+  - {{kind: text, text: "{{power}}", font: display, size: 60, colour: "{{colour}}", align: center, valign: middle, y: 24mm, h: 30mm}}
+  - {{kind: text, text: "{{text}}", size: 10, min_size: 7, align: center, valign: middle, x: 8mm, y: 58mm, w: 47.5mm, h: 22mm}}
+"""
+
+BACK = """description: The back of every {title} card.
+extends: base/card
+elements:
+  - {{kind: box, id: background, fill: "#1f3a5f", bleed: true}}
+  - {{kind: box, id: panel, inset: 3mm, stroke: white, stroke_width: 1.2pt, radius: 2.5mm}}
+  - {{kind: text, text: "{upper}", font: display, size: 22, min_size: 10, colour: white, align: center, valign: middle, x: 6mm, y: 30mm, w: 51.5mm, h: 28mm}}
+"""
+
+GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")
+
+
+def new_game(root: Path, game_id: str, title: str | None) -> list[Path]:
+    """Write the starter files; refuse to touch a game or layouts that already exist."""
+    if not GAME_ID.match(game_id):
+        raise PnpError(f"'{game_id}' is not a game id: use lower-case letters, digits and dashes")
+    if not (root / "layouts/base/card.yaml").is_file():
+        raise PnpError(f"no layouts/base/card.yaml under {root.resolve()}: run pnp new in a pnp "
+                       f"project (one with card_data/, layouts/ and fonts/)")
+    title = title or game_id.replace("-", " ").title()
+    game_dir, layout_dir = root / "card_data" / game_id, root / "layouts" / game_id
+    for folder in (game_dir, layout_dir):
+        if folder.exists():
+            raise PnpError(f"{folder} already exists; pick another id or remove it first")
+    files = {
+        game_dir / "game.yaml": GAME.format(title=title, id=game_id),
+        game_dir / "cards.yaml": CARDS,
+        game_dir / "rules.md": RULES,
+        layout_dir / "card.yaml": CARD.format(title=title),
+        layout_dir / "back.yaml": BACK.format(title=title, upper=title.upper()),
+    }
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return list(files)
