@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pnp.layout.template import Size, compile_layout, load_template
+from pnp.layout.template import Size, compile_layout
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions
 from pnp.rules.validate import validate
@@ -28,7 +28,7 @@ def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
 
 
 def _compile_quietly(ctx, component, key: str, name: str, size) -> None:
-    template = load_template(ctx.project.root, name, component._where.key({}, key))
-    size = size or template.size or ANY_SIZE   # checking fields does not depend on the size
+    # checking fields does not depend on the size, so any size will do for a sheet
     compile_layout(ctx.project.root, name, component._where.key({}, key),
-                   ctx.frame_args(ctx.decks.get(component.id), component=component), size)
+                   ctx.frame_args(ctx.decks.get(component.id), component=component), size,
+                   default_size=ANY_SIZE)

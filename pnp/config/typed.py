@@ -61,7 +61,7 @@ def load_as(cls, node, where: Where):
         elif spec.default is dataclasses.MISSING and spec.default_factory is dataclasses.MISSING:
             raise where.error(f"missing required key '{name}'")
     obj = cls(**values)
-    object.__setattr__(obj, "_where", where) if dataclasses.is_dataclass(obj) else None
+    obj._where = where   # where it came from, for errors found later
     return obj
 
 

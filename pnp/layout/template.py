@@ -226,9 +226,10 @@ def look_of(card, name: str):
 
 
 def compile_layout(root: Path, name: str, where: Where, frame_args: dict,
-                   size_override: Size | None = None) -> CompiledLayout:
+                   size_override: Size | None = None, default_size: Size | None = None) -> CompiledLayout:
+    """The layout compiled at the component's size, else its own, else `default_size`."""
     template = load_template(root, name, where)
-    size = size_override or template.size
+    size = size_override or template.size or default_size
     if size is None:
         raise where.error(f"layout '{name}' has no size; give the component or the layout a size")
     frame = Frame(width=size.width, height=size.height, palette=template.palette, **frame_args)

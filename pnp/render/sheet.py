@@ -16,11 +16,8 @@ def render_sheet(ctx, component) -> list[OutputFile]:
     deck = ctx.decks.get(component.id)
     # The layout fills the printable area unless it names a size of its own.
     printable = Size(paper[0] - 2 * UNPRINTABLE, paper[1] - 2 * UNPRINTABLE)
-    from pnp.layout.template import load_template
-    template = load_template(ctx.project.root, component.layout, component._where)
-    size = template.size or printable
     layout = compile_layout(ctx.project.root, component.layout, component._where,
-                            ctx.frame_args(deck, component=component), size)
+                            ctx.frame_args(deck, component=component), default_size=printable)
     if layout.width > paper[0] - 2 * UNPRINTABLE + 0.5 or layout.height > paper[1] - 2 * UNPRINTABLE + 0.5:
         raise component._where.error(f"layout '{component.layout}' is larger than the printable "
                                      f"area of {ctx.options.paper} paper; make it a board")
