@@ -30,6 +30,14 @@ class Written:
     reused: bool = False   # the file was already up to date
 
 
+def timed(render, *args) -> list[tuple[OutputFile, float]]:
+    """The files `render(*args)` makes, each with its share of the time it took."""
+    started = time.perf_counter()
+    files = render(*args)
+    spent = (time.perf_counter() - started) / max(len(files), 1)
+    return [(file, spent) for file in files]
+
+
 def build_game(project: Project, game_id: str, out: Path, paper: str | None,
                options: PrintOptions, shops: tuple = (), progress=None) -> list[Written]:
     """Build every component of one game into out/<game_id>/.
@@ -56,18 +64,12 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         ctx.tick = progress(steps * (1 + len(shops)))
     rendered: list[tuple[OutputFile, float]] = []
     for component in game.components:
-        started = time.perf_counter()
-        files = renderer_for(component.kind)(ctx, component)
-        spent = (time.perf_counter() - started) / max(len(files), 1)
-        rendered.extend((f, spent) for f in files)
+        rendered += timed(renderer_for(component.kind), ctx, component)
         if component.kind != "deck":
             ctx.tick(1)
     for preset in shops:
         from pnp.render.shop import render_shop
-        started = time.perf_counter()
-        files = render_shop(ctx, preset)
-        spent = (time.perf_counter() - started) / max(len(files), 1)
-        rendered.extend((f, spent) for f in files)
+        rendered += timed(render_shop, ctx, preset)
         ctx.tick(steps)
     paths = folder.commit([file for file, _ in rendered], inputs)
     return [Written(path, file.pages, len(file.data), spent)

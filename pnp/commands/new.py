@@ -59,18 +59,65 @@ RULES = """A one-paragraph summary of your game goes here.
 CARD = """description: The front of a {title} card.
 extends: base/card
 elements:
-  - {{kind: box, id: background, fill: "{{colour}}", bleed: true}}
-  - {{kind: text, text: "{{name}}", font: display, size: 20, colour: "#1b1b1b", align: center, valign: middle, y: 8mm, h: 12mm}}
-  - {{kind: text, text: "{{power}}", font: display, size: 60, colour: "{{colour}}", align: center, valign: middle, y: 24mm, h: 30mm}}
-  - {{kind: text, text: "{{text}}", size: 10, min_size: 7, align: center, valign: middle, x: 8mm, y: 58mm, w: 47.5mm, h: 22mm}}
+  - kind: box
+    id: background
+    fill: "{{colour}}"
+    bleed: true
+  - kind: text
+    text: "{{name}}"
+    font: display
+    size: 20
+    colour: "#1b1b1b"
+    align: center
+    valign: middle
+    y: 8mm
+    h: 12mm
+  - kind: text
+    text: "{{power}}"
+    font: display
+    size: 60
+    colour: "{{colour}}"
+    align: center
+    valign: middle
+    y: 24mm
+    h: 30mm
+  - kind: text
+    text: "{{text}}"
+    size: 10
+    min_size: 7
+    align: center
+    valign: middle
+    x: 8mm
+    y: 58mm
+    w: 47.5mm
+    h: 22mm
 """
 
 BACK = """description: The back of every {title} card.
 extends: base/card
 elements:
-  - {{kind: box, id: background, fill: "#1f3a5f", bleed: true}}
-  - {{kind: box, id: panel, inset: 3mm, stroke: white, stroke_width: 1.2pt, radius: 2.5mm}}
-  - {{kind: text, text: "{upper}", font: display, size: 22, min_size: 10, colour: white, align: center, valign: middle, x: 6mm, y: 30mm, w: 51.5mm, h: 28mm}}
+  - kind: box
+    id: background
+    fill: "#1f3a5f"
+    bleed: true
+  - kind: box
+    id: panel
+    inset: 3mm
+    stroke: white
+    stroke_width: 1.2pt
+    radius: 2.5mm
+  - kind: text
+    text: "{upper}"
+    font: display
+    size: 22
+    min_size: 10
+    colour: white
+    align: center
+    valign: middle
+    x: 6mm
+    y: 30mm
+    w: 51.5mm
+    h: 28mm
 """
 
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")

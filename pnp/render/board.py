@@ -19,11 +19,16 @@ from pnp.outputs.pdf import OutputFile, finish, new_canvas
 GUIDE = colors.HexColor("#d0006f")   # alignment marks: a colour no board uses
 
 
-def render_board(ctx, component) -> list[OutputFile]:
+def compile_board(ctx, component):
+    """The board's layout and the card that fills it (its data file's one card, if any)."""
     deck = ctx.decks.get(component.id)
     layout = compile_layout(ctx.project.root, component.layout, component._where.key({}, "layout"),
                             ctx.frame_args(deck))
-    card = deck.cards[0] if deck is not None and deck.cards else Card()
+    return layout, deck.cards[0] if deck is not None and deck.cards else Card()
+
+
+def render_board(ctx, component) -> list[OutputFile]:
+    layout, card = compile_board(ctx, component)
     overlap = Length.parse(component.overlap, component._where.key({}, "overlap")).points
     title = f"{ctx.game.title}: {component.title or component.id}"
     font = ctx.project.fonts.family("text", where_of(None, "font")).face()
@@ -97,8 +102,7 @@ def draw_seams(canvas, tile: Tile, tiles: list[Tile]) -> None:
     for col, x in xs.items():
         if col in (tile.col, tile.col + 1):
             for y in (tile.y + tile.height * f for f in (0.25, 0.5, 0.75)):
-                canvas.line(x - size, y, x + size, y)
-                canvas.line(x, y - size, x, y + size)
+                cross(canvas, x, y, size)
             if col == tile.col:
                 canvas.setDash([4, 3])
                 canvas.line(x, tile.y, x, top)
@@ -106,12 +110,16 @@ def draw_seams(canvas, tile: Tile, tiles: list[Tile]) -> None:
     for row, y in ys.items():
         if row in (tile.row, tile.row + 1):
             for x in (tile.x + tile.width * f for f in (0.25, 0.5, 0.75)):
-                canvas.line(x - size, y, x + size, y)
-                canvas.line(x, y - size, x, y + size)
+                cross(canvas, x, y, size)
             if row == tile.row:
                 canvas.setDash([4, 3])
                 canvas.line(tile.x, y, right, y)
                 canvas.setDash()
+
+
+def cross(canvas, x: float, y: float, size: float) -> None:
+    canvas.line(x - size, y, x + size, y)
+    canvas.line(x, y - size, x, y + size)
 
 
 def draw_assembly(canvas, paper, layout, tiles: list[Tile], overlap: float, name: str,

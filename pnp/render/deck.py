@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import io
 
-from pnp.layout.units import Length
 from pnp.impose import PAPER_SIZES, UNPRINTABLE, Grid, draw_cut_marks, fold_sheet, grid_for
-from pnp.layout.template import compile_layout
+from pnp.layout.template import Size, compile_layout
+from pnp.layout.units import Length
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
 
 
@@ -18,17 +18,12 @@ def compile_deck_layouts(ctx, component, bleed: float, safe: float | None = None
                            ctx.frame_args(deck, bleed, safe=safe), component.size)
     back = None
     if component.back:
-        size = component.size or _size_of(front)
+        size = component.size or Size(front.width, front.height)
         back = compile_layout(ctx.project.root, component.back, where.key({}, "back"),
                               ctx.frame_args(deck, bleed, safe=safe), size)
         if (round(back.width, 2), round(back.height, 2)) != (round(front.width, 2), round(front.height, 2)):
             raise where.error(f"the back layout '{component.back}' is not the size of the front")
     return front, back
-
-
-def _size_of(layout):
-    from pnp.layout.template import Size
-    return Size(layout.width, layout.height)
 
 
 def deck_gap(component, bleed: float) -> float:
@@ -98,9 +93,8 @@ def draw_fold_line(canvas, plan) -> None:
 
 
 def draw_backs(canvas, back, sheet, grid: Grid, options) -> None:
-    duplex = options.duplex if options.duplex != "none" else "none"
     for index, card in enumerate(sheet):
-        x, y = grid.back_slot(index, duplex, options.back_offset)
+        x, y = grid.back_slot(index, options.duplex, options.back_offset)
         place(canvas, back, card, x, y, options.bleed)
 
 

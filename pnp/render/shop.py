@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from pnp.config.deck import Card
 from pnp.errors import PnpError
-from pnp.layout.template import compile_layout
 from pnp.outputs.pdf import OutputFile
 from pnp.outputs.pieces import pieces_pdf
 from pnp.outputs.raster import rasterise
+from pnp.render.board import compile_board
 from pnp.render.deck import compile_deck_layouts
 
 
@@ -34,7 +34,7 @@ def render_shop(ctx, preset) -> list[OutputFile]:
 def check_pixel_size(preset, component, front, bleed: float) -> None:
     """A preset lists the pixel sizes the shop asks for; a card that comes out otherwise means
     the preset or the card size is wrong, and the shop would reject the files."""
-    size = getattr(component.size, "name", None) or getattr(front, "size_name", None)
+    size = front.size_name
     if preset.format != "png" or size not in preset.sizes:
         return
     got = [round((front.width + 2 * bleed) * preset.dpi / 72), round((front.height + 2 * bleed) * preset.dpi / 72)]
@@ -89,9 +89,6 @@ def deck_pdf(ctx, preset, component, front, back, deck, bleed) -> OutputFile:
 
 
 def board_png(ctx, preset, component) -> list[OutputFile]:
-    deck = ctx.decks.get(component.id)
-    layout = compile_layout(ctx.project.root, component.layout, component._where.key({}, "layout"),
-                            ctx.frame_args(deck))
-    card = deck.cards[0] if deck is not None and deck.cards else Card()
+    layout, card = compile_board(ctx, component)
     pdf = pieces_pdf([(layout, card)], 0.0, f"{ctx.game.title}: {component.id}", "board.pdf")
     return [OutputFile(f"{preset.id}/{component.id}.png", rasterise(pdf.data, preset.dpi)[0])]
