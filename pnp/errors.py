@@ -27,10 +27,6 @@ class PnpError(Exception):
         return f"{where}{field}{self.message}{hint}"
 
 
-class PnpWarning(UserWarning):
-    """Something the user should fix, but that does not stop the build."""
-
-
 def did_you_mean(name: str, choices) -> str | None:
     """A hint naming the closest known choice, or None when nothing is close."""
     close = difflib.get_close_matches(str(name), [str(c) for c in choices], n=1, cutoff=0.6)

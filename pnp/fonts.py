@@ -15,7 +15,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from pnp.config.typed import load_as, where_of
-from pnp.data import display_path, load_yaml
+from pnp.yaml_source import display_path, load_yaml
 from pnp.errors import PnpError, did_you_mean, known
 
 STYLES = ("regular", "bold", "italic", "bolditalic")

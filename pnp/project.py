@@ -9,7 +9,7 @@ from pnp.config.game import Game, game_ids, load_game
 from pnp.diagnostics import Diagnostics
 from pnp.errors import PnpError
 from pnp.paths import safe_path
-from pnp.rules.kinds import matches
+from pnp.contents.kinds import matches
 
 
 class Project:

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import MM, REPO, build, pdf, placements, render_png, run
 from pnp.config.deck import load_deck
-from pnp.rules.named import touchdown_drives
+from pnp.contents.named import touchdown_drives
 
 SHADES = {"black": (0x1C, 0x1C, 0x1C), "yellow": (0xF6, 0xC6, 0x00), "red": (0xC6, 0x28, 0x28)}
 

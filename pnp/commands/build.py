@@ -12,7 +12,7 @@ from pnp.outputs.folder import OutputFolder
 from pnp.outputs.pdf import OutputFile
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions, renderer_for
-from pnp.rules.validate import validate
+from pnp.contents.validate import validate
 
 
 class ValidationFailed(PnpError):

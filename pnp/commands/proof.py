@@ -19,7 +19,7 @@ from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions, renderer_for
 from pnp.render.deck import compile_deck_layouts
 from pnp.render.shop import first_copies
-from pnp.rules.validate import validate
+from pnp.contents.validate import validate
 
 FACE_DPI = 90
 PAGE_DPI = 60

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pnp.layout.template import Size, compile_layout
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions
-from pnp.rules.validate import validate
+from pnp.contents.validate import validate
 
 ANY_SIZE = Size(500.0, 700.0)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pnp.config.typed import Where, convert, load_as, where_of
-from pnp.data import YamlMap, load_yaml, type_name
+from pnp.yaml_source import YamlMap, load_yaml, type_name
 from pnp.errors import did_you_mean, known
 
 MAX_COPIES = 1000      # of one card

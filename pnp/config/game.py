@@ -17,11 +17,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pnp.config.typed import Where, load_as, where_of
-from pnp.data import YamlMap, display_path, load_yaml, type_name
+from pnp.yaml_source import YamlMap, display_path, load_yaml, type_name
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.template import Size
-
-PAPERS = ("letter", "a4")
 
 
 @dataclass(kw_only=True)
@@ -50,11 +48,11 @@ class RulesComponent(Component):
 
     source: str
     columns: int = field(default=2, metadata={"min": 1, "max": 3})
-    tables: dict[str, "TableSpec"] = field(default_factory=dict)
+    tables: dict[str, "RulesTableSpec"] = field(default_factory=dict)
 
 
 @dataclass
-class TableSpec:
+class RulesTableSpec:
     deck: str
     columns: list[str]
     headings: list[str] | None = None
@@ -106,18 +104,12 @@ class Game:
     folder: Path
     spec: GameSpec
     components: list[Component]
-    contents: list           # validator rules, see pnp.rules
+    contents: list           # validator rules, see pnp.contents
     manifest: Path
 
     @property
     def title(self) -> str:
         return self.spec.title
-
-    def component(self, component_id: str) -> Component:
-        for component in self.components:
-            if component.id == component_id:
-                return component
-        raise KeyError(component_id)
 
 
 def load_game(root: Path, game_id: str) -> Game:
@@ -143,7 +135,7 @@ def load_game(root: Path, game_id: str) -> Game:
         components.append(component)
     if not components:
         raise where.error("the game has no components; list at least one under 'components'")
-    from pnp.rules.kinds import parse_rule
+    from pnp.contents.kinds import parse_rule
     rules_node = node.get("contents") or []
     contents = [parse_rule(item, where.key(node, "contents").item(rules_node, i), components)
                 for i, item in enumerate(rules_node)]

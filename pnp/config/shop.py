@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Literal
 
 from pnp.config.typed import load_as, where_of
-from pnp.data import load_yaml
+from pnp.yaml_source import load_yaml
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.units import Length
 

@@ -14,7 +14,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pnp.data import YamlList, YamlMap, type_name
+from pnp.yaml_source import YamlList, YamlMap, type_name
 from pnp.errors import PnpError, did_you_mean, known
 
 

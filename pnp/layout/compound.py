@@ -11,14 +11,14 @@ from typing import Any, Literal
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pnp.layout.binding import Binding, text_of
-from pnp.layout.elements import Colour, Drawer, Element, Frame, _fields
+from pnp.layout.elements import Colour, Drawer, Element, PieceContext, _fields
 from pnp.layout.units import Length
 
 # --- table -----------------------------------------------------------------------------------
 
 
 @dataclass(kw_only=True)
-class TableElement(Element):
+class TableSpec(Element):
     """Rows of cells in a box. Cells may bind fields; `rows_from` takes the rows from a card's
     table field instead. Text shrinks (to 60 %) to fit a narrow cell, never overflows it."""
 
@@ -43,30 +43,30 @@ class TableElement(Element):
         source = [Binding(f"{{{self.rows_from}}}", self._where)] if self.rows_from else []
         return cells + source + [Binding(self.colour, self._where), Binding(self.stripe, self._where)]
 
-    def check_fields(self, frame: Frame) -> None:
+    def check_fields(self, piece: PieceContext) -> None:
         if (self.rows is None) == (self.rows_from is None):
             raise self._where.error("a table needs exactly one of 'rows' or 'rows_from'")
-        Element.check_fields(self, frame)
+        Element.check_fields(self, piece)
 
-    def compile(self, frame: Frame) -> "TableDrawer":
-        return TableDrawer(self, frame)
+    def compile(self, piece: PieceContext) -> "TableDrawer":
+        return TableDrawer(self, piece)
 
 
 class TableDrawer(Drawer):
-    def __init__(self, spec: TableElement, frame: Frame):
+    def __init__(self, spec: TableSpec, piece: PieceContext):
         self.spec = spec
-        self.rect = spec.box(frame)
-        family = frame.fonts.family(spec.font, spec._where.key({}, "font"))
+        self.rect = spec.box(piece)
+        family = piece.fonts.family(spec.font, spec._where.key({}, "font"))
         self.font, self.bold = family.face(), family.face(bold=True)
         self.rows = [[Binding(c, spec._where) for c in row] for row in spec.rows or []]
-        palette = frame.palette
+        palette = piece.palette
         self.colour = Colour(spec.colour, spec._where, palette)
         self.stripe = Colour(spec.stripe, spec._where, palette)
         self.rule = Colour(spec.rule, spec._where, palette)
         self.header_fill = Colour(spec.header_fill, spec._where, palette)
         self.header_colour = Colour(spec.header_colour, spec._where, palette)
         self.padding = spec.padding.of(self.rect[2])
-        self.ink_saver = frame.ink_saver
+        self.ink_saver = piece.ink_saver
         self.fields = _fields(*(b for row in self.rows for b in row), self.colour.binding,
                               self.stripe.binding)
         if spec.rows_from:
@@ -147,7 +147,7 @@ REPEAT_FIELDS = ("i", "item")
 
 
 @dataclass(kw_only=True)
-class RepeatElement(Element):
+class RepeatSpec(Element):
     """Its elements drawn `count` times (or once per entry of `items`), each time moved by
     (dx, dy) and offset by (x, y). Inside, `{i}` is 1, 2, 3 ... and `{item}` the entry."""
 
@@ -169,17 +169,17 @@ class RepeatElement(Element):
     def bindings(self):
         return [Binding(f"{{{self.items_from}}}", self._where)] if self.items_from else []
 
-    def check_fields(self, frame: Frame) -> None:
+    def check_fields(self, piece: PieceContext) -> None:
         if [self.count, self.items, self.items_from].count(None) != 2:
             raise self._where.error("a repeat needs exactly one of 'count', 'items' or 'items_from'")
-        Element.check_fields(self, frame)
-        inner = replace(frame, fields=None if frame.fields is None
-                        else {**frame.fields, **{name: None for name in REPEAT_FIELDS}})
+        Element.check_fields(self, piece)
+        inner = replace(piece, fields=None if piece.fields is None
+                        else {**piece.fields, **{name: None for name in REPEAT_FIELDS}})
         for child in self.parsed():
             child.check_fields(inner)
 
-    def compile(self, frame: Frame) -> "RepeatDrawer":
-        return RepeatDrawer(self, frame)
+    def compile(self, piece: PieceContext) -> "RepeatDrawer":
+        return RepeatDrawer(self, piece)
 
 
 class _Scope(dict):
@@ -198,13 +198,13 @@ class _Scope(dict):
 
 
 class RepeatDrawer(Drawer):
-    def __init__(self, spec: RepeatElement, frame: Frame):
-        self.children = [child.compile(frame) for child in spec.parsed()]
+    def __init__(self, spec: RepeatSpec, piece: PieceContext):
+        self.children = [child.compile(piece) for child in spec.parsed()]
         self.items_from = spec.items_from
         self.items = spec.items if spec.items is not None else \
             list(range(1, spec.count + 1)) if spec.count else []
-        self.offset = (spec.x.of(frame.width), spec.y.of(frame.height))
-        self.step = (spec.dx.of(frame.width), spec.dy.of(frame.height))
+        self.offset = (spec.x.of(piece.width), spec.y.of(piece.height))
+        self.step = (spec.dx.of(piece.width), spec.dy.of(piece.height))
         inner = frozenset().union(*(c.fields | ({c.when} if c.when else set()) for c in self.children))
         self.fields = inner - set(REPEAT_FIELDS) | ({spec.items_from} if spec.items_from else set())
         self.when = spec.when
@@ -227,7 +227,7 @@ class RepeatDrawer(Drawer):
 # --- form field ------------------------------------------------------------------------------
 
 @dataclass(kw_only=True)
-class FormFieldElement(Element):
+class FormFieldSpec(Element):
     """A fillable text box (an AcroForm field) that a PDF viewer lets people type into.
     `name` must be unique in the file: bind `{copy}` to tell copies of a card apart. Viewers
     draw typed text in Helvetica, the one font every viewer has for form fields."""
@@ -242,21 +242,21 @@ class FormFieldElement(Element):
     def bindings(self):
         return [Binding(self.name, self._where), Binding(self.tooltip, self._where)]
 
-    def compile(self, frame: Frame) -> "FormFieldDrawer":
-        return FormFieldDrawer(self, frame)
+    def compile(self, piece: PieceContext) -> "FormFieldDrawer":
+        return FormFieldDrawer(self, piece)
 
 
 class FormFieldDrawer(Drawer):
     static = False      # a form field belongs to the page, never inside a shared drawing
     stampable = False
 
-    def __init__(self, spec: FormFieldElement, frame: Frame):
+    def __init__(self, spec: FormFieldSpec, piece: PieceContext):
         self.spec = spec
-        self.rect = spec.box(frame)
+        self.rect = spec.box(piece)
         self.name = Binding(spec.name, spec._where)
         self.tooltip = Binding(spec.tooltip, spec._where)
-        self.border = Colour(spec.border, spec._where, frame.palette)
-        self.fill = Colour(spec.fill, spec._where, frame.palette)
+        self.border = Colour(spec.border, spec._where, piece.palette)
+        self.fill = Colour(spec.fill, spec._where, piece.palette)
         self.fields = _fields(self.name, self.tooltip)
         self.when = spec.when
 

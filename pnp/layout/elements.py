@@ -26,7 +26,7 @@ FULL = Length(percent=100.0)
 
 
 @dataclass
-class Frame:
+class PieceContext:
     """What an element is compiled against: the piece's size and the game around it."""
 
     width: float
@@ -79,28 +79,28 @@ class Element:
     inset: Length | None = None  # instead of x/y/w/h: the whole piece, inset on every side
     when: str | None = None  # draw only for cards whose field of this name is set (0 counts)
 
-    def box(self, frame: Frame) -> tuple[float, float, float, float]:
+    def box(self, piece: PieceContext) -> tuple[float, float, float, float]:
         """(left, bottom, width, height) in PDF points within the piece."""
         if self.inset is not None:
-            i = self.inset.of(min(frame.width, frame.height))
-            return i, i, frame.width - 2 * i, frame.height - 2 * i
-        x, w = self.x.of(frame.width), self.w.of(frame.width)
-        y, h = self.y.of(frame.height), self.h.of(frame.height)
-        return x, frame.height - y - h, w, h
+            i = self.inset.of(min(piece.width, piece.height))
+            return i, i, piece.width - 2 * i, piece.height - 2 * i
+        x, w = self.x.of(piece.width), self.w.of(piece.width)
+        y, h = self.y.of(piece.height), self.h.of(piece.height)
+        return x, piece.height - y - h, w, h
 
     def bindings(self) -> list[Binding]:
         return []
 
-    def check_fields(self, frame: Frame) -> None:
+    def check_fields(self, piece: PieceContext) -> None:
         names = {n for b in self.bindings() for n in b.fields} | ({self.when} if self.when else set())
-        if frame.fields is None:
+        if piece.fields is None:
             return
         for name in sorted(names):
-            if name not in frame.fields:
+            if name not in piece.fields:
                 where = self._where
                 raise where.error(f"the layout uses the field '{name}', which the cards do not have",
-                                  hint=did_you_mean(name, frame.fields)
-                                  or f"the cards' fields: {known(frame.fields)}")
+                                  hint=did_you_mean(name, piece.fields)
+                                  or f"the cards' fields: {known(piece.fields)}")
 
 
 class Drawer:
@@ -141,14 +141,14 @@ class ShapeDrawer(Drawer):
 
     full_bleed = False
 
-    def __init__(self, spec: ShapeSpec, frame: Frame):
-        self.rect = spec.box(frame)
-        self.fill = Colour(spec.fill, spec._where, frame.palette)
-        self.stroke = Colour(spec.stroke, spec._where, frame.palette)
-        self.stroke_width = spec.stroke_width.of(min(frame.width, frame.height))
+    def __init__(self, spec: ShapeSpec, piece: PieceContext):
+        self.rect = spec.box(piece)
+        self.fill = Colour(spec.fill, spec._where, piece.palette)
+        self.stroke = Colour(spec.stroke, spec._where, piece.palette)
+        self.stroke_width = spec.stroke_width.of(min(piece.width, piece.height))
         self.fields = _fields(self.fill.binding, self.stroke.binding)
         self.when = spec.when
-        self.ink_saver = frame.ink_saver
+        self.ink_saver = piece.ink_saver
 
     def paint(self, canvas, card) -> tuple:
         """Set the canvas's colours for this card; (fill, stroke) to use, either may be None.
@@ -179,25 +179,25 @@ class BoxSpec(ShapeSpec):
     radius: Length = Length(0.0)
     bleed: bool = False  # reach past the cut line on edges that lie on the piece's edge
 
-    def compile(self, frame: Frame) -> "BoxDrawer":
-        return BoxDrawer(self, frame)
+    def compile(self, piece: PieceContext) -> "BoxDrawer":
+        return BoxDrawer(self, piece)
 
 
 class BoxDrawer(ShapeDrawer):
-    def __init__(self, spec: BoxSpec, frame: Frame):
-        super().__init__(spec, frame)
+    def __init__(self, spec: BoxSpec, piece: PieceContext):
+        super().__init__(spec, piece)
         x, y, w, h = self.rect
-        if spec.bleed and frame.bleed:
-            b, eps = frame.bleed, 0.01
+        if spec.bleed and piece.bleed:
+            b, eps = piece.bleed, 0.01
             left = x - b if x <= eps else x
             bottom = y - b if y <= eps else y
-            right = x + w + b if x + w >= frame.width - eps else x + w
-            top = y + h + b if y + h >= frame.height - eps else y + h
+            right = x + w + b if x + w >= piece.width - eps else x + w
+            top = y + h + b if y + h >= piece.height - eps else y + h
             self.rect = (left, bottom, right - left, top - bottom)
-        self.radius = spec.radius.of(min(frame.width, frame.height))
+        self.radius = spec.radius.of(min(piece.width, piece.height))
         self.full_bleed = spec.bleed
         inset = 1.5 * 72 / 25.4   # a saved background's outline stays inside the trim
-        self.outline_rect = (inset, inset, frame.width - 2 * inset, frame.height - 2 * inset) \
+        self.outline_rect = (inset, inset, piece.width - 2 * inset, piece.height - 2 * inset) \
             if spec.bleed else self.rect
 
     def outline(self, canvas, colour) -> None:
@@ -219,8 +219,8 @@ class BoxDrawer(ShapeDrawer):
 
 @dataclass(kw_only=True)
 class EllipseSpec(ShapeSpec):
-    def compile(self, frame: Frame) -> "EllipseDrawer":
-        return EllipseDrawer(self, frame)
+    def compile(self, piece: PieceContext) -> "EllipseDrawer":
+        return EllipseDrawer(self, piece)
 
 
 class EllipseDrawer(ShapeDrawer):
@@ -247,21 +247,21 @@ class LineSpec(Element):
     def bindings(self):
         return [Binding(self.stroke, self._where)]
 
-    def compile(self, frame: Frame) -> "LineDrawer":
-        return LineDrawer(self, frame)
+    def compile(self, piece: PieceContext) -> "LineDrawer":
+        return LineDrawer(self, piece)
 
 
 class LineDrawer(Drawer):
-    def __init__(self, spec: LineSpec, frame: Frame):
-        x = spec.x.of(frame.width)
-        y = frame.height - spec.y.of(frame.height)
-        self.points = (x, y, x + spec.w.of(frame.width), y - spec.h.of(frame.height))
-        self.stroke = Colour(spec.stroke, spec._where, frame.palette)
-        self.stroke_width = spec.stroke_width.of(min(frame.width, frame.height))
+    def __init__(self, spec: LineSpec, piece: PieceContext):
+        x = spec.x.of(piece.width)
+        y = piece.height - spec.y.of(piece.height)
+        self.points = (x, y, x + spec.w.of(piece.width), y - spec.h.of(piece.height))
+        self.stroke = Colour(spec.stroke, spec._where, piece.palette)
+        self.stroke_width = spec.stroke_width.of(min(piece.width, piece.height))
         self.dash = spec.dash
         self.fields = _fields(self.stroke.binding)
         self.when = spec.when
-        self.ink_saver = frame.ink_saver
+        self.ink_saver = piece.ink_saver
 
     def draw(self, canvas, card) -> None:
         stroke = self.stroke.of(card)
@@ -298,24 +298,24 @@ class TextSpec(Element):
     def bindings(self):
         return [Binding(self.text, self._where), Binding(self.colour, self._where)]
 
-    def compile(self, frame: Frame) -> "TextDrawer":
-        return TextDrawer(self, frame)
+    def compile(self, piece: PieceContext) -> "TextDrawer":
+        return TextDrawer(self, piece)
 
 
 class TextDrawer(Drawer):
-    def __init__(self, spec: TextSpec, frame: Frame):
+    def __init__(self, spec: TextSpec, piece: PieceContext):
         self.spec = spec
-        self.rect = spec.box(frame)
-        self.family = frame.fonts.family(spec.font, spec._where.key({}, "font"))
+        self.rect = spec.box(piece)
+        self.family = piece.fonts.family(spec.font, spec._where.key({}, "font"))
         self.font = self.family.face(bold=spec.bold, italic=spec.italic)
         self.text = Binding(spec.text, spec._where)
-        self.colour = Colour(spec.colour, spec._where, frame.palette)
+        self.colour = Colour(spec.colour, spec._where, piece.palette)
         self.fields = _fields(self.text, self.colour.binding)
         self.when = spec.when
-        self.diagnostics = frame.diagnostics
-        self.safe = frame.safe
-        self.piece = (frame.width, frame.height)
-        self.ink_saver = frame.ink_saver
+        self.diagnostics = piece.diagnostics
+        self.safe = piece.safe
+        self.piece = (piece.width, piece.height)
+        self.ink_saver = piece.ink_saver
 
     def draw(self, canvas, card) -> None:
         text = self.text.render(card).strip()
@@ -393,8 +393,8 @@ class ImageSpec(Element):
     def bindings(self):
         return [Binding(self.src, self._where)]
 
-    def compile(self, frame: Frame) -> "ImageDrawer":
-        return ImageDrawer(self, frame)
+    def compile(self, piece: PieceContext) -> "ImageDrawer":
+        return ImageDrawer(self, piece)
 
 
 MAX_IMAGE_PIXELS = 12_000 * 12_000
@@ -403,11 +403,11 @@ MAX_IMAGE_PIXELS = 12_000 * 12_000
 class ImageDrawer(Drawer):
     """Draws an image from the game folder; each file is read and embedded once."""
 
-    def __init__(self, spec: ImageSpec, frame: Frame):
+    def __init__(self, spec: ImageSpec, piece: PieceContext):
         self.spec = spec
-        self.rect = spec.box(frame)
+        self.rect = spec.box(piece)
         self.src = Binding(spec.src, spec._where)
-        self.game_dir = frame.game_dir
+        self.game_dir = piece.game_dir
         self.fields = _fields(self.src)
         self.when = spec.when
         self._images: dict[str, ImageReader] = {}

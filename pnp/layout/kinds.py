@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pnp.config.typed import Where, load_as
-from pnp.data import YamlMap, type_name
+from pnp.yaml_source import YamlMap, type_name
 from pnp.errors import did_you_mean, known
-from pnp.layout.compound import FormFieldElement, RepeatElement, TableElement
+from pnp.layout.compound import FormFieldSpec, RepeatSpec, TableSpec
 from pnp.layout.elements import BoxSpec, EllipseSpec, ImageSpec, LineSpec, TextSpec
 
 ELEMENT_KINDS = {
@@ -14,9 +14,9 @@ ELEMENT_KINDS = {
     "line": LineSpec,
     "text": TextSpec,
     "image": ImageSpec,
-    "table": TableElement,
-    "repeat": RepeatElement,
-    "field": FormFieldElement,
+    "table": TableSpec,
+    "repeat": RepeatSpec,
+    "field": FormFieldSpec,
 }
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from pnp.config.typed import Where, load_as, where_of
-from pnp.data import display_path, load_yaml, type_name
+from pnp.yaml_source import display_path, load_yaml, type_name
 from pnp.errors import did_you_mean, known
-from pnp.layout.elements import Frame
+from pnp.layout.elements import PieceContext
 from pnp.layout.kinds import parse_element
 from pnp.layout.units import Length, mm, parse_colour
 
@@ -122,17 +122,17 @@ class CompiledLayout:
 
     Runs of elements that look the same on many cards are drawn once into a PDF form (an
     XObject) per look and stamped. Without a plan, that is the runs that do not depend on
-    the card at all (a shared frame, a whole back). `plan(cards)` looks at the deck and also
+    the card at all (a shared piece, a whole back). `plan(cards)` looks at the deck and also
     stamps runs whose fields take few values across it (a background in one of three colours,
     a label per card type), so only what is really different is drawn card by card."""
 
-    def __init__(self, template: Template, frame: Frame):
+    def __init__(self, template: Template, piece: PieceContext):
         self.name = template.name
-        self.width, self.height, self.bleed = frame.width, frame.height, frame.bleed
+        self.width, self.height, self.bleed = piece.width, piece.height, piece.bleed
         self.drawers = []
         for spec in template.elements:
-            spec.check_fields(frame)
-            self.drawers.append(spec.compile(frame))
+            spec.check_fields(piece)
+            self.drawers.append(spec.compile(piece))
         self.fields = frozenset().union(*(d.fields for d in self.drawers)) if self.drawers else frozenset()
         # Each group: (fields its look depends on, or None to draw it directly; its drawers)
         self.groups: list[tuple[tuple | None, list]] = []
@@ -142,10 +142,6 @@ class CompiledLayout:
                 self.groups[-1][1].append(drawer)
             else:
                 self.groups.append((mode, [drawer]))
-
-    @property
-    def static(self) -> bool:
-        return all(mode == () for mode, _ in self.groups)
 
     def plan(self, cards: list) -> "CompiledLayout":
         """Group the elements for these cards: a run is stamped from a form per distinct look
@@ -225,14 +221,14 @@ def look_of(card, name: str):
     return repr(value) if isinstance(value, (list, dict)) else value
 
 
-def compile_layout(root: Path, name: str, where: Where, frame_args: dict,
+def compile_layout(root: Path, name: str, where: Where, piece_args: dict,
                    size_override: Size | None = None, default_size: Size | None = None) -> CompiledLayout:
     """The layout compiled at the component's size, else its own, else `default_size`."""
     template = load_template(root, name, where)
     size = size_override or template.size or default_size
     if size is None:
         raise where.error(f"layout '{name}' has no size; give the component or the layout a size")
-    frame = Frame(width=size.width, height=size.height, palette=template.palette, **frame_args)
-    layout = CompiledLayout(template, frame)
+    piece = PieceContext(width=size.width, height=size.height, palette=template.palette, **piece_args)
+    layout = CompiledLayout(template, piece)
     layout.size_name = size.name
     return layout

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from reportlab.lib import colors as rl_colors
 
-from pnp.data import type_name
+from pnp.yaml_source import type_name
 from pnp.errors import did_you_mean
 
 POINTS_PER = {"pt": 1.0, "in": 72.0, "mm": 72.0 / 25.4, "cm": 72.0 / 2.54}

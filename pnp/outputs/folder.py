@@ -19,7 +19,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from pnp.data import display_path
+from pnp.yaml_source import display_path
 from pnp.errors import PnpError
 
 MANIFEST = ".pnp-manifest.json"

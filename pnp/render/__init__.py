@@ -43,6 +43,6 @@ class BuildContext:
 
 
 def renderer_for(kind: str):
-    from pnp.render import board, deck, rules, sheet
-    return {"deck": deck.render_deck, "rules": rules.render_rules,
+    from pnp.render import board, deck, rulesheet, sheet
+    return {"deck": deck.render_deck, "rules": rulesheet.render_rules,
             "board": board.render_board, "sheet": sheet.render_sheet}[kind]

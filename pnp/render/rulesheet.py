@@ -21,7 +21,7 @@ from reportlab.platypus import (BaseDocTemplate, Frame, KeepTogether, ListFlowab
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pnp.config.typed import where_of
-from pnp.data import display_path
+from pnp.yaml_source import display_path
 from pnp.errors import PnpError, did_you_mean
 from pnp.impose import PAPER_SIZES
 from pnp.layout.binding import text_of

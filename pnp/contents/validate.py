@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pnp.rules.kinds import CheckRule
+from pnp.contents.kinds import CheckRule
 
 
 def validate(game, decks: dict) -> list[str]:

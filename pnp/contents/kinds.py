@@ -2,7 +2,7 @@
 
 Each kind is generic (a total, counts per value, a count of matching cards, a field that must
 follow another, a range, distinct values); `check` names one of the few game-specific checks
-in pnp.rules.named. Every rule says where in the rules document it comes from (`source`), and
+in pnp.contents.named. Every rule says where in the rules document it comes from (`source`), and
 every failure is one sentence that names the card(s), the rule and that source.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.config.typed import Where, load_as
-from pnp.data import YamlMap, type_name
+from pnp.yaml_source import YamlMap, type_name
 from pnp.errors import did_you_mean, known
 
 
@@ -207,13 +207,13 @@ class UniqueRule(Rule):
 
 @dataclass(kw_only=True)
 class CheckRule(Rule):
-    """A named, game-specific check from pnp.rules.named, with its options."""
+    """A named, game-specific check from pnp.contents.named, with its options."""
 
     name: str
     options: dict[str, Any] = field(default_factory=dict)
 
     def check(self, deck, decks=None) -> list[str]:
-        from pnp.rules.named import NAMED_CHECKS
+        from pnp.contents.named import NAMED_CHECKS
         return NAMED_CHECKS[self.name](deck, self.options, self.cited(), decks or {})
 
 
@@ -239,7 +239,7 @@ def parse_rule(node, where: Where, components) -> Rule:
                                             hint=did_you_mean(rule.deck, with_data)
                                             or f"components with data: {known(with_data)}")
     if isinstance(rule, CheckRule):
-        from pnp.rules.named import NAMED_CHECKS
+        from pnp.contents.named import NAMED_CHECKS
         if rule.name not in NAMED_CHECKS:
             raise where.key(node, "name").error(f"no named check '{rule.name}'",
                                                 hint=did_you_mean(rule.name, NAMED_CHECKS)
