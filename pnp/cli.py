@@ -220,7 +220,8 @@ def proof(games, every, paper, out, root):
 @out_option()
 @root_option
 @click.option("--interval", type=click.FloatRange(0.1, 10), default=0.5, show_default=True,
-              help="Seconds between looks at the files.")
+              help="Seconds between looks at the files where the system can't report changes "
+              "(some network drives); elsewhere each save is seen at once.")
 def watch(games, every, paper, out, root, interval):
     """Rebuild a game each time you save one of its files, layouts or fonts. Stop with Ctrl-C.
 
@@ -257,6 +258,37 @@ def watch(games, every, paper, out, root, interval):
         watch_files(root, ids, rebuild, interval)
     except KeyboardInterrupt:
         click.echo("stopped watching", err=True)
+
+
+@cli.command()
+@click.option("--game", "game_id", required=True, metavar="ID", help="The game to show.")
+@out_option("Output folder for the PDFs the page's print buttons build; each game writes into OUT/ID/.")
+@root_option
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+              help="Port to serve on.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. Only this machine can see the page unless you choose "
+              "another (e.g. 0.0.0.0 for your network).")
+def serve(game_id, out, root, port, host):
+    """Show a game in your browser and update it live as you save its files.
+
+    Every card face and back, sheets, boards and rule-sheet pages as pictures; click a card for
+    its data. A bad edit shows its error over the page until you fix it. Stop with Ctrl-C.
+
+    \b
+    Example:
+      pnp serve --game jukem            # then open http://127.0.0.1:8000/
+    """
+    from pnp.commands.serve import serve as serve_game
+    project = open_project(root)
+    chosen_games(project, (game_id,), False)
+    try:
+        serve_game(root, game_id, out, host, port,
+                   lambda url: click.echo(f"serving {game_id} at {url} (Ctrl-C to stop)", err=True))
+    except PnpError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        click.echo("stopped serving", err=True)
 
 
 @cli.command()

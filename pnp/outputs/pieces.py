@@ -10,11 +10,14 @@ import io
 from pnp.outputs.pdf import finish, new_canvas
 
 
-def pieces_pdf(pages: list[tuple[object, object]], bleed: float, title: str, name: str):
-    """A PDF with one page per (layout, card), each piece centred in its bleed."""
+def pieces_pdf(pages: list[tuple[object, object]], bleed: float, title: str, name: str, before_each=None):
+    """A PDF with one page per (layout, card), each piece centred in its bleed.
+    `before_each(index)` is called before each piece is drawn (the preview links warnings to it)."""
     buffer = io.BytesIO()
     canvas = None
-    for layout, card in pages:
+    for index, (layout, card) in enumerate(pages):
+        if before_each is not None:
+            before_each(index)
         size = (layout.width + 2 * bleed, layout.height + 2 * bleed)
         if canvas is None:
             canvas = new_canvas(buffer, size, title)

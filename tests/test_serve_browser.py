@@ -1,0 +1,113 @@
+"""`pnp serve` in a real browser: Debian's Chromium, driven by selenium through chromedriver.
+
+The page must show the cards, follow an edit without a reload, show a bad edit's error over
+the page and clear it once fixed. Set PNP_SCREENSHOT=path to keep a picture of the page (the
+README's is made this way). On CI, where .ci/run installs Chromium, a missing browser fails."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+if not (CHROMIUM and CHROMEDRIVER):
+    if os.environ.get("CI"):
+        raise RuntimeError("CI must have chromium and chromium-driver (installed by .ci/run)")
+    pytest.skip("Chromium or chromedriver is not installed", allow_module_level=True)
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+# As the machine's own notes advise for a closed network: no background connections.
+CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-dev-shm-usage", "--window-size=1400,1000"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def server(root, tmp_path):
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "pnp", "serve", "--game", "jukem", "--root", str(root),
+                                "--out", str(tmp_path / "out"), "--port", str(port)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stderr.readline()   # "serving jukem at http://127.0.0.1:PORT/ ..."
+    assert f":{port}/" in line, line + process.stderr.read()
+    yield f"http://127.0.0.1:{port}/"
+    process.terminate()
+    process.wait(timeout=30)
+
+
+@pytest.fixture
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def card_pictures(driver) -> list[str]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#deck-cards .card img')].map(i => i.getAttribute('src'))")
+
+
+def test_the_page_follows_edits_and_shows_errors_over_the_cards(server, browser, root):
+    wait = WebDriverWait(browser, 60, poll_frequency=0.1)
+    browser.get(server)
+    wait.until(lambda d: len(card_pictures(d)) == 27)          # Jukem: 27 different cards
+    wait.until(lambda d: d.execute_script(
+        "return [...document.images].every(i => i.complete && i.naturalWidth > 0)"))
+    assert browser.find_element(By.ID, "title").text.startswith("Jukem")
+    before = card_pictures(browser)
+
+    data = root / "card_data/jukem/cards.yaml"
+    text = data.read_text()
+    assert "Gain these yards on your drive." in text
+    data.write_text(text.replace("Gain these yards on your drive.", "Run it up the middle.", 1))
+    wait.until(lambda d: card_pictures(d) != before)
+    after = card_pictures(browser)
+    changed = [i for i, (a, b) in enumerate(zip(before, after)) if a != b]
+    assert changed == [0]                                         # only the edited card is new
+    wait.until(lambda d: d.execute_script("return document.images[0].complete && document.images[0].naturalWidth > 0"))
+
+    browser.find_elements(By.CSS_SELECTOR, "#deck-cards .card")[0].click()
+    dialog = browser.find_element(By.ID, "card-dialog")
+    wait.until(lambda d: dialog.is_displayed())
+    assert "Run it up the middle." in dialog.text and "cards.yaml:" in dialog.text
+    browser.find_element(By.CSS_SELECTOR, "#card-dialog .close").click()
+
+    data.write_text(text.replace("yards: 5,", "yards: five,", 1))
+    overlay = browser.find_element(By.ID, "error")
+    wait.until(lambda d: overlay.is_displayed())
+    assert "cards.yaml:" in overlay.text and "yards" in overlay.text
+    assert card_pictures(browser) == after                        # the last good pictures stay
+    shot = os.environ.get("PNP_SCREENSHOT")
+    data.write_text(text)
+    wait.until(lambda d: not overlay.is_displayed())
+    wait.until(lambda d: card_pictures(d) == before)
+    if shot:
+        wait.until(lambda d: d.execute_script(
+            "return [...document.images].every(i => i.complete && i.naturalWidth > 0)"))
+        browser.find_element(By.ID, "guide-trim").click()
+        browser.find_element(By.ID, "guide-safe").click()
+        browser.find_elements(By.CSS_SELECTOR, "#deck-cards .card")[21].click()
+        wait.until(lambda d: dialog.is_displayed())
+        Path(shot).parent.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(shot)
