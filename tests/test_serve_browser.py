@@ -87,7 +87,7 @@ def test_the_page_follows_edits_and_shows_errors_over_the_cards(server, browser,
     assert changed == [0]                                         # only the edited card is new
     wait.until(lambda d: d.execute_script("return document.images[0].complete && document.images[0].naturalWidth > 0"))
 
-    browser.find_elements(By.CSS_SELECTOR, "#deck-cards .card")[0].click()
+    browser.execute_script("document.querySelectorAll('#deck-cards .card')[0].click()")
     dialog = browser.find_element(By.ID, "card-dialog")
     wait.until(lambda d: dialog.is_displayed())
     assert "Run it up the middle." in dialog.text and "cards.yaml:" in dialog.text
@@ -107,7 +107,7 @@ def test_the_page_follows_edits_and_shows_errors_over_the_cards(server, browser,
             "return [...document.images].every(i => i.complete && i.naturalWidth > 0)"))
         browser.find_element(By.ID, "guide-trim").click()
         browser.find_element(By.ID, "guide-safe").click()
-        browser.find_elements(By.CSS_SELECTOR, "#deck-cards .card")[21].click()
+        browser.execute_script("document.querySelectorAll('#deck-cards .card')[21].click()")
         wait.until(lambda d: dialog.is_displayed())
         Path(shot).parent.mkdir(parents=True, exist_ok=True)
         browser.save_screenshot(shot)

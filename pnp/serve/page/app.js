@@ -106,7 +106,19 @@ function draw() {
   }
   $("title").textContent = `${snapshot.title} — pnp preview`;
   document.title = `${snapshot.title} — pnp preview`;
-  $("pieces").replaceChildren(...snapshot.decks.map(drawDeck), ...snapshot.pages.map(drawPages));
+  // Redraw only the sections whose data changed: the rest keep their nodes (and focus).
+  const wanted = [...snapshot.decks.map((d) => ["deck", d]), ...snapshot.pages.map((p) => ["pages", p])];
+  const sections = wanted.map(([kind, data]) => {
+    const id = `${kind}-${data.id}`, look = side() + JSON.stringify(data);
+    const old = document.getElementById(id);
+    if (old && old.dataset.look === look) return old;
+    const section = kind === "deck" ? drawDeck(data) : drawPages(data);
+    section.dataset.look = look;
+    return section;
+  });
+  if (sections.some((section, i) => $("pieces").children[i] !== section) || $("pieces").children.length !== sections.length) {
+    $("pieces").replaceChildren(...sections);
+  }
   $("problems").hidden = snapshot.problems.length === 0;
   $("problem-list").replaceChildren(...snapshot.problems.map((p) => element("li", { text: p })));
   $("warning-count").textContent = snapshot.warnings.length;
