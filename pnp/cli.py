@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -75,7 +76,11 @@ def parse_bleed(_ctx, _param, value: str | None) -> float:
         return 0.0
     from pnp.config.typed import Where
     from pnp.layout.units import Length
-    text = value if any(c.isalpha() for c in value) else value + "mm"
+    text = value.strip()
+    fraction = re.fullmatch(r"(\d+)\s*/\s*(\d+)\s*([a-z]*)", text.lower())
+    if fraction and int(fraction.group(2)):   # 1/8in, as shops write it
+        text = f"{int(fraction.group(1)) / int(fraction.group(2))}{fraction.group(3)}"
+    text = text if any(c.isalpha() for c in text) else text + "mm"
     try:
         length = Length.parse(text, Where("--bleed", None, ""))
     except PnpError as exc:
@@ -123,8 +128,8 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
 @click.option("--duplex", type=click.Choice(["long-edge", "short-edge", "none", "fold"]),
               default="long-edge", show_default=True,
               help="How your printer turns the sheet for the back side; backs are placed so they "
-              "line up. 'none': backs unmirrored on their own pages. 'fold': fronts and backs on one "
-              "side, to fold and glue (no duplex printer needed).")
+              "line up. 'none': backs on their own pages, to turn over like a book page and glue. "
+              "'fold': fronts and backs on one side, to fold and glue (no duplex printer needed).")
 @click.option("--back-offset", callback=parse_offset, metavar="X,Y",
               help="Shift the backs by X mm right and Y mm down to make up for a printer's shift.")
 @click.option("--bleed", callback=parse_bleed, is_flag=False, flag_value="3mm", default=None,
@@ -148,6 +153,9 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
     project = open_project(root)
     ids = chosen_games(project, games, every)
     presets = chosen_shops(project, shops)
+    if duplex == "fold" and back_offset != (0.0, 0.0):
+        fail("--back-offset does not apply to --duplex fold: fronts and backs print on the same "
+             "side, so there is no printer shift to make up for")
     options = PrintOptions(duplex=duplex, back_offset=back_offset, bleed=bleed, ink_saver=ink_saver)
 
     def build_one(game_id):

@@ -13,8 +13,9 @@ from pnp.layout.units import mm
 
 PAPER_SIZES = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
 UNPRINTABLE = mm(5)         # home printers cannot print this close to the edge
-MARK_OFFSET = mm(0.35)      # cut marks stop short of the trim so they never show on a piece
-MARK_LENGTH = mm(5)
+MARK_OFFSET = mm(0.35)      # cut marks stop short of the bleed so they never show on a piece
+MARK_LENGTH = mm(5)         # at most, so a mark never reaches the pieces across a fold gutter
+MIN_MARK = mm(0.5)          # a mark shorter than this is not drawn
 Duplex = Literal["long-edge", "short-edge", "none", "fold"]
 
 
@@ -28,6 +29,7 @@ class Grid:
     cols: int
     rows: int
     origin: tuple[float, float] | None = None   # bottom-left of the block; None: centred
+    bleed: float = 0.0   # the bleed asked for; neighbours and the margin may leave less room
 
     @property
     def per_sheet(self) -> int:
@@ -48,6 +50,35 @@ class Grid:
             left, bottom = (self.paper[0] - width) / 2, (self.paper[1] - height) / 2
         return left, bottom, left + width, bottom + height
 
+    @property
+    def inner_bleed(self) -> float:
+        """Bleed between neighbours: half the gap at most, so no piece paints inside another's
+        trim; touching pieces share a cut line and have none."""
+        return min(self.bleed, self.gap / 2)
+
+    @property
+    def outer_bleed(self) -> tuple[float, float]:
+        """Bleed around the block (sideways, up and down), as much as the margin leaves room for."""
+        left, bottom, _, _ = self.block
+        return (max(0.0, min(self.bleed, left - UNPRINTABLE)), max(0.0, min(self.bleed, bottom - UNPRINTABLE)))
+
+    def bleed_sides(self, index: int) -> tuple[float, float, float, float]:
+        """(left, bottom, right, top) bleed of slot `index`: outer edges get the outer bleed."""
+        col, row = index % self.cols, index // self.cols
+        out_x, out_y = self.outer_bleed
+        inner = self.inner_bleed
+        return (out_x if col == 0 else inner, out_y if row == self.rows - 1 else inner,
+                out_x if col == self.cols - 1 else inner, out_y if row == 0 else inner)
+
+    def back_index(self, index: int, duplex: Duplex) -> int:
+        """The slot whose place the back of slot `index` takes on the back page."""
+        col, row = index % self.cols, index // self.cols
+        if duplex in ("long-edge", "none"):
+            col = self.cols - 1 - col
+        elif duplex == "short-edge":
+            row = self.rows - 1 - row
+        return row * self.cols + col
+
     def slot(self, index: int) -> tuple[float, float]:
         """Bottom-left corner of slot `index`, counted in reading order from the top-left."""
         col, row = index % self.cols, index // self.cols
@@ -58,11 +89,12 @@ class Grid:
     def back_slot(self, index: int, duplex: Duplex, offset: tuple[float, float]) -> tuple[float, float]:
         """Where the back of slot `index` goes on the following page so it prints behind it.
 
-        A long-edge flip mirrors the columns, a short-edge flip mirrors the rows. The offset
-        (points right and down, as seen on the back page) makes up for a printer's shift."""
+        A long-edge flip mirrors the columns, a short-edge flip mirrors the rows; a separate
+        back sheet (`none`) is turned over like a book page, which mirrors the columns too. The
+        offset (points right and down, as seen on the back page) makes up for a printer's shift."""
         x, y = self.slot(index)
         pw, ph = self.piece
-        if duplex == "long-edge":
+        if duplex in ("long-edge", "none"):
             x = self.paper[0] - x - pw
         elif duplex == "short-edge":
             y = self.paper[1] - y - ph
@@ -77,44 +109,56 @@ class Grid:
         return xs, ys
 
 
-def grid_for(paper: tuple[float, float], piece: tuple[float, float], gap: float,
+def grid_for(paper: tuple[float, float], piece: tuple[float, float], gap: float | None,
              bleed: float = 0.0) -> Grid:
-    """As many pieces as fit inside the printable area, leaving room for their bleed."""
-    usable_w = paper[0] - 2 * UNPRINTABLE - 2 * bleed
-    usable_h = paper[1] - 2 * UNPRINTABLE - 2 * bleed
-    cols = int((usable_w + gap + 1e-6) // (piece[0] + gap))
-    rows = int((usable_h + gap + 1e-6) // (piece[1] + gap))
-    if cols < 1 or rows < 1:
+    """As many pieces as fit inside the printable area. With a bleed and no gap of the layout's
+    own, pieces get a gutter of twice the bleed when that costs no piece, else they touch and
+    share cut lines; the bleed round the block shrinks to the margin rather than lose a row."""
+    gaps = [gap] if gap is not None else list(dict.fromkeys([2 * bleed, 0.0]))
+    best = None
+    for each in gaps:
+        for reserve in (bleed, 0.0):   # room for the outer bleed, or none
+            cols = _fit(paper[0] - 2 * UNPRINTABLE - 2 * reserve, piece[0], each)
+            rows = _fit(paper[1] - 2 * UNPRINTABLE - 2 * reserve, piece[1], each)
+            if best is None or cols * rows > best.per_sheet:
+                best = Grid(paper, piece, each, cols, rows, bleed=bleed)
+    if best is None or best.per_sheet < 1:
         raise PnpError(f"a {piece[0] / mm(1):.1f} x {piece[1] / mm(1):.1f} mm piece does not fit "
                        f"on this paper inside the 5 mm margin; make it a board instead")
-    return Grid(paper, piece, gap, cols, rows)
+    return best
+
+
+def _fit(room: float, length: float, gap: float) -> int:
+    return max(0, int((room + gap + 1e-6) // (length + gap)))
 
 
 def draw_cut_marks(canvas, grid: Grid) -> None:
-    """Short marks in the margin, on the line of every trim edge, none over a piece."""
-    left, bottom, right, top = grid.block
-    width, height = grid.paper
-    xs, ys = grid.cut_lines()
+    """Marks in the margin on the line of every trim edge, from just outside the bleed to the
+    printer's margin, none over a piece or its bleed."""
     canvas.saveState()
     canvas.setLineWidth(0.25)
     canvas.setStrokeGray(0)
-    lines = []
-    top_end = min(top + MARK_OFFSET + MARK_LENGTH, height - UNPRINTABLE)
-    bottom_end = max(bottom - MARK_OFFSET - MARK_LENGTH, UNPRINTABLE)
-    for x in xs:
-        if top_end > top + MARK_OFFSET:
-            lines.append((x, top + MARK_OFFSET, x, top_end))
-        if bottom_end < bottom - MARK_OFFSET:
-            lines.append((x, bottom - MARK_OFFSET, x, bottom_end))
-    right_end = min(right + MARK_OFFSET + MARK_LENGTH, width - UNPRINTABLE)
-    left_end = max(left - MARK_OFFSET - MARK_LENGTH, UNPRINTABLE)
-    for y in ys:
-        if right_end > right + MARK_OFFSET:
-            lines.append((right + MARK_OFFSET, y, right_end, y))
-        if left_end < left - MARK_OFFSET:
-            lines.append((left - MARK_OFFSET, y, left_end, y))
-    canvas.lines(lines)
+    canvas.lines(cut_marks(grid))
     canvas.restoreState()
+
+
+def cut_marks(grid: Grid) -> list[tuple[float, float, float, float]]:
+    left, bottom, right, top = grid.block
+    width, height = grid.paper
+    out_x, out_y = grid.outer_bleed
+    xs, ys = grid.cut_lines()
+    lines = []
+    for start, limit, outward, vertical in ((top + out_y + MARK_OFFSET, height - UNPRINTABLE, 1, True),
+                                            (bottom - out_y - MARK_OFFSET, UNPRINTABLE, -1, True),
+                                            (right + out_x + MARK_OFFSET, width - UNPRINTABLE, 1, False),
+                                            (left - out_x - MARK_OFFSET, UNPRINTABLE, -1, False)):
+        length = min(MARK_LENGTH, (limit - start) * outward)
+        if length < MIN_MARK:
+            continue
+        end = start + outward * length
+        for at in xs if vertical else ys:
+            lines.append((at, start, at, end) if vertical else (start, at, end, at))
+    return lines
 
 
 FOLD_GUTTER = mm(10)   # between the fronts and the backs of a gutter-fold sheet
@@ -142,6 +186,15 @@ class FoldSheet:
         if self.across:
             return x, self.paper[1] - y - ph
         return self.paper[0] - x - pw, y
+
+    def back_index(self, index: int) -> int:
+        """The slot of the backs' grid that the back of front slot `index` takes."""
+        col, row = index % self.fronts.cols, index // self.fronts.cols
+        if self.across:
+            row = self.fronts.rows - 1 - row
+        else:
+            col = self.fronts.cols - 1 - col
+        return row * self.fronts.cols + col
 
     @property
     def fold_line(self) -> tuple[float, float, float, float]:
@@ -175,8 +228,8 @@ def fold_sheet(paper: tuple[float, float], piece: tuple[float, float], gap: floa
             else:        # fronts left of the fold, backs right
                 front_origin = (w / 2 - FOLD_GUTTER / 2 - bleed - bw, (h - bh) / 2)
                 back_origin = (w / 2 + FOLD_GUTTER / 2 + bleed, (h - bh) / 2)
-            candidate = FoldSheet(sheet, Grid(sheet, piece, gap, cols, rows, front_origin),
-                                  Grid(sheet, piece, gap, cols, rows, back_origin), across)
+            candidate = FoldSheet(sheet, Grid(sheet, piece, gap, cols, rows, front_origin, bleed),
+                                  Grid(sheet, piece, gap, cols, rows, back_origin, bleed), across)
             if best is None or candidate.per_sheet > best.per_sheet:
                 best = candidate
     if best is None:

@@ -72,7 +72,7 @@ def test_backs_follow_their_fronts_mirrored_for_a_long_edge_flip(built):
 def test_short_edge_duplex_mirrors_rows_and_back_offset_shifts_backs(tmp_path):
     from conftest import REPO
     build(REPO, "12th-player", tmp_path, "--duplex", "short-edge", "--back-offset", "1,2")
-    reader = pdf(tmp_path / "12th-player" / "cards-letter.pdf")
+    reader = pdf(tmp_path / "12th-player" / "cards-letter-short-edge-back-offset.pdf")
     for (fx, fy, w, h), (bx, by, _, _) in zip(placements(reader.pages[0]), placements(reader.pages[1])):
         assert abs(bx - (fx + 1 * MM)) < 0.01
         assert abs(by - (792 - fy - h - 2 * MM)) < 0.01
@@ -150,12 +150,14 @@ def test_the_same_input_gives_the_same_bytes(tmp_path):
 def test_bleed_extends_backgrounds_past_the_cut_line(tmp_path):
     from conftest import REPO
     build(REPO, "12th-player", tmp_path, "--bleed")
-    path = tmp_path / "12th-player" / "cards-letter.pdf"
+    path = tmp_path / "12th-player" / "cards-letter-bleed.pdf"
     boxes = placements(pdf(path).pages[0])
     x, y, w, h = boxes[0]
     assert (round(w / MM, 1), round(h / MM, 1)) == (63.5, 88.9)
-    # Cards are 6 mm apart (twice the bleed); the card's colour reaches 2 mm past its left trim.
-    assert abs(boxes[1][0] - (x + w) - 6 * MM) < 0.01
+    # Still 3x3: a gutter of twice the bleed would cost a row, so neighbours share a cut line;
+    # the card's colour reaches 2 mm past its outer (left) trim.
+    assert len(boxes) == 9
+    assert abs(boxes[1][0] - (x + w)) < 0.01
     image = render_png(path, 0, scale=2)
     probe = (int((x - 2 * MM) * 2), int((792 - y - h / 2) * 2))
     assert image.getpixel(probe)[:3] != (255, 255, 255)

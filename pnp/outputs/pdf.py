@@ -5,7 +5,11 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
+
+STARTING_FONT = "pnp-starting-font"
 
 
 @dataclass
@@ -17,13 +21,25 @@ class OutputFile:
     pages: int = 0     # 0 for files that are not PDFs
 
 
+def starting_font() -> str:
+    """A TrueType font to start every canvas with. reportlab otherwise starts with Helvetica and
+    names it, unembedded, in every file; a TrueType font is written only if a glyph of it is
+    drawn, and nothing is drawn in this one (reportlab's own Vera)."""
+    if STARTING_FONT not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont(STARTING_FONT, "Vera.ttf"))
+    return STARTING_FONT
+
+
 def new_canvas(buffer: io.BytesIO, pagesize, title: str) -> Canvas:
     # invariant=1: no creation date and a fixed document id, so the same input gives the same bytes
-    canvas = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1)
+    canvas = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1,
+                    initialFontName=starting_font())
     canvas.setTitle(title)
     canvas.setAuthor("pnp")
     canvas.setCreator("pnp")
     canvas.setProducer("pnp (reportlab)")
+    # Cards must print at 100 %: a "fit to page" print shrinks them and shifts the backs.
+    canvas.setViewerPreference("PrintScaling", "None")
     return canvas
 
 

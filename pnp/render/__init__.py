@@ -9,6 +9,9 @@ from pnp.impose import Duplex
 from pnp.layout.ink import InkSaver
 
 
+DUPLEX_NAMES = {"long-edge": "", "short-edge": "short-edge", "none": "no-duplex", "fold": "fold"}
+
+
 @dataclass
 class PrintOptions:
     paper: str = "letter"
@@ -19,8 +22,17 @@ class PrintOptions:
 
     @property
     def variant(self) -> str:
-        """What sets these files apart from the plain ones, for their names."""
-        return ("-fold" if self.duplex == "fold" else "") + ("-ink-saver" if self.ink_saver else "")
+        """What sets these files apart from the plain ones, for their names, so builds with
+        different options never overwrite each other."""
+        parts = [DUPLEX_NAMES[self.duplex]]
+        if self.bleed:
+            mm = round(self.bleed / 72 * 25.4, 2)
+            parts.append("bleed" if mm == 3 else f"bleed-{mm:g}mm")
+        if self.back_offset != (0.0, 0.0):
+            parts.append("back-offset")
+        if self.ink_saver:
+            parts.append("ink-saver")
+        return "".join(f"-{part}" for part in parts if part)
 
 
 @dataclass

@@ -26,10 +26,11 @@ def compile_deck_layouts(ctx, component, bleed: float, safe: float | None = None
     return front, back
 
 
-def deck_gap(component, bleed: float) -> float:
+def deck_gap(component) -> float | None:
+    """The layout's own gap between pieces, or None to let the sheet choose."""
     if component.gap is not None:
         return Length.parse(component.gap, component._where.key({}, "gap")).points
-    return 2 * bleed
+    return None
 
 
 def render_deck(ctx, component) -> list[OutputFile]:
@@ -42,13 +43,13 @@ def render_deck(ctx, component) -> list[OutputFile]:
     paper = PAPER_SIZES[options.paper]
     if options.duplex == "fold" and back is not None:
         return [fold_deck(ctx, component, front, back, cards, paper)]
-    grid = grid_for(paper, (front.width, front.height), deck_gap(component, options.bleed), options.bleed)
+    grid = grid_for(paper, (front.width, front.height), deck_gap(component), options.bleed)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, paper, f"{ctx.game.title}: {component.title or component.id}")
     for start in range(0, len(cards), grid.per_sheet):
         sheet = cards[start:start + grid.per_sheet]
         for index, card in enumerate(sheet):
-            place(canvas, front, card, *grid.slot(index), options.bleed)
+            place(canvas, front, card, *grid.slot(index), options.bleed, grid.bleed_sides(index))
         draw_cut_marks(canvas, grid)
         canvas.showPage()
         ctx.tick(len(sheet))
@@ -62,14 +63,17 @@ def render_deck(ctx, component) -> list[OutputFile]:
 def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
     """Gutter-fold sheets: each sheet holds fronts and their backs, mirrored across a fold."""
     options = ctx.options
-    plan = fold_sheet(paper, (front.width, front.height), deck_gap(component, options.bleed), options.bleed)
+    gap = deck_gap(component)
+    plan = fold_sheet(paper, (front.width, front.height), 2 * options.bleed if gap is None else gap, options.bleed)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, plan.paper, f"{ctx.game.title}: {component.title or component.id} (fold)")
     for start in range(0, len(cards), plan.per_sheet):
         sheet = cards[start:start + plan.per_sheet]
         for index, card in enumerate(sheet):
-            place(canvas, front, card, *plan.fronts.slot(index), options.bleed)
-            place(canvas, back, card, *plan.back_slot(index), options.bleed, turned=plan.across)
+            place(canvas, front, card, *plan.fronts.slot(index), options.bleed, plan.fronts.bleed_sides(index))
+            place(canvas, back, card, *plan.back_slot(index), options.bleed,
+                  plan.backs.bleed_sides(plan.back_index(index)),
+                  turned=plan.across)
         draw_cut_marks(canvas, plan.fronts)
         draw_cut_marks(canvas, plan.backs)
         draw_fold_line(canvas, plan)
@@ -95,19 +99,28 @@ def draw_fold_line(canvas, plan) -> None:
 def draw_backs(canvas, back, sheet, grid: Grid, options) -> None:
     for index, card in enumerate(sheet):
         x, y = grid.back_slot(index, options.duplex, options.back_offset)
-        place(canvas, back, card, x, y, options.bleed)
+        place(canvas, back, card, x, y, options.bleed, grid.bleed_sides(grid.back_index(index, options.duplex)))
 
 
-def place(canvas, layout, card, x: float, y: float, bleed: float, turned: bool = False) -> None:
-    """Draw one piece with its trim's bottom-left corner at (x, y), clipped to trim + bleed;
-    `turned` draws it upside down in the same place."""
+def place(canvas, layout, card, x: float, y: float, bleed: float,
+          sides: tuple[float, float, float, float] | None = None, turned: bool = False) -> None:
+    """Draw one piece with its trim's bottom-left corner at (x, y), clipped to its trim plus
+    `bleed`, and further to the (left, bottom, right, top) bleed `sides` on the sheet where
+    neighbours or the margin leave less; `turned` draws it upside down in the same place."""
     canvas.saveState()
     if turned:
         canvas.transform(-1, 0, 0, -1, x + layout.width, y + layout.height)
     else:
         canvas.translate(x, y)
-    clip = canvas.beginPath()
-    clip.rect(-bleed, -bleed, layout.width + 2 * bleed, layout.height + 2 * bleed)
-    canvas.clipPath(clip, stroke=0, fill=0)
+    clip_bleed(canvas, layout, -bleed, -bleed, bleed, bleed)
+    if sides is not None and sides != (bleed,) * 4:
+        left, bottom, right, top = (sides[2], sides[3], sides[0], sides[1]) if turned else sides
+        clip_bleed(canvas, layout, -left, -bottom, right, top)
     layout.draw(canvas, card)
     canvas.restoreState()
+
+
+def clip_bleed(canvas, layout, left: float, bottom: float, right: float, top: float) -> None:
+    clip = canvas.beginPath()
+    clip.rect(left, bottom, layout.width + right - left, layout.height + top - bottom)
+    canvas.clipPath(clip, stroke=0, fill=0)

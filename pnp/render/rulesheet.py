@@ -23,12 +23,12 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from pnp.config.typed import where_of
 from pnp.yaml_source import display_path
 from pnp.errors import PnpError, did_you_mean
-from pnp.impose import PAPER_SIZES
+from pnp.impose import PAPER_SIZES, UNPRINTABLE
 from pnp.layout.binding import text_of
 from pnp.paths import safe_path
 from pnp.layout.text import to_markup
 from pnp.layout.units import mm
-from pnp.outputs.pdf import OutputFile
+from pnp.outputs.pdf import OutputFile, starting_font
 from pnp.project import select
 
 _PLACEHOLDER = re.compile(r"^\{\{\s*([A-Za-z][A-Za-z0-9_-]*)\s*\}\}$")
@@ -95,7 +95,9 @@ def rules_document(buffer, paper, title: str, columns: int, styles, credit: str)
     def first_page(canvas, doc):
         canvas.saveState()
         canvas.setFillColor(ACCENT)
-        canvas.rect(0, height - margin - banner + mm(4), width, banner, stroke=0, fill=1)
+        canvas.setViewerPreference("PrintScaling", "None")   # print at 100 %, like the cards
+        # the band stays inside the 5 mm a home printer cannot print
+        canvas.rect(UNPRINTABLE, height - margin - banner + mm(4), width - 2 * UNPRINTABLE, banner, stroke=0, fill=1)
         heading = Paragraph(escape(title) + " — how to play", styles["title"])
         heading.wrap(width - 2 * margin, banner)
         heading.drawOn(canvas, margin, height - margin - banner + mm(7.5))
@@ -111,6 +113,7 @@ def rules_document(buffer, paper, title: str, columns: int, styles, credit: str)
         para.drawOn(canvas, margin, mm(7))
 
     document = BaseDocTemplate(buffer, pagesize=paper, invariant=1, pageCompression=1,
+                               initialFontName=starting_font(),
                                title=f"{title}: rules", author="pnp", creator="pnp",
                                leftMargin=margin, rightMargin=margin, topMargin=margin,
                                bottomMargin=margin)
@@ -242,6 +245,7 @@ def make_table(heading: list[str], rows: list[list[str]], styles) -> Table:
         ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
         ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
         ("LINEBELOW", (0, -1), (-1, -1), 0.5, ACCENT),
+        ("FONTNAME", (0, 0), (-1, -1), styles["cell"].fontName),   # else reportlab names Helvetica
     ]))
     return table
 
@@ -296,7 +300,7 @@ def contents_list(ctx, styles) -> ListFlowable:
             line += f": {deck.total} pieces"
         items.append(ListItem(Paragraph(line, ParagraphStyle("c", parent=styles["body"], spaceAfter=1.5))))
     return ListFlowable(items, bulletType="bullet", leftIndent=12, bulletFontSize=8,
-                        bulletColor=ACCENT, spaceAfter=4)
+                        bulletFontName=styles["body"].fontName, bulletColor=ACCENT, spaceAfter=4)
 
 
 def cell_text(card, column: str) -> str:
