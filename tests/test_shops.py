@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from conftest import MM, pdf, run
+from conftest import MM, REPO, build, pdf, run
 
 SIZES = {"poker": (825, 1125), "bridge": (750, 1125), "mini": (600, 825), "tarot": (900, 1500),
          "square": (1125, 1125)}
@@ -97,3 +97,32 @@ def test_boards_come_whole_as_png_for_tgc(tmp_path):
     assert result.exit_code == 0, result.stderr
     with Image.open(tmp_path / "out/big-ten/lowres/board.png") as image:
         assert image.size == (24 * 20, 18 * 20)
+
+
+def test_each_shop_export_has_a_manifest_of_file_card_quantity_and_back(tmp_path):
+    import csv
+    build(REPO, "monster-ball", tmp_path, "--shop", "tgc")
+    build(REPO, "jukem", tmp_path, "--shop", "drivethru")
+    folder = tmp_path / "monster-ball" / "tgc"
+    rows = list(csv.DictReader((folder / "manifest.csv").open()))
+    assert rows and list(rows[0]) == ["file", "card", "quantity", "back"]
+    for row in rows:
+        assert (folder / row["file"]).is_file(), row
+        assert not row["back"] or (folder / row["back"]).is_file(), row
+    roster = [row for row in rows if row["file"].startswith("roster-cards/")]
+    fronts = sorted(p.name for p in (folder / "roster-cards").glob("*-front*.png"))
+    assert sorted(row["file"].split("/")[1] for row in roster) == fronts
+    # roster cards have two backs, and the manifest says which front takes which
+    assert {row["back"] for row in roster} == {"roster-cards/roster-cards-back-1.png",
+                                               "roster-cards/roster-cards-back-2.png"}
+    drivethru = list(csv.DictReader((tmp_path / "jukem" / "drivethru" / "manifest.csv").open()))
+    pages = len(pdf(tmp_path / "jukem" / "drivethru" / "cards.pdf").pages)
+    assert 2 * sum(int(row["quantity"]) for row in drivethru) == pages
+    assert drivethru[0]["file"] == "cards.pdf page 2" and drivethru[0]["back"] == "page 1"
+
+
+@pytest.mark.parametrize("shop, sizes", [("mpc", "poker"), ("drivethru", "poker, bridge, mini, tarot, square")])
+def test_a_shop_names_the_sizes_it_prints_when_a_piece_has_another(tmp_path, shop, sizes):
+    result = run("build", "--game", "monster-ball", "--out", str(tmp_path), "--shop", shop, root=REPO)
+    assert result.exit_code == 1
+    assert "game.yaml:38" in result.stderr and f"does not print token pieces; it takes {sizes}" in result.stderr

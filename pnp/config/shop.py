@@ -24,7 +24,8 @@ class ShopPreset:
     safe: Length = Length.mm(3.175)
     order: Literal["back-front", "front-back"] = "back-front"
     boards: bool = False
-    sizes: dict[str, list[int]] = field(default_factory=dict)  # expected pixels per card size
+    sizes: dict[str, list[int]] = field(default_factory=dict)  # the sizes it prints: pixels with bleed
+    custom: bool = False   # also prints pieces of a size of their own ([width, height])
 
 
 def shop_ids(root: Path) -> list[str]:

@@ -5,6 +5,9 @@ home sheets are the same drawing."""
 
 from __future__ import annotations
 
+import csv
+import io
+
 from pnp.config.deck import Card
 from pnp.errors import PnpError
 from pnp.outputs.pdf import OutputFile
@@ -16,6 +19,7 @@ from pnp.render.deck import compile_deck_layouts
 
 def render_shop(ctx, preset) -> list[OutputFile]:
     files: list[OutputFile] = []
+    rows: list[list] = []   # the manifest: which file is which card, how many, its back
     bleed, safe = preset.bleed.points, preset.safe.points
     for component in ctx.game.components:
         if component.kind == "deck":
@@ -23,18 +27,36 @@ def render_shop(ctx, preset) -> list[OutputFile]:
             check_pixel_size(preset, component, front, bleed)
             deck = ctx.decks[component.id]
             if preset.format == "pdf":
-                files.append(deck_pdf(ctx, preset, component, front, back, deck, bleed))
+                files.append(deck_pdf(ctx, preset, component, front, back, deck, bleed, rows))
             else:
-                files.extend(deck_pngs(ctx, preset, component, front, back, deck, bleed))
+                files.extend(deck_pngs(ctx, preset, component, front, back, deck, bleed, rows))
         elif component.kind == "board" and preset.boards and preset.format == "png":
             files.extend(board_png(ctx, preset, component))
+            rows.append([f"{component.id}.png", component.title or component.id, 1, ""])
+    files.append(manifest(preset, rows))
     return files
 
 
+def manifest(preset, rows: list[list]) -> OutputFile:
+    """manifest.csv beside the shop files: file (relative to it), card name, quantity, back."""
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(["file", "card", "quantity", "back"])
+    writer.writerows(rows)
+    return OutputFile(f"{preset.id}/manifest.csv", text.getvalue().encode())
+
+
 def check_pixel_size(preset, component, front, bleed: float) -> None:
-    """A preset lists the pixel sizes the shop asks for; a card that comes out otherwise means
-    the preset or the card size is wrong, and the shop would reject the files."""
+    """A preset lists the sizes the shop prints and their pixels; a piece of another size, or
+    one that comes out otherwise, would be rejected by the shop."""
     size = front.size_name
+    if preset.sizes and size not in preset.sizes:   # a preset that lists no sizes takes any
+        if size == "custom" and preset.custom:
+            return
+        what = f"{front.width / 72 * 25.4:.1f} x {front.height / 72 * 25.4:.1f} mm" if size == "custom" else size
+        raise component._where.error(
+            f"{preset.name} does not print {what} pieces; it takes {', '.join(preset.sizes)}"
+            + (" or a size of the layout's own" if preset.custom else ""))
     if preset.format != "png" or size not in preset.sizes:
         return
     got = [round((front.width + 2 * bleed) * preset.dpi / 72), round((front.height + 2 * bleed) * preset.dpi / 72)]
@@ -53,19 +75,25 @@ def first_copies(deck) -> list[Card]:
     return cards
 
 
+def back_key(back, card: Card) -> tuple:
+    """Backs differ only by the fields their layout uses."""
+    return tuple(str(card.get(name)) for name in sorted(back.fields))
+
+
 def distinct_backs(back, cards: list[Card]) -> list[Card]:
-    """One card for each different back: backs differ only by the fields their layout uses."""
+    """One card for each different back."""
     found: dict[tuple, Card] = {}
     for card in cards:
-        found.setdefault(tuple(str(card.get(name)) for name in sorted(back.fields)), card)
+        found.setdefault(back_key(back, card), card)
     return list(found.values())
 
 
-def deck_pngs(ctx, preset, component, front, back, deck, bleed) -> list[OutputFile]:
+def deck_pngs(ctx, preset, component, front, back, deck, bleed, rows: list[list]) -> list[OutputFile]:
     cards = first_copies(deck)
     pages = [(front, card) for card in cards]
     backs = distinct_backs(back, cards) if back is not None else []
     pages += [(back, card) for card in backs]
+    back_numbers = {back_key(back, card): number for number, card in enumerate(backs, start=1)}
     pdf = pieces_pdf(pages, bleed, f"{ctx.game.title}: {component.id}", "pieces.pdf")
     images = rasterise(pdf.data, preset.dpi)
     folder = f"{preset.id}/{component.id}"
@@ -73,17 +101,26 @@ def deck_pngs(ctx, preset, component, front, back, deck, bleed) -> list[OutputFi
     for number, (card, count, image) in enumerate(zip(cards, deck.counts, images), start=1):
         copies = f"-x{count}" if count > 1 else ""
         files.append(OutputFile(f"{folder}/{component.id}-{number:03d}-front{copies}.png", image))
+        back_file = f"{component.id}/{component.id}-back-{back_numbers[back_key(back, card)]}.png" if back else ""
+        rows.append([f"{component.id}/{component.id}-{number:03d}-front{copies}.png", card.label, count, back_file])
     for number, image in enumerate(images[len(cards):], start=1):
         files.append(OutputFile(f"{folder}/{component.id}-back-{number}.png", image))
     return files
 
 
-def deck_pdf(ctx, preset, component, front, back, deck, bleed) -> OutputFile:
+def deck_pdf(ctx, preset, component, front, back, deck, bleed, rows: list[list]) -> OutputFile:
     pages = []
     for card in deck.expanded():
         pair = [(front, card)] if back is None else \
             ([(back, card), (front, card)] if preset.order == "back-front" else [(front, card), (back, card)])
         pages.extend(pair)
+    # one row per distinct card: the pages of its first copy
+    page = 1
+    for card, count in zip(first_copies(deck), deck.counts):
+        front_page = page + (1 if back is not None and preset.order == "back-front" else 0)
+        back_page = "" if back is None else f"page {front_page - 1 if preset.order == 'back-front' else front_page + 1}"
+        rows.append([f"{component.id}.pdf page {front_page}", card.label, count, back_page])
+        page += count * (2 if back is not None else 1)
     return pieces_pdf(pages, bleed, f"{ctx.game.title}: {component.title or component.id} ({preset.name})",
                       f"{preset.id}/{component.id}.pdf")
 
