@@ -202,3 +202,34 @@ def test_back_offset_with_fold_is_an_error(tmp_path):
     assert result.exit_code == 1
     assert "--back-offset" in result.output + (result.stderr or "") and "fold" in result.output + (result.stderr or "")
     assert not (tmp_path / "12th-player").exists()
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_one_print_all_file_per_game_with_a_cover_then_every_part(tmp_path, paper):
+    build(REPO, "monster-ball", tmp_path, "--paper", paper)
+    folder = tmp_path / "monster-ball"
+    reader = pdf(folder / f"monster-ball-print-all-{paper}.pdf")
+    cover = reader.pages[0].extract_text()
+    assert "Monster Ball" in cover and "Roster cards (pages 3-6)" in cover.replace("  ", " ")
+    assert "double-sided, 2 sheets: cut on the marks" in cover and "Rule sheet" in cover
+    parts = ["roster-cards", "blank-rosters", "law-roster", "chaos-roster", "tokens", "scoreboard",
+             "field", "rules"]
+    page = 2
+    for part in parts:
+        source = pdf(folder / f"{part}-{paper}.pdf")
+        # each part starts on a fresh sheet, its pages as in its own file
+        assert reader.pages[page].extract_text() == source.pages[0].extract_text(), part
+        assert [round(float(v), 2) for v in reader.pages[page].mediabox] == \
+            [round(float(v), 2) for v in source.pages[0].mediabox]
+        page += len(source.pages) + len(source.pages) % 2
+    assert page == len(reader.pages)
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
+    assert not any(name for name, embedded in fonts_of(reader).items() if not embedded and name != "/Helvetica")
+
+
+def test_print_all_names_the_print_options(tmp_path):
+    build(REPO, "12th-player", tmp_path, "--bleed", "--duplex", "fold")
+    reader = pdf(tmp_path / "12th-player" / "12th-player-print-all-letter-fold-bleed.pdf")
+    sheets = len(pdf(tmp_path / "12th-player" / "cards-letter-fold-bleed.pdf").pages)
+    assert f"single-sided, {sheets} sheets: fold along the dashed line, glue, then cut on the marks" in \
+        reader.pages[0].extract_text()

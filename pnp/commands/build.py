@@ -9,7 +9,9 @@ from pathlib import Path
 from pnp.cache import fingerprint
 from pnp.errors import PnpError
 from pnp.outputs.folder import OutputFolder
+from pnp.impose import PAPER_SIZES
 from pnp.outputs.pdf import OutputFile
+from pnp.outputs.print_all import home_part, print_all
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions, renderer_for
 from pnp.contents.validate import validate
@@ -63,10 +65,16 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     if progress is not None:
         ctx.tick = progress(steps * (1 + len(shops)))
     rendered: list[tuple[OutputFile, float]] = []
+    parts = []
     for component in game.components:
-        rendered += timed(renderer_for(component.kind), ctx, component)
+        files = timed(renderer_for(component.kind), ctx, component)
+        rendered += files
+        parts.append(home_part(options, component, [file for file, _ in files]))
         if component.kind != "deck":
             ctx.tick(1)
+    rendered += timed(lambda: [print_all(game.title, game_id, PAPER_SIZES[options.paper],
+                                         f"{options.paper}{options.variant}",
+                                         [part for part in parts if part is not None], project.fonts)])
     for preset in shops:
         from pnp.render.shop import render_shop
         rendered += timed(render_shop, ctx, preset)

@@ -1,0 +1,86 @@
+"""One file a home printer can take for a whole game: a cover page that says what each part is
+and how to print and cut it, then every home PDF of the game in order."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from pnp.layout.units import mm
+from pnp.outputs.pdf import OutputFile, finish, new_canvas
+
+
+@dataclass
+class Part:
+    title: str
+    file: OutputFile
+    double_sided: bool
+    cutting: str       # what to do with the sheets once printed
+
+
+CUTTING = {"deck": "cut on the marks", "board": "trim and tape the tiles as the first page shows",
+           "sheet": "no cutting", "rules": "no cutting"}
+
+
+def home_part(options, component, files: list[OutputFile]) -> Part | None:
+    """The part of the print-all file that a component's home PDF makes, if it has one."""
+    names = {f"{component.id}-{options.paper}{options.variant}.pdf", f"{component.id}-{options.paper}.pdf"}
+    home = next((file for file in files if file.name in names), None)
+    if home is None:
+        return None
+    double = component.kind == "deck" and bool(component.back) and options.duplex in ("long-edge", "short-edge")
+    cutting = CUTTING.get(component.kind, "see the print guide")
+    if component.kind == "deck" and options.duplex == "fold":
+        cutting = "fold along the dashed line, glue, then cut on the marks"
+    return Part(component.title or component.id, home, double, cutting)
+
+
+def print_all(game_title: str, game_id: str, paper: tuple[float, float], suffix: str, parts: list[Part],
+              fonts) -> OutputFile:
+    """The cover, then each part, each padded to an even number of pages so that printing the
+    whole file double-sided starts every part on a fresh sheet."""
+    from pypdf import PdfReader, PdfWriter
+    writer = PdfWriter()
+    for source in [cover(game_title, paper, parts, fonts)] + [part.file for part in parts]:
+        writer.append(PdfReader(io.BytesIO(source.data)))
+        if len(writer.pages) % 2:
+            writer.add_blank_page(*paper)
+    writer.add_metadata({"/Title": f"{game_title}: everything to print", "/Producer": "pnp (pypdf)"})
+    writer.create_viewer_preferences().print_scaling = "/None"   # print at 100 %
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return OutputFile(f"{game_id}-print-all-{suffix}.pdf", buffer.getvalue(), len(writer.pages))
+
+
+def cover(game_title: str, paper: tuple[float, float], parts: list[Part], fonts) -> OutputFile:
+    from pnp.config.typed import where_of
+    text = fonts.family("text", where_of(None, "font"))
+    display = fonts.family("display", where_of(None, "font"))
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, paper, f"{game_title}: cover")
+    width, height = paper
+    left, y = mm(20), height - mm(30)
+    canvas.setFont(display.face(), 24)
+    canvas.drawString(left, y, f"{game_title}: everything to print")
+    y -= mm(10)
+    canvas.setFont(text.face(), 10)
+    for line in ("Print at 100 % (actual size, not fit to page). Each part starts on a new sheet;",
+                 "pages marked double-sided need both sides of the sheet (see docs/print-guide.md)."):
+        canvas.drawString(left, y, line)
+        y -= mm(5)
+    y -= mm(6)
+    page = 3   # the cover and its blank back come first
+    for part in parts:
+        sheets = part.file.pages // 2 if part.double_sided else part.file.pages
+        canvas.setFont(text.face(bold=True), 11)
+        last = page + part.file.pages - 1
+        canvas.drawString(left, y, f"{part.title}  (page {page})" if last == page
+                          else f"{part.title}  (pages {page}-{last})")
+        y -= mm(5)
+        canvas.setFont(text.face(), 10)
+        sides = "double-sided" if part.double_sided else "single-sided"
+        canvas.drawString(left + mm(5), y, f"{sides}, {sheets} sheet{'s' if sheets != 1 else ''}: {part.cutting}")
+        y -= mm(8)
+        page += part.file.pages + part.file.pages % 2
+    canvas.showPage()
+    return finish(canvas, buffer, "cover.pdf")
