@@ -126,3 +126,96 @@ def test_a_shop_names_the_sizes_it_prints_when_a_piece_has_another(tmp_path, sho
     result = run("build", "--game", "monster-ball", "--out", str(tmp_path), "--shop", shop, root=REPO)
     assert result.exit_code == 1
     assert "game.yaml:38" in result.stderr and f"does not print token pieces; it takes {sizes}" in result.stderr
+
+
+def preflight_pdfx(reader) -> list[str]:
+    """PDF/X-1a problems found by walking every page, form, image and font of the file."""
+    from pypdf.generic import ContentStream
+    problems = []
+    info = reader.trailer["/Info"].get_object()
+    if not str(info.get("/GTS_PDFXVersion", "")).startswith("PDF/X-1a"):
+        problems.append("no GTS_PDFXVersion")
+    if info.get("/Trapped") not in ("/False", "/True"):
+        problems.append("no Trapped key")
+    intents = reader.trailer["/Root"].get("/OutputIntents") or []
+    if not any(i.get_object().get("/S") == "/GTS_PDFX" and i.get_object().get("/OutputConditionIdentifier")
+               for i in intents):
+        problems.append("no GTS_PDFX output intent")
+    seen = set()
+
+    def walk(stream, resources, where):
+        resources = resources.get_object() if resources is not None else {}
+        for operands, operator in ContentStream(stream, reader).operations:
+            if operator in (b"rg", b"RG"):
+                problems.append(f"{where}: RGB colour {operator.decode()}")
+            if operator in (b"cs", b"CS") and operands[0] not in ("/DeviceCMYK", "/DeviceGray"):
+                problems.append(f"{where}: colour space {operands[0]}")
+        for ref in (resources.get("/ExtGState") or {}).values():
+            state = ref.get_object()
+            if float(state.get("/ca", 1)) < 1 or float(state.get("/CA", 1)) < 1 or \
+                    state.get("/SMask", "/None") != "/None":
+                problems.append(f"{where}: transparency in a graphics state")
+        for name, ref in (resources.get("/XObject") or {}).items():
+            xobject = ref.get_object()
+            if id(xobject) in seen:
+                continue
+            seen.add(id(xobject))
+            if xobject.get("/Subtype") == "/Image":
+                if xobject.get("/ColorSpace") not in ("/DeviceCMYK", "/DeviceGray"):
+                    problems.append(f"{where}: image {name} in {xobject.get('/ColorSpace')}")
+                if "/SMask" in xobject:
+                    problems.append(f"{where}: image {name} with a soft mask")
+            else:
+                if (xobject.get("/Group") or {}).get("/S") == "/Transparency":
+                    problems.append(f"{where}: transparency group in {name}")
+                walk(xobject, xobject.get("/Resources"), f"{where} form {name}")
+        for ref in (resources.get("/Font") or {}).values():
+            font = ref.get_object()
+            descriptor = font.get("/FontDescriptor")
+            if font.get("/Subtype") == "/Type0":
+                descriptor = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
+            descriptor = descriptor.get_object() if descriptor is not None else {}
+            if not any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")):
+                problems.append(f"{where}: font {font.get('/BaseFont')} not embedded")
+
+    for number, page in enumerate(reader.pages, start=1):
+        if "/TrimBox" not in page or "/BleedBox" not in page:
+            problems.append(f"page {number}: no TrimBox or BleedBox")
+        if (page.get("/Group") or {}).get("/S") == "/Transparency":
+            problems.append(f"page {number}: transparency group")
+        walk(page.get_contents(), page.get("/Resources"), f"page {number}")
+    return problems
+
+
+@pytest.mark.parametrize("game", ["jukem", "12th-player", "big-ten"])
+def test_drivethru_pdfs_pass_a_pdfx_1a_preflight(tmp_path, game):
+    import shutil
+    root = tmp_path / "root"
+    for folder in ("card_data", "layouts", "fonts"):
+        shutil.copytree(REPO / folder, root / folder)
+    (root / "shops").mkdir()   # DriveThruCards' own preset, taking Big Ten's end zones too
+    preset = (REPO / "pnp/shops/drivethru.yaml").read_text() + "custom: true\n"
+    (root / "shops/drivethru.yaml").write_text(preset)
+    build(root, game, tmp_path, "--shop", "drivethru")
+    files = sorted((tmp_path / game / "drivethru").glob("*.pdf"))
+    assert files
+    for path in files:
+        reader = pdf(path)
+        assert preflight_pdfx(reader) == [], path.name
+        assert reader.pdf_header == "%PDF-1.4"
+
+
+def test_the_preflight_finds_rgb_in_a_home_pdf(tmp_path):
+    build(REPO, "jukem", tmp_path)
+    problems = preflight_pdfx(pdf(tmp_path / "jukem" / "cards-letter.pdf"))
+    assert any("RGB colour" in p for p in problems) and "no GTS_PDFX output intent" in problems
+
+
+def test_pdfx_images_are_flattened_onto_white_and_turned_cmyk():
+    from pnp.outputs.pdfx import cmyk_image
+    image = Image.new("RGBA", (2, 1))
+    image.putpixel((0, 0), (255, 0, 0, 255))
+    image.putpixel((1, 0), (0, 0, 255, 0))   # fully transparent: white paper
+    converted = cmyk_image(image)
+    assert converted.mode == "CMYK"
+    assert converted.getpixel((0, 0)) == (0, 255, 255, 0) and converted.getpixel((1, 0)) == (0, 0, 0, 0)

@@ -25,6 +25,7 @@ class ShopPreset:
     order: Literal["back-front", "front-back"] = "back-front"
     boards: bool = False
     sizes: dict[str, list[int]] = field(default_factory=dict)  # the sizes it prints: pixels with bleed
+    pdfx: bool = False     # PDF/X-1a: CMYK only, output intent (pnp.outputs.pdfx)
     custom: bool = False   # also prints pieces of a size of their own ([width, height])
 
 

@@ -30,9 +30,9 @@ def starting_font() -> str:
     return STARTING_FONT
 
 
-def new_canvas(buffer: io.BytesIO, pagesize, title: str) -> Canvas:
+def new_canvas(buffer: io.BytesIO, pagesize, title: str, kind: type[Canvas] = Canvas) -> Canvas:
     # invariant=1: no creation date and a fixed document id, so the same input gives the same bytes
-    canvas = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1,
+    canvas = kind(buffer, pagesize=pagesize, invariant=1, pageCompression=1,
                     initialFontName=starting_font())
     canvas.setTitle(title)
     canvas.setAuthor("pnp")

@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import io
 
+from reportlab.pdfgen.canvas import Canvas
+
 from pnp.outputs.pdf import finish, new_canvas
 
 
-def pieces_pdf(pages: list[tuple[object, object]], bleed: float, title: str, name: str, before_each=None):
-    """A PDF with one page per (layout, card), each piece centred in its bleed.
+def pieces_pdf(pages: list[tuple[object, object]], bleed: float, title: str, name: str, before_each=None,
+               pdfx: bool = False):
+    """A PDF with one page per (layout, card), each piece centred in its bleed; with `pdfx`,
+    PDF/X-1a (CMYK only, see pnp.outputs.pdfx).
     `before_each(index)` is called before each piece is drawn (the preview links warnings to it)."""
+    from pnp.outputs.pdfx import CmykCanvas, make_pdfx
     buffer = io.BytesIO()
     canvas = None
     for index, (layout, card) in enumerate(pages):
@@ -20,7 +25,7 @@ def pieces_pdf(pages: list[tuple[object, object]], bleed: float, title: str, nam
             before_each(index)
         size = (layout.width + 2 * bleed, layout.height + 2 * bleed)
         if canvas is None:
-            canvas = new_canvas(buffer, size, title)
+            canvas = new_canvas(buffer, size, title, CmykCanvas if pdfx else Canvas)
         canvas.setPageSize(size)
         canvas.setBleedBox((0, 0, size[0], size[1]))
         canvas.setTrimBox((bleed, bleed, bleed + layout.width, bleed + layout.height))
@@ -29,4 +34,5 @@ def pieces_pdf(pages: list[tuple[object, object]], bleed: float, title: str, nam
         layout.draw(canvas, card)
         canvas.restoreState()
         canvas.showPage()
-    return finish(canvas, buffer, name)
+    finished = finish(canvas, buffer, name)
+    return make_pdfx(finished, title) if pdfx else finished

@@ -122,7 +122,7 @@ def deck_pdf(ctx, preset, component, front, back, deck, bleed, rows: list[list])
         rows.append([f"{component.id}.pdf page {front_page}", card.label, count, back_page])
         page += count * (2 if back is not None else 1)
     return pieces_pdf(pages, bleed, f"{ctx.game.title}: {component.title or component.id} ({preset.name})",
-                      f"{preset.id}/{component.id}.pdf")
+                      f"{preset.id}/{component.id}.pdf", pdfx=preset.pdfx)
 
 
 def board_png(ctx, preset, component) -> list[OutputFile]:

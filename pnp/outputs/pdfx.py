@@ -1,0 +1,89 @@
+"""PDF/X-1a for print shops that ask for it (DriveThruCards): every colour and image in CMYK
+(or gray), no transparency, fonts embedded, an output intent and the PDF/X keys.
+
+RGB becomes CMYK by the plain formula, with no ICC profile (none with a free licence ships
+with pnp): K = 1 - max(R, G, B), C = (1 - R - K) / (1 - K), and likewise M from G and Y from B.
+The output intent names the registered condition CGATS TR 001 (SWOP), which a shop's RIP knows
+without an embedded profile. Opacity is dropped: PDF/X-1a has no transparency."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+from reportlab.lib.colors import CMYKColor, toColor
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp.outputs.pdf import OutputFile
+
+PDFX_VERSION = "PDF/X-1a:2003"
+CONDITION = "CGATS TR 001"
+
+
+def rgb_to_cmyk(r: float, g: float, b: float) -> tuple[float, float, float, float]:
+    k = 1 - max(r, g, b)
+    if k >= 1:
+        return (0.0, 0.0, 0.0, 1.0)
+    return ((1 - r - k) / (1 - k), (1 - g - k) / (1 - k), (1 - b - k) / (1 - k), k)
+
+
+def cmyk_colour(colour) -> CMYKColor:
+    """reportlab calls this for every colour set on the canvas or in text (enforceColorSpace)."""
+    colour = toColor(colour)
+    if isinstance(colour, CMYKColor):
+        return CMYKColor(colour.cyan, colour.magenta, colour.yellow, colour.black)
+    return CMYKColor(*rgb_to_cmyk(colour.red, colour.green, colour.blue))
+
+
+def cmyk_image(image: Image.Image) -> Image.Image:
+    """An image flattened onto white (no soft mask) and in CMYK by the same formula."""
+    if image.mode in ("RGBA", "LA", "P", "PA") or "transparency" in image.info:
+        image = image.convert("RGBA")
+        flat = Image.new("RGB", image.size, "white")
+        flat.paste(image, mask=image.getchannel("A"))
+        image = flat
+    rgb = image.convert("RGB")
+    out = Image.new("CMYK", rgb.size)
+    out.putdata([tuple(round(v * 255) for v in rgb_to_cmyk(r / 255, g / 255, b / 255))
+                 for r, g, b in rgb.getdata()])
+    return out
+
+
+class CmykCanvas(Canvas):
+    """A canvas that writes only CMYK or gray colours and images, and no transparency."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, enforceColorSpace=cmyk_colour, **kwargs)
+
+    def _setFillAlpha(self, alpha):     # PDF/X-1a forbids transparency
+        pass
+
+    def _setStrokeAlpha(self, alpha):
+        pass
+
+    def drawImage(self, image, x, y, width=None, height=None, mask=None, **kwargs):
+        from reportlab.lib.utils import ImageReader
+        picture = image._image if isinstance(image, ImageReader) else Image.open(image)
+        return super().drawImage(ImageReader(cmyk_image(picture)), x, y, width, height, mask=None, **kwargs)
+
+
+def make_pdfx(file: OutputFile, title: str) -> OutputFile:
+    """The finished PDF with the output intent and the PDF/X keys added."""
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, DictionaryObject, NameObject, TextStringObject
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(file.data)))
+    intent = DictionaryObject({
+        NameObject("/Type"): NameObject("/OutputIntent"),
+        NameObject("/S"): NameObject("/GTS_PDFX"),
+        NameObject("/OutputConditionIdentifier"): TextStringObject(CONDITION),
+        NameObject("/RegistryName"): TextStringObject("http://www.color.org"),
+        NameObject("/Info"): TextStringObject("SWOP (Coated) 20%, GCR, Medium"),
+    })
+    writer._root_object[NameObject("/OutputIntents")] = ArrayObject([writer._add_object(intent)])
+    writer.add_metadata({"/Title": title, "/GTS_PDFXVersion": PDFX_VERSION,
+                         "/GTS_PDFXConformance": PDFX_VERSION, "/Trapped": NameObject("/False"),
+                         "/CreationDate": "D:20000101000000Z", "/ModDate": "D:20000101000000Z"})
+    writer.pdf_header = b"%PDF-1.4"
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return OutputFile(file.name, buffer.getvalue(), file.pages)
