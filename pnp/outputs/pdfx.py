@@ -43,10 +43,10 @@ def cmyk_image(image: Image.Image) -> Image.Image:
         flat.paste(image, mask=image.getchannel("A"))
         image = flat
     rgb = image.convert("RGB")
-    out = Image.new("CMYK", rgb.size)
-    out.putdata([tuple(round(v * 255) for v in rgb_to_cmyk(r / 255, g / 255, b / 255))
-                 for r, g, b in rgb.getdata()])
-    return out
+    data = rgb.tobytes()
+    cmyk = bytes(round(v * 255) for r, g, b in zip(data[0::3], data[1::3], data[2::3])
+                 for v in rgb_to_cmyk(r / 255, g / 255, b / 255))
+    return Image.frombytes("CMYK", rgb.size, cmyk)
 
 
 class CmykCanvas(Canvas):
