@@ -21,7 +21,7 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 
 def part_files(folder: Path) -> list[Path]:
-    return list(folder.glob(".*.part"))
+    return list(folder.glob(".pnp-part.*")) + list(folder.glob(".pnp-old.*"))
 
 
 def test_disk_full_on_the_second_file_writes_nothing(mini, tmp_path, monkeypatch):

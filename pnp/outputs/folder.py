@@ -1,10 +1,18 @@
 """A game's output folder, written all at once and only over pnp's own files.
 
-Files are first written in full to temporary names (`.NAME.*.part`) beside their targets;
-only when every one is on disk are they renamed over the old files, with Ctrl-C held back
-for those few renames. A manifest records what pnp wrote (name and SHA-256), so a file
-someone else put there, or edited since, is never overwritten. A lock file keeps two builds
-into the same folder from interleaving.
+Files are first written in full to temporary names (`.pnp-part.*`) beside their targets, and
+each file they replace is kept as a hard link (`.pnp-old.*`). Then a journal names every
+rename about to happen, and only then are the files renamed into place, with Ctrl-C, SIGTERM
+and SIGHUP held back for those few renames. If anything fails on the way (a rename refused,
+a full disk at the manifest), the renames done are undone from the kept links, so the folder
+is as it was. If the process is killed in between, the journal is still there: the next
+build finishes the commit when every file was already in place, and undoes it otherwise,
+before it does anything else.
+
+A manifest records what pnp wrote (name and SHA-256), so a file someone else put there, or
+edited since, is never overwritten. A lock file keeps two builds from interleaving. pnp
+removes only temporary files it recognises as its own (the `.pnp-part.` and `.pnp-old.`
+prefixes), never a user's.
 """
 
 from __future__ import annotations
@@ -25,6 +33,8 @@ from pnp.errors import PnpError
 MANIFEST = ".pnp-manifest.json"
 RECORD = ".pnp-build.json"   # the last build: what it was made from and what it wrote
 LOCK = ".pnp.lock"
+JOURNAL = ".pnp-journal.json"            # present only while a commit is under way
+PART, OLD = ".pnp-part.", ".pnp-old."    # pnp's own temporary files: new contents, kept old ones
 PDF_MARK = b"/Creator (pnp)"           # in the info of every PDF pnp writes
 PNG_MARK = b"tEXtSoftware\x00pnp"       # in every PNG pnp writes
 
@@ -74,25 +84,105 @@ class OutputFolder:
 
     def commit(self, files, fingerprint: str | None = None) -> list[Path]:
         """Write every file (name, data) into the folder, or none of them."""
+        for file in files:
+            self.target(file.name)   # every path is checked before anything is written
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             with self._locked():
-                self._remove_stale_parts()
+                self.recover()
+                self._remove_own_leftovers()
                 manifest = self._read_manifest()
                 self._refuse_foreign(files, manifest)
                 staged = self._stage(files)
-                with _holding_ctrl_c():
-                    for file, temp in staged:
-                        os.replace(temp, self.folder / file.name)
-                        manifest[file.name] = digest(file.data)
-                    self._write_json(MANIFEST, dict(sorted(manifest.items())))
-                    self._write_json(RECORD, {"fingerprint": fingerprint, "files": [
-                        {"name": f.name, "digest": digest(f.data), "pages": f.pages, "size": len(f.data)}
-                        for f in files]})
+                old_manifest = dict(manifest)
+                for file in files:
+                    manifest[file.name] = digest(file.data)
+                record = {"fingerprint": fingerprint, "files": [
+                    {"name": f.name, "digest": digest(f.data), "pages": f.pages, "size": len(f.data)}
+                    for f in files]}
+                journal = {"renames": staged, "manifest": dict(sorted(manifest.items())), "record": record,
+                           "old_manifest": old_manifest}
+                with _holding_signals():
+                    try:
+                        self._write_json(JOURNAL, journal)
+                        self._apply(journal)
+                    except OSError:
+                        self._undo(journal)   # safe at any step: puts back what moved, drops the rest
+                        raise
+                    self._forget(journal)
         except OSError as exc:
+            if (self.folder / JOURNAL).exists():
+                raise PnpError(f"cannot write to {display_path(self.folder)}: {exc.strerror or exc}; "
+                               f"the build was cut short, and the next build there will finish or "
+                               f"undo it") from None
             raise PnpError(f"cannot write to {display_path(self.folder)}: {exc.strerror or exc}; "
                            f"the files there are as they were") from None
         return [self.folder / file.name for file in files]
+
+    def target(self, name: str) -> Path:
+        """The path of an output file, which must lie inside the folder: a name that is
+        absolute or climbs out with `..` is a bug or a hostile id, refused before any write."""
+        path = Path(name)
+        if not name or path.is_absolute() or ".." in path.parts or "\0" in name:
+            raise PnpError(f"refusing to write '{name}': an output path must stay inside "
+                           f"{display_path(self.folder)}")
+        return self.folder / path
+
+    # --- the journal --------------------------------------------------------------------------
+    def recover(self) -> None:
+        """Finish or undo a commit that a kill cut short: finish it when every new file is in
+        place (only the manifest and record were missing), else put the old files back."""
+        path = self.folder / JOURNAL
+        try:
+            journal = json.loads(path.read_text(encoding="utf-8"))
+            renames = journal["renames"]
+        except FileNotFoundError:
+            return
+        except (ValueError, KeyError, TypeError, OSError):
+            path.unlink(missing_ok=True)   # a journal cut short itself: no rename had begun
+            return
+        if all(self._holds(entry["name"], entry["digest"]) for entry in renames):
+            self._write_json(MANIFEST, journal["manifest"])
+            self._write_json(RECORD, journal["record"])
+            self._forget(journal)
+        else:
+            self._undo(journal)
+
+    def _holds(self, name: str, expected: str) -> bool:
+        try:
+            return digest((self.folder / name).read_bytes()) == expected
+        except OSError:
+            return False
+
+    def _apply(self, journal: dict) -> None:
+        for entry in journal["renames"]:
+            os.replace(self.folder / entry["part"], self.folder / entry["name"])
+        self._write_json(MANIFEST, journal["manifest"])
+        self._write_json(RECORD, journal["record"])
+
+    def _undo(self, journal: dict) -> None:
+        """Put back every file as it was before the commit began."""
+        for entry in journal["renames"]:
+            target, part = self.folder / entry["name"], self.folder / entry["part"]
+            if entry["old"]:
+                kept = self.folder / entry["old"]
+                if target.exists() and kept.exists() and os.path.samefile(kept, target):
+                    kept.unlink()   # never replaced (renaming a link onto itself does nothing)
+                with contextlib.suppress(FileNotFoundError):
+                    os.replace(kept, target)
+            elif not part.exists():
+                target.unlink(missing_ok=True)   # a new file that was renamed into place
+            part.unlink(missing_ok=True)
+        if self._read_manifest() != journal.get("old_manifest", {}):
+            self._write_json(MANIFEST, dict(sorted(journal.get("old_manifest", {}).items())))
+        (self.folder / JOURNAL).unlink(missing_ok=True)
+
+    def _forget(self, journal: dict) -> None:
+        """The commit is complete: the kept old files and the journal go."""
+        for entry in journal["renames"]:
+            if entry["old"]:
+                (self.folder / entry["old"]).unlink(missing_ok=True)
+        (self.folder / JOURNAL).unlink(missing_ok=True)
 
     @contextlib.contextmanager
     def _locked(self):
@@ -103,10 +193,13 @@ class OutputFolder:
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
-    def _remove_stale_parts(self) -> None:
-        """Temporary files of a build that was killed: pnp's own, safe to clear under the lock."""
-        for part in self.folder.rglob(".*.part"):
-            part.unlink(missing_ok=True)
+    def _remove_own_leftovers(self) -> None:
+        """Temporary files of a build that was killed before its journal: pnp's own by their
+        prefix, safe to clear under the lock once any journal has been dealt with."""
+        for prefix in (PART, OLD):
+            for leftover in self.folder.rglob(f"{prefix}*"):
+                if leftover.is_file() and not leftover.is_symlink():
+                    leftover.unlink(missing_ok=True)
 
     def _read_manifest(self) -> dict:
         path = self.folder / MANIFEST
@@ -127,45 +220,73 @@ class OutputFolder:
                 raise PnpError(f"{display_path(target)} was not written by pnp, or was changed since; "
                                f"move it away or build into another --out folder")
 
-    def _stage(self, files) -> list[tuple[object, str]]:
-        staged = []
+    def _stage(self, files) -> list[dict]:
+        """Write each file in full beside its target and keep a link to the file it replaces;
+        the journal's list of renames."""
+        staged: list[dict] = []
         try:
             for file in files:
-                target = self.folder / file.name
+                target = self.target(file.name)
                 target.parent.mkdir(parents=True, exist_ok=True)
-                fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-                staged.append((file, temp))
+                fd, temp = tempfile.mkstemp(prefix=f"{PART}{target.name}.", dir=target.parent)
+                entry = {"name": file.name, "part": _relative(temp, self.folder), "old": None,
+                         "digest": digest(file.data)}
+                staged.append(entry)
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(file.data)
                     handle.flush()
                     os.fsync(handle.fileno())
                 os.chmod(temp, FILE_MODE)   # mkstemp makes 0600; outputs are ordinary files
+                if target.exists():
+                    kept = target.parent / f"{OLD}{target.name}.{Path(temp).name.rsplit('.', 1)[-1]}"
+                    os.link(target, kept)
+                    entry["old"] = _relative(kept, self.folder)
         except BaseException:
-            for _, temp in staged:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(temp)
+            for entry in staged:
+                for key in ("part", "old"):
+                    if entry[key]:
+                        (self.folder / entry[key]).unlink(missing_ok=True)
             raise
         return staged
 
     def _write_json(self, name: str, data) -> None:
-        fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=self.folder)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=1)
-        os.chmod(temp, FILE_MODE)
-        os.replace(temp, self.folder / name)
+        fd, temp = tempfile.mkstemp(prefix=f"{PART}{name}.", dir=self.folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(data, handle, indent=1)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(temp, FILE_MODE)
+            os.replace(temp, self.folder / name)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temp)
+            raise
+
+
+def _relative(path: str | Path, folder: Path) -> str:
+    return Path(path).relative_to(folder).as_posix()
+
+
+HELD_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @contextlib.contextmanager
-def _holding_ctrl_c():
-    """Let the renames finish before a Ctrl-C takes effect (main thread only)."""
+def _holding_signals():
+    """Let the renames finish before Ctrl-C, SIGTERM or SIGHUP take effect (main thread only;
+    SIGKILL can't be held, which is what the journal is for)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    caught = []
-    previous = signal.signal(signal.SIGINT, lambda *args: caught.append(args))
+    caught: list[int] = []
+    previous = {number: signal.signal(number, lambda number, _frame: caught.append(number))
+                for number in HELD_SIGNALS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
         if caught:
-            raise KeyboardInterrupt
+            if caught[0] == signal.SIGINT:
+                raise KeyboardInterrupt
+            os.kill(os.getpid(), caught[0])

@@ -1,0 +1,174 @@
+"""The commit of an output folder survives a failure or a kill at every rename: the folder
+ends up wholly old or wholly new, the next build works, and the message says what is true.
+Only pnp's own temporary files are ever removed."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, build, run
+from pnp.outputs import folder as output_folder
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    """Every file in the folder but the lock, by name."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != ".pnp.lock"}
+
+
+def leftovers(folder: Path) -> list[str]:
+    return [name for name in files(folder) if name.split("/")[-1].startswith((".pnp-part.", ".pnp-old."))
+            or name.endswith(".pnp-journal.json")]
+
+
+def edit(mini: Path, text: str) -> None:
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("Moves in an L.", text))
+
+
+def count_renames(mini, out, monkeypatch) -> int:
+    calls = []
+    real = os.replace
+    monkeypatch.setattr(output_folder.os, "replace", lambda a, b: (calls.append(1), real(a, b))[1])
+    build(mini, "mini", out)
+    monkeypatch.setattr(output_folder.os, "replace", real)
+    return len(calls)
+
+
+def test_a_failure_at_any_rename_leaves_the_folder_as_it_was(mini, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    build(mini, "mini", out)
+    edit(mini, "Jumps.")
+    renames = count_renames(mini, tmp_path / "probe", monkeypatch)
+    assert renames >= 4        # two files, the journal, the manifest, the record
+    real = os.replace
+    for failing in range(1, renames + 1):
+        before = files(out / "mini")
+        calls = []
+
+        def replace(a, b):
+            calls.append(1)
+            if len(calls) == failing:
+                raise OSError(errno.EPERM, os.strerror(errno.EPERM))   # e.g. an immutable file
+            return real(a, b)
+
+        monkeypatch.setattr(output_folder.os, "replace", replace)
+        edit(mini, f"Jumps {failing}.")
+        result = run("build", "--game", "mini", "--out", str(out), root=mini)
+        monkeypatch.setattr(output_folder.os, "replace", real)
+        assert result.exit_code == 1, failing
+        assert "as they were" in result.stderr, (failing, result.stderr)
+        assert files(out / "mini") == before, failing
+        assert leftovers(out / "mini") == []
+    build(mini, "mini", out)   # and the folder is still pnp's to write
+    assert leftovers(out / "mini") == []
+
+
+def test_disk_full_at_the_manifest_leaves_the_folder_as_it_was(mini, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    build(mini, "mini", out)
+    before = files(out / "mini")
+    edit(mini, "Jumps.")
+    real = output_folder.OutputFolder._write_json
+
+    def write_json(self, name, data):
+        if name == output_folder.MANIFEST:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(self, name, data)
+
+    monkeypatch.setattr(output_folder.OutputFolder, "_write_json", write_json)
+    result = run("build", "--game", "mini", "--out", str(out), root=mini)
+    assert result.exit_code == 1 and "No space left on device" in result.stderr
+    assert "as they were" in result.stderr
+    assert files(out / "mini") == before
+
+
+KILLER = textwrap.dedent("""
+    import os, sys
+    sys.path.insert(0, {repo!r})
+    import pnp.outputs.folder as folder
+    real, calls = os.replace, []
+    def replace(a, b):
+        calls.append(1)
+        if len(calls) == {at}:
+            os._exit(137)          # as SIGKILL: no cleanup runs
+        return real(a, b)
+    folder.os.replace = replace
+    from pnp.cli import main
+    sys.argv = ["pnp", "build", "--game", "mini", "--root", {root!r}, "--out", {out!r}]
+    main()
+""")
+
+
+@pytest.mark.parametrize("at", range(1, 7))
+def test_a_kill_between_renames_is_finished_or_undone_by_the_next_build(mini, tmp_path, at):
+    out = tmp_path / "out"
+    build(mini, "mini", out)
+    old = files(out / "mini")
+    edit(mini, "Jumps.")
+    killed = subprocess.run([sys.executable, "-c", KILLER.format(repo=str(REPO), at=at, root=str(mini), out=str(out))],
+                            capture_output=True, text=True, timeout=120)
+    if killed.returncode == 0:
+        pytest.skip(f"the commit has fewer than {at} renames")
+    assert killed.returncode == 137
+    now = files(out / "mini")
+    visible = {name for name in now if not name.split("/")[-1].startswith(".pnp")}
+    assert visible == {name for name in old if not name.split("/")[-1].startswith(".pnp")}
+    # the next build recovers the folder, then writes the new cards
+    result = run("build", "--game", "mini", "--out", str(out), root=mini)
+    assert result.exit_code == 0, result.stderr
+    assert leftovers(out / "mini") == []
+    manifest = json.loads((out / "mini/.pnp-manifest.json").read_text())
+    for name, digest in manifest.items():
+        import hashlib
+        assert hashlib.sha256((out / "mini" / name).read_bytes()).hexdigest() == digest, name
+
+
+def test_recovery_alone_leaves_a_whole_old_or_whole_new_folder(mini, tmp_path):
+    out = tmp_path / "out"
+    build(mini, "mini", out)
+    old = {k: v for k, v in files(out / "mini").items() if k.endswith(".pdf")}
+    edit(mini, "Jumps.")
+    build(mini, "mini", tmp_path / "new")
+    new = {k: v for k, v in files(tmp_path / "new/mini").items() if k.endswith(".pdf")}
+    for at in range(1, 6):
+        subprocess.run([sys.executable, "-c", KILLER.format(repo=str(REPO), at=at, root=str(mini), out=str(out))],
+                       capture_output=True, timeout=120)
+        output_folder.OutputFolder(out / "mini").recover()
+        pdfs = {k: v for k, v in files(out / "mini").items() if k.endswith(".pdf")}
+        assert pdfs in (old, new), at
+        if pdfs == new:
+            # finished: now make it old again for the next kill point
+            edit(mini, "Moves in an L.")
+        build(mini, "mini", out)
+        old = {k: v for k, v in files(out / "mini").items() if k.endswith(".pdf")}
+        edit(mini, "Jumps.")
+
+
+def test_a_users_part_files_are_never_removed(mini, tmp_path):
+    out = tmp_path / "out"
+    (out / "mini").mkdir(parents=True)
+    mine = [out / "mini/.download.part", out / "mini/.notes.txt.part", out / "mini/sub/.x.part"]
+    for path in mine:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("mine")
+    build(mini, "mini", out)
+    build(mini, "mini", out)
+    assert all(path.read_text() == "mine" for path in mine)
+
+
+@pytest.mark.parametrize("name", ["../escaped.pdf", "/tmp/abs.pdf", "a/../../b.pdf", ""])
+def test_no_output_path_leaves_the_folder(tmp_path, name):
+    from pnp.errors import PnpError
+    from pnp.outputs.pdf import OutputFile
+    with pytest.raises(PnpError, match="must stay inside"):
+        output_folder.OutputFolder(tmp_path / "game").commit([OutputFile(name, b"x")])
+    assert list(tmp_path.rglob("*.pdf")) == []
