@@ -11,6 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from pnp import __version__
+from pnp.errors import PnpError
 
 SALT = "pnp-cache-1"
 PACKAGE = Path(__file__).resolve().parent
@@ -35,5 +36,9 @@ def fingerprint(root: Path, game_id: str, options, paper: str | None, shops: tup
             continue
         for path in sorted(p for p in folder.rglob("*") if p.is_file()):
             digest.update(f"\0{path.relative_to(root).as_posix()}\0".encode())
-            digest.update(path.read_bytes())
+            try:
+                digest.update(path.read_bytes())
+            except OSError as exc:   # unreadable, or gone since the folder was listed
+                raise PnpError(f"cannot read {path.relative_to(root).as_posix()}: {exc.strerror or exc}",
+                               hint="check its permissions, or wait until the files stop changing") from None
     return digest.hexdigest()

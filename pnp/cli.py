@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import sys
@@ -59,6 +60,24 @@ def chosen_shops(project, shops: tuple[str, ...]) -> list:
     return presets
 
 
+def finite(value: float, name: str) -> float:
+    if not math.isfinite(value):
+        raise click.BadParameter("give a finite number", param_hint=name)
+    return value
+
+
+def checked_out(root: Path, out: Path) -> Path:
+    """The output folder, refused inside the folders a build reads: writing there would feed
+    the next build (and make `watch` rebuild forever)."""
+    resolved = out.resolve()
+    for name in ("card_data", "layouts", "fonts", "shops"):
+        source = (root / name).resolve()
+        if resolved == source or source in resolved.parents:
+            raise click.BadParameter(f"'{out}' is inside {name}/, which pnp reads; choose a folder "
+                                     f"outside card_data/, layouts/ and fonts/", param_hint="--out")
+    return out
+
+
 def parse_offset(_ctx, _param, value: str | None) -> tuple[float, float]:
     if not value:
         return (0.0, 0.0)
@@ -66,6 +85,8 @@ def parse_offset(_ctx, _param, value: str | None) -> tuple[float, float]:
         x, y = (float(part) for part in value.split(","))
     except ValueError:
         raise click.BadParameter("give two numbers in mm, e.g. 0.5,-1") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise click.BadParameter("give two finite numbers in mm, e.g. 0.5,-1")
     if abs(x) > 20 or abs(y) > 20:
         raise click.BadParameter("an offset over 20 mm is not a printer's shift")
     return (mm(x), mm(y))
@@ -148,6 +169,7 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
       pnp build --game 12th-player --paper a4
       pnp build --all --bleed --duplex short-edge
     """
+    out = checked_out(root, out)
     from pnp.commands.build import build_game
     from pnp.render import PrintOptions
     project = open_project(root)
@@ -208,6 +230,7 @@ def proof(games, every, paper, out, root):
     Example:
       pnp proof --game jukem            # output/jukem/proof/cards-faces.png, ...
     """
+    out = checked_out(root, out)
     from pnp.commands.proof import proof_game
     project = open_project(root)
     made, failed = each_game(chosen_games(project, games, every),
@@ -227,7 +250,8 @@ def proof(games, every, paper, out, root):
 @paper_option()
 @out_option()
 @root_option
-@click.option("--interval", type=click.FloatRange(0.1, 10), default=0.5, show_default=True,
+@click.option("--interval", type=click.FloatRange(0.1, 10), callback=lambda _c, _p, v: finite(v, "--interval"),
+              default=0.5, show_default=True,
               help="Seconds between looks at the files where the system can't report changes "
               "(some network drives); elsewhere each save is seen at once.")
 def watch(games, every, paper, out, root, interval):
@@ -239,6 +263,7 @@ def watch(games, every, paper, out, root, interval):
     Example:
       pnp watch --game jukem
     """
+    out = checked_out(root, out)
     from pnp.commands.build import build_game
     from pnp.commands.watch import watch as watch_files
     from pnp.project import Project
@@ -246,14 +271,20 @@ def watch(games, every, paper, out, root, interval):
     ids = chosen_games(open_project(root), games, every)
 
     def rebuild():
-        project = Project(root)   # fresh each time: edits to fonts.yaml and layouts count
         stamp = time.strftime("%H:%M:%S")
+        try:
+            project = Project(root)   # fresh each time: edits to fonts.yaml and layouts count
+        except PnpError as exc:       # card_data/ gone for a moment (a git checkout): wait for it
+            report_problem(exc)
+            click.echo("watching for changes (Ctrl-C to stop)", err=True)
+            return
         for game_id in ids:
             started = time.perf_counter()
             try:
                 written = build_game(project, game_id, out, paper, PrintOptions())
-            except PnpError as exc:
-                report_problem(exc)
+            except Exception as exc:  # noqa: BLE001 - a watch outlives every bad edit
+                report_problem(exc if isinstance(exc, PnpError) else
+                               PnpError(f"pnp hit an internal problem ({exc.__class__.__name__}: {exc})"))
                 click.echo(f"[{stamp}] {game_id}: not rebuilt; the last good files stay", err=True)
                 continue
             state = "up to date" if all(w.reused for w in written) else \
@@ -287,6 +318,7 @@ def serve(game_id, out, root, port, host):
     Example:
       pnp serve --game jukem            # then open http://127.0.0.1:8000/
     """
+    out = checked_out(root, out)
     from pnp.commands.serve import serve as serve_game
     project = open_project(root)
     chosen_games(project, (game_id,), False)
@@ -314,6 +346,7 @@ def calibrate(paper, duplex, out, root):
     Example:
       pnp calibrate --paper a4
     """
+    out = checked_out(root, out)
     from pnp.commands.calibrate import calibration_sheet
     project = open_project(root)
     try:

@@ -18,6 +18,8 @@ from pnp.errors import PnpError
 # billions of values (the "billion laughs" bomb): refuse a file whose aliases expand past
 # MAX_EXPANDED values before anything walks it.
 MAX_EXPANDED = 2_000_000
+MAX_DEPTH = 100                  # levels of nesting: a card game needs fewer than ten
+MAX_FILE_BYTES = 20 * 2**20      # refused before reading: past this, parsing costs gigabytes
 
 
 class YamlMap(dict):
@@ -69,7 +71,13 @@ class _Loader(_SafeLoader):
             if node.tag == _STR:
                 return node.value
             constructor = self.yaml_constructors.get(node.tag)
-            return constructor(self, node) if constructor else self.construct_object(node)
+            try:
+                return constructor(self, node) if constructor else self.construct_object(node)
+            except (ValueError, TypeError, OverflowError):
+                # e.g. `!!int abc`, `!!timestamp 2024-13-45`, an integer of 5,000 digits
+                kind = node.tag.rsplit(":", 1)[-1]
+                raise PnpError(f"'{_short(node.value)}' is not a valid {kind}", file=self.file,
+                               line=node.start_mark.line + 1) from None
         if isinstance(node, yaml.MappingNode) and node.tag == _MAP:
             return self._build_map(node)
         if isinstance(node, yaml.SequenceNode) and node.tag == _SEQ:
@@ -85,7 +93,9 @@ class _Loader(_SafeLoader):
         data = YamlMap()
         data.file, data.line, data._key_lines = self.file, node.start_mark.line + 1, {}
         self._built[id(node)] = data
-        self.flatten_mapping(node)           # merge keys (<<)
+        own = {id(key) for key, _ in node.value}
+        self.flatten_mapping(node)           # merge keys (<<): merged pairs come first
+        merged: set = set()
         for key_node, value_node in node.value:
             key = self.build(key_node)
             line = key_node.start_mark.line + 1
@@ -94,12 +104,51 @@ class _Loader(_SafeLoader):
             except TypeError:
                 raise PnpError("a key must be a plain word, not a list or map",
                                file=self.file, line=line) from None
-            if key in data:
+            if id(key_node) not in own:
+                merged.add(key)              # from a `<<` merge: the map's own keys override it
+            elif key in data and key not in merged:
                 raise PnpError(f"the key '{key}' appears twice in the same map", file=self.file,
                                line=line, hint=f"first on line {data._key_lines[key]}")
+            else:
+                merged.discard(key)
             data[key] = self.build(value_node)
             data._key_lines[key] = line
         return data
+
+
+def check_depth(text: str, file: str) -> None:
+    """Refuse YAML nested deeper than MAX_DEPTH before LibYAML composes it: its composer
+    recurses in C and 40,000 nested `[` overflow the stack (a crash, not an error).
+
+    Nesting needs an opening bracket or a deeper block on some line, so a cheap bound (the
+    brackets in the file, the deepest indent and block markers on a line) clears every
+    ordinary file at once; only a file that might be deep is scanned token by token, which
+    LibYAML does without recursion."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        lines = text.splitlines()
+        indent = max((len(line) - len(line.lstrip(" ")) for line in lines), default=0)
+        markers = max((line.count("- ") + line.count(": ") + line.count("? ") for line in lines), default=0)
+        if indent + markers <= MAX_DEPTH:
+            return
+    depth = 0
+    opening = (yaml.BlockMappingStartToken, yaml.BlockSequenceStartToken, yaml.FlowMappingStartToken,
+               yaml.FlowSequenceStartToken)
+    closing = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
+    try:
+        for token in yaml.scan(text, Loader=_SafeLoader):
+            if isinstance(token, opening):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise PnpError(f"YAML nested more than {MAX_DEPTH} levels deep; pnp refuses it",
+                                   file=file, line=token.start_mark.line + 1)
+            elif isinstance(token, closing):
+                depth -= 1
+    except yaml.YAMLError:
+        return   # a syntax error: composing reports it with its line
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 30 else text[:27] + "..."
 
 
 def check_expansion(root, file: str) -> None:
@@ -142,6 +191,10 @@ def load_yaml(path: Path, *, expect=YamlMap):
     """Load one YAML file; every problem becomes a PnpError naming the file and line."""
     shown = display_path(path)
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise PnpError(f"the file is {size / 2**20:.0f} MB; pnp reads YAML files of up to "
+                           f"{MAX_FILE_BYTES // 2**20} MB (about 100,000 cards)", file=shown)
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise PnpError("file not found", file=shown) from None
@@ -153,6 +206,7 @@ def load_yaml(path: Path, *, expect=YamlMap):
     collecting = gc.isenabled()
     gc.disable()   # a big deck is ~100,000 new nodes with no cycles: collecting only slows it
     try:
+        check_depth(text, shown)
         loader = _Loader(text, shown)
         tree = loader.get_single_node()
         node = None

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 from pnp.errors import PnpError
 
-GAME = """title: {title}
+GAME = """title: {title_yaml}
 players: 2-4
 paper: letter
 description: A new game made with pnp new.
@@ -56,7 +57,7 @@ RULES = """A one-paragraph summary of your game goes here.
 {{card-list}}
 """
 
-CARD = """description: The front of a {title} card.
+CARD = """description: {front_description}
 extends: base/card
 elements:
   - kind: box
@@ -93,7 +94,7 @@ elements:
     h: 22mm
 """
 
-BACK = """description: The back of every {title} card.
+BACK = """description: {back_description}
 extends: base/card
 elements:
   - kind: box
@@ -107,7 +108,7 @@ elements:
     stroke_width: 1.2pt
     radius: 2.5mm
   - kind: text
-    text: "{upper}"
+    text: {upper}
     font: display
     size: 22
     min_size: 10
@@ -119,6 +120,17 @@ elements:
     w: 51.5mm
     h: 28mm
 """
+
+def yaml_text(text: str) -> str:
+    """Any title as a YAML string: a JSON string is a double-quoted YAML scalar, so colons,
+    `#`, quotes and words like `yes` stay text."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def literal_braces(text: str) -> str:
+    """Text for a layout, where `{` opens a field: a title's own braces print as braces."""
+    return text.replace("{", "{{").replace("}", "}}")
+
 
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")
 
@@ -136,11 +148,12 @@ def new_game(root: Path, game_id: str, title: str | None) -> list[Path]:
         if folder.exists():
             raise PnpError(f"{folder} already exists; pick another id or remove it first")
     files = {
-        game_dir / "game.yaml": GAME.format(title=title, id=game_id),
+        game_dir / "game.yaml": GAME.format(title_yaml=yaml_text(title), id=game_id),
         game_dir / "cards.yaml": CARDS,
         game_dir / "rules.md": RULES,
-        layout_dir / "card.yaml": CARD.format(title=title),
-        layout_dir / "back.yaml": BACK.format(title=title, upper=title.upper()),
+        layout_dir / "card.yaml": CARD.format(front_description=yaml_text(f"The front of a {title} card.")),
+        layout_dir / "back.yaml": BACK.format(back_description=yaml_text(f"The back of every {title} card."),
+                                              upper=yaml_text(literal_braces(title.upper()))),
     }
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -77,6 +77,11 @@ def load_deck(path: Path) -> Deck:
     node = load_yaml(path)
     where = where_of(node)
     spec = load_as(DeckFile, node, where)
+    for name, field_spec in spec.fields.items():
+        if field_spec.default is not None:   # a default is a value like any other: check it so
+            field_where = where.key(node["fields"], name)
+            field_spec.default = field_value(field_spec, field_spec.default,
+                                             field_where.key(node["fields"][name], "default"))
     for builtin in BUILTIN_FIELDS:
         if builtin in spec.fields:
             raise where.key(node["fields"], builtin).error(

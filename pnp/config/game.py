@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pnp.config.typed import Where, load_as, where_of
+from pnp.config.typed import Name, Where, load_as, where_of
 from pnp.yaml_source import YamlMap, display_path, load_yaml, type_name
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.template import Size
@@ -24,7 +24,7 @@ from pnp.layout.template import Size
 
 @dataclass(kw_only=True)
 class Component:
-    id: str
+    id: Name
     kind: str
     title: str = ""
     description: str = ""

@@ -9,6 +9,8 @@ and dotted field of anything wrong. Types with their own rules (lengths, colours
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
 import types
 import typing
 from dataclasses import dataclass
@@ -36,6 +38,22 @@ class Where:
 
     def error(self, message: str, hint: str | None = None) -> PnpError:
         return PnpError(message, file=self.file, line=self.line, field=self.field or None, hint=hint)
+
+
+class Name(str):
+    """An id that names output files: letters, digits, `-` and `_`, so no id can lead a file
+    out of the output folder or clash with the file system's own names."""
+
+    PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+
+    @classmethod
+    def parse(cls, value, where: Where) -> "Name":
+        if not isinstance(value, str) or isinstance(value, bool):
+            raise where.error(f"expected a name, found {type_name(value)}")
+        if not cls.PATTERN.match(value):
+            raise where.error(f"'{value}' is not a plain name: use letters, digits, '-' and '_' "
+                              f"(at most 64, starting with a letter or digit)")
+        return cls(value)
 
 
 def where_of(node, field: str = "") -> Where:
@@ -123,7 +141,10 @@ def convert_scalar(kind, value, where: Where):
         raise where.error(f"expected a whole number, found {type_name(value)}")
     if kind is float:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
+            number = float(value) if abs(value) < 1e300 else math.inf
+            if not math.isfinite(number):
+                raise where.error(f"expected a number, found {value}: a number must be finite")
+            return number
         raise where.error(f"expected a number, found {type_name(value)}")
     if kind is str:
         if isinstance(value, str):

@@ -169,6 +169,10 @@ class RepeatSpec(Element):
     def bindings(self):
         return [Binding(f"{{{self.items_from}}}", self._where)] if self.items_from else []
 
+    def draws(self) -> int:
+        times = self.count or len(self.items or ()) or MAX_LIST_ITEMS
+        return times * max(1, sum(child.draws() for child in self.parsed()))
+
     def check_fields(self, piece: PieceContext) -> None:
         if [self.count, self.items, self.items_from].count(None) != 2:
             raise self._where.error("a repeat needs exactly one of 'count', 'items' or 'items_from'")
@@ -180,6 +184,9 @@ class RepeatSpec(Element):
 
     def compile(self, piece: PieceContext) -> "RepeatDrawer":
         return RepeatDrawer(self, piece)
+
+
+MAX_LIST_ITEMS = 100   # `items_from` takes a card's list: counted at this for the work limit
 
 
 class _Scope(dict):

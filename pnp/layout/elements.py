@@ -91,6 +91,10 @@ class Element:
     def bindings(self) -> list[Binding]:
         return []
 
+    def draws(self) -> int:
+        """How many shapes drawing this element makes on one piece (a repeat multiplies)."""
+        return 1
+
     def check_fields(self, piece: PieceContext) -> None:
         names = {n for b in self.bindings() for n in b.fields} | ({self.when} if self.when else set())
         if piece.fields is None:
@@ -259,6 +263,11 @@ class LineDrawer(Drawer):
         self.stroke = Colour(spec.stroke, spec._where, piece.palette)
         self.stroke_width = spec.stroke_width.of(min(piece.width, piece.height))
         self.dash = spec.dash
+        if spec.dash is not None and (not 0 < len(spec.dash) <= 16 or sum(spec.dash) <= 0
+                                      or any(d < 0 or d > 1000 for d in spec.dash)):
+            raise spec._where.key({}, "dash").error(
+                "a dash is a list of on and off lengths in points, none negative and not all 0, "
+                "e.g. [4, 2]")
         self.fields = _fields(self.stroke.binding)
         self.when = spec.when
         self.ink_saver = piece.ink_saver

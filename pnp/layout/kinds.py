@@ -24,6 +24,9 @@ def parse_element(node, where: Where):
     if not isinstance(node, YamlMap):
         raise where.error(f"expected an element (a map with 'kind'), found {type_name(node)}")
     kind = node.get("kind")
+    if not isinstance(kind, str) and kind is not None:
+        raise where.key(node, "kind").error(f"an element's kind is a word, found {type_name(kind)}",
+                                            hint=f"known kinds: {known(ELEMENT_KINDS)}")
     if kind not in ELEMENT_KINDS:
         if kind is None:
             raise where.error(f"an element needs a 'kind': one of {known(ELEMENT_KINDS)}")

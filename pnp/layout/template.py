@@ -29,6 +29,9 @@ CARD_SIZES = {
 }
 
 
+MIN_SIDE = mm(5)
+
+
 @dataclass(frozen=True)
 class Size:
     """A piece's trim size in points."""
@@ -49,8 +52,9 @@ class Size:
             w, h = (Length.parse(v, where.item(value, i)) for i, v in enumerate(value))
             if w.percent is not None or h.percent is not None:
                 raise where.error("a size needs real lengths, not percentages")
-            if not (0 < w.points <= mm(3000) and 0 < h.points <= mm(3000)):
-                raise where.error("each side of a size must be more than 0 and at most 3 m")
+            if not (MIN_SIDE <= w.points <= mm(3000) and MIN_SIDE <= h.points <= mm(3000)):
+                raise where.error("each side of a size must be at least 5 mm (a piece you can cut out) "
+                                  "and at most 3 m")
             return cls(w.points, h.points)
         raise where.error(f"expected a size name ({known(CARD_SIZES)}) or [width, height], "
                           f"found {type_name(value)}")
@@ -106,8 +110,13 @@ def check_palette(palette: dict, where: Where) -> None:
 
 
 def template_path(root: Path, name: str, where: Where) -> Path:
+    if "\0" in name:
+        raise where.error("a layout name contains a NUL character; remove it")
     folder = (root / "layouts").resolve()
-    path = (folder / f"{name}.yaml").resolve()
+    try:
+        path = (folder / f"{name}.yaml").resolve()
+    except (OSError, RuntimeError):
+        raise where.error(f"layout '{name}' is a link that never ends (a symlink loop)") from None
     if folder not in path.parents:
         raise where.error(f"layout '{name}' is outside the layouts folder")
     if not path.is_file():
@@ -115,6 +124,9 @@ def template_path(root: Path, name: str, where: Where) -> Path:
         raise where.error(f"no layout '{name}' in {display_path(folder)}",
                           hint=did_you_mean(name, names) or (f"layouts: {', '.join(names)}" if names else None))
     return path
+
+
+MAX_DRAWS = 20_000   # shapes one piece may draw: a board's grid is a few thousand
 
 
 class CompiledLayout:
@@ -130,7 +142,13 @@ class CompiledLayout:
         self.name = template.name
         self.width, self.height, self.bleed = piece.width, piece.height, piece.bleed
         self.drawers = []
+        work = 0
         for spec in template.elements:
+            work += spec.draws()
+            if work > MAX_DRAWS:
+                raise spec._where.error(
+                    f"this layout would draw more than {MAX_DRAWS:,} shapes on every piece "
+                    f"(repeats multiply); that is more than any card needs")
             spec.check_fields(piece)
             self.drawers.append(spec.compile(piece))
         self.fields = frozenset().union(*(d.fields for d in self.drawers)) if self.drawers else frozenset()

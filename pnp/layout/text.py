@@ -101,20 +101,47 @@ def plain_lines(text: str, font: str, size: float, leading: float, colour_hex: s
 def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: float,
                   colour_hex: str, align: str, width: float, height: float):
     """(something to drawOn, its height, whether it fits) at the largest size from `size`
-    down to `min_size` that fits the box. Cached: cards that share a text share the work."""
+    down to `min_size`, in steps of SHRINK_STEP, that fits the box. Cached: cards that share
+    a text share the work. The size is found by bisection, so a huge text in a huge font
+    takes a dozen tries, not thousands."""
     markup = to_markup(text)
     if markup == text and align != "justify":
-        current = size
-        while current >= min_size - 1e-9:
-            lines = plain_lines(text, font, current, leading, colour_hex, align, width, height)
-            if lines is not None:
-                return lines, lines.height, True
-            current -= SHRINK_STEP
-    current = size
-    while True:
+        found = largest_fitting(size, min_size, lambda current: plain_lines(
+            text, font, current, leading, colour_hex, align, width, height))
+        if found is not None:
+            return found, found.height, True
+
+    def paragraph_at(current: float):
         para = Paragraph(markup, _style(font, current, leading, colour_hex, align))
         _, used = para.wrap(width, height)
         fits = used <= height + 0.01 and para.minWidth() <= width + 0.01
-        if fits or current - SHRINK_STEP < min_size - 1e-9:
-            return para, used, fits
-        current -= SHRINK_STEP
+        return (para, used) if fits else None
+
+    found = largest_fitting(size, min_size, paragraph_at)
+    if found is not None:
+        return found[0], found[1], True
+    smallest = size - SHRINK_STEP * steps_between(size, min_size)
+    para = Paragraph(markup, _style(font, smallest, leading, colour_hex, align))
+    _, used = para.wrap(width, height)
+    return para, used, False
+
+
+def steps_between(size: float, min_size: float) -> int:
+    return max(0, int((size - min_size + 1e-9) // SHRINK_STEP))
+
+
+def largest_fitting(size: float, min_size: float, attempt):
+    """attempt(s) for the largest s = size - k * SHRINK_STEP (s >= min_size) where it gives
+    something, or None. Text that fits at one size fits at every smaller one, so bisect."""
+    best = attempt(size)
+    if best is not None:
+        return best
+    low, high = 1, steps_between(size, min_size)   # in steps down from `size`
+    while low <= high:
+        middle = (low + high) // 2
+        result = attempt(size - middle * SHRINK_STEP)
+        if result is not None:
+            best, high = result, middle - 1
+        else:
+            low = middle + 1
+    return best

@@ -11,6 +11,7 @@ from pnp.yaml_source import type_name
 from pnp.errors import did_you_mean
 
 POINTS_PER = {"pt": 1.0, "in": 72.0, "mm": 72.0 / 25.4, "cm": 72.0 / 2.54}
+MAX_NUMBER = 100_000   # in any unit: 100 m, or 1,000 times a piece; past it a length is a typo
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*([a-z%]*)\s*$")
 
 
@@ -24,6 +25,8 @@ class Length:
     @classmethod
     def parse(cls, value, where) -> "Length":
         if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if value != value:   # NaN
+                raise where.error("a length must be a number with a unit, not NaN")
             if value == 0:
                 return cls(0.0)
             raise where.error(f"'{value}' needs a unit: mm, cm, in, pt or %, e.g. '{value}mm'")
@@ -34,6 +37,10 @@ class Length:
         if not match:
             raise where.error(f"'{value}' is not a length; write a number and a unit, e.g. '3mm'")
         number, unit = float(match.group(1)), match.group(2)
+        if abs(number) > MAX_NUMBER:
+            raise where.error(f"'{value[:20]}…' is not a sane length; give at most {MAX_NUMBER:,} in its unit"
+                              if len(value) > 20 else f"'{value}' is not a sane length; give at most "
+                              f"{MAX_NUMBER:,} in its unit")
         if unit == "%":
             return cls(percent=number)
         if unit == "" and number == 0:

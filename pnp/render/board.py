@@ -29,7 +29,11 @@ def compile_board(ctx, component):
 
 def render_board(ctx, component) -> list[OutputFile]:
     layout, card = compile_board(ctx, component)
-    overlap = Length.parse(component.overlap, component._where.key({}, "overlap")).points
+    where = component._where.key({}, "overlap")
+    length = Length.parse(component.overlap, where)
+    if length.percent is not None or not 0 <= length.points <= mm(50):
+        raise where.error(f"overlap '{component.overlap}' must be a length from 0 to 50 mm (not a percentage)")
+    overlap = length.points
     title = f"{ctx.game.title}: {component.title or component.id}"
     font = ctx.project.fonts.family("text", where_of(None, "font")).face()
     return [home_tiles(ctx, component, layout, card, overlap, title, font),

@@ -39,7 +39,7 @@ def render_rules(ctx, component) -> list[OutputFile]:
     path = safe_path(ctx.game.folder, component.source, component._where, what="rule sheet")
     if not path.is_file():
         raise component._where.error(f"rule sheet '{component.source}' not found in the game folder")
-    text = path.read_text(encoding="utf-8")
+    text = read_rules_text(path, component)
     styles = make_styles(ctx.project.fonts)
     styles["width"] = column_width(PAPER_SIZES[ctx.options.paper], component.columns)
     story = markdown_story(text, styles, lambda name: generated(ctx, component, name, styles, path))
@@ -50,6 +50,21 @@ def render_rules(ctx, component) -> list[OutputFile]:
     document.build(story)
     pages = document.page
     return [OutputFile(f"{component.id}-{ctx.options.paper}.pdf", buffer.getvalue(), pages)]
+
+
+def read_rules_text(path, component) -> str:
+    """The rule sheet's Markdown: UTF-8 (a BOM is fine), and not empty."""
+    where = component._where.key({}, "source") if hasattr(component._where, "key") else component._where
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise where.error(f"rule sheet '{component.source}' is not UTF-8 text (byte {exc.start}); "
+                          f"save it as UTF-8") from None
+    except OSError as exc:
+        raise where.error(f"cannot read rule sheet '{component.source}': {exc.strerror}") from None
+    if not text.strip():
+        raise where.error(f"rule sheet '{component.source}' is empty; write the rules in it")
+    return text
 
 
 def make_styles(fonts) -> dict[str, ParagraphStyle]:
