@@ -6,6 +6,8 @@ name families; a family or style that is missing is an error, never a quiet Helv
 
 from __future__ import annotations
 
+import struct
+
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -44,7 +46,8 @@ class Face:
         if self.name not in _loaded:
             try:
                 pdfmetrics.registerFont(TTFont(self.name, str(self.path)))
-            except (TTFError, OSError, ValueError) as exc:
+            except (TTFError, OSError, ValueError, struct.error, IndexError, KeyError) as exc:
+                # a truncated or damaged file fails deep inside the font parser
                 raise self.where.error(f"cannot use '{self.path.name}' as a TrueType font: {exc}") from None
             _loaded.add(self.name)
         return self.name

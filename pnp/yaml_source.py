@@ -116,6 +116,9 @@ class _Loader(_SafeLoader):
         return data
 
 
+_DEEP_INDENT = "\n" + " " * (MAX_DEPTH // 2)
+
+
 def check_depth(text: str, file: str) -> None:
     """Refuse YAML nested deeper than MAX_DEPTH before LibYAML composes it: its composer
     recurses in C and 40,000 nested `[` overflow the stack (a crash, not an error).
@@ -124,11 +127,13 @@ def check_depth(text: str, file: str) -> None:
     brackets in the file, the deepest indent and block markers on a line) clears every
     ordinary file at once; only a file that might be deep is scanned token by token, which
     LibYAML does without recursion."""
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
-        lines = text.splitlines()
-        indent = max((len(line) - len(line.lstrip(" ")) for line in lines), default=0)
-        markers = max((line.count("- ") + line.count(": ") + line.count("? ") for line in lines), default=0)
-        if indent + markers <= MAX_DEPTH:
+    if text.count("[") + text.count("{") <= MAX_DEPTH and _DEEP_INDENT not in text:
+        # a block opens at a marker ("- ", "? ", ": "), two characters each: only a long line
+        # can hold many, so only long lines are counted
+        lines = text.split("\n")
+        if max(map(len, lines)) <= MAX_DEPTH or max(
+                line.count("- ") + line.count(": ") + line.count("? ")
+                for line in lines if len(line) > MAX_DEPTH) <= MAX_DEPTH // 2:
             return
     depth = 0
     opening = (yaml.BlockMappingStartToken, yaml.BlockSequenceStartToken, yaml.FlowMappingStartToken,

@@ -42,7 +42,8 @@ def render_rules(ctx, component) -> list[OutputFile]:
     text = read_rules_text(path, component)
     styles = make_styles(ctx.project.fonts)
     styles["width"] = column_width(PAPER_SIZES[ctx.options.paper], component.columns)
-    story = markdown_story(text, styles, lambda name: generated(ctx, component, name, styles, path))
+    story = markdown_story(text, styles, lambda name: generated(ctx, component, name, styles, path),
+                           display_path(path))
     paper = PAPER_SIZES[ctx.options.paper]
     buffer = io.BytesIO()
     title = ctx.game.title
@@ -143,10 +144,18 @@ def escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def markdown_story(text: str, styles, generate) -> list:
+MAX_NESTING = 40   # token levels: a list item inside a list is two
+
+
+def markdown_story(text: str, styles, generate, where_file: str = "rules.md") -> list:
     from markdown_it import MarkdownIt   # only games with a rule sheet pay for importing it
-    parser = MarkdownIt("commonmark", {"html": False}).enable("table")
+    parser = MarkdownIt("commonmark", {"html": False, "maxNesting": MAX_NESTING + 4}).enable("table")
     tokens = parser.parse(text)
+    deepest = max((token for token in tokens if token.map), key=lambda token: token.level, default=None)
+    if deepest is not None and deepest.level > MAX_NESTING:
+        # past its limit markdown-it drops text silently: say so instead of printing less
+        raise PnpError(f"the rule sheet nests lists or quotes more than {MAX_NESTING // 2} levels deep",
+                       file=where_file, line=deepest.map[0] + 1)
     story, _ = _blocks(tokens, 0, None, styles, generate)
     return story
 
@@ -181,10 +190,11 @@ def _blocks(tokens, i: int, stop: str | None, styles, generate):
             close = token.type.replace("_open", "_close")
             items, i = _list_items(tokens, i + 1, close, styles, generate)
             kind = "bullet" if token.type == "bullet_list_open" else "1"
-            out.append(ListFlowable(items, bulletType=kind, start=None if kind == "bullet" else 1,
-                                    leftIndent=12, bulletFontSize=8 if kind == "bullet" else 9,
-                                    bulletFontName=styles["body"].fontName,
-                                    bulletColor=ACCENT, spaceAfter=4))
+            if items:
+                out.append(ListFlowable(items, bulletType=kind, start=None if kind == "bullet" else 1,
+                                        leftIndent=12, bulletFontSize=8 if kind == "bullet" else 9,
+                                        bulletFontName=styles["body"].fontName,
+                                        bulletColor=ACCENT, spaceAfter=4))
         elif token.type == "table_open":
             rows, i = _table_rows(tokens, i + 1)
             out.append(make_table(rows[0], rows[1:], styles))
@@ -207,7 +217,8 @@ def _list_items(tokens, i: int, close: str, styles, generate):
             for flowable in body:   # tight lists: no space after each item
                 if isinstance(flowable, Paragraph):
                     flowable.style = ParagraphStyle("item", parent=flowable.style, spaceAfter=1.5)
-            items.append(ListItem(body))
+            if body:
+                items.append(ListItem(body))
         else:
             i += 1
     return items, i + 1
