@@ -233,3 +233,11 @@ def test_print_all_names_the_print_options(tmp_path):
     sheets = len(pdf(tmp_path / "12th-player" / "cards-letter-fold-bleed.pdf").pages)
     assert f"single-sided, {sheets} sheets: fold along the dashed line, glue, then cut on the marks" in \
         reader.pages[0].extract_text()
+
+
+def test_a_back_offset_into_the_margin_warns(tmp_path):
+    # 3x3 poker on Letter leaves 6.35 mm above and below: 2 mm down reaches the 5 mm margin, 1 mm not
+    warned = run("build", "--game", "12th-player", "--out", str(tmp_path / "a"), "--back-offset", "0,2", root=REPO)
+    assert warned.exit_code == 0 and "--back-offset pushes backs into the 5 mm margin" in warned.stderr
+    quiet = run("build", "--game", "12th-player", "--out", str(tmp_path / "b"), "--back-offset", "0,1", root=REPO)
+    assert quiet.exit_code == 0 and "--back-offset" not in quiet.stderr

@@ -44,6 +44,8 @@ def render_deck(ctx, component) -> list[OutputFile]:
     if options.duplex == "fold" and back is not None:
         return [fold_deck(ctx, component, front, back, cards, paper)]
     grid = grid_for(paper, (front.width, front.height), deck_gap(component), options.bleed)
+    if back is not None and options.back_offset != (0.0, 0.0):
+        check_back_offset(ctx, component, grid, options)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, paper, f"{ctx.game.title}: {component.title or component.id}")
     for start in range(0, len(cards), grid.per_sheet):
@@ -58,6 +60,19 @@ def render_deck(ctx, component) -> list[OutputFile]:
             canvas.showPage()
     name = f"{component.id}-{options.paper}{options.variant}.pdf"
     return [finish(canvas, buffer, name)]
+
+
+def check_back_offset(ctx, component, grid: Grid, options) -> None:
+    """Warn when the offset moves a back into the 5 mm a home printer cannot print."""
+    width, height = grid.paper
+    pw, ph = grid.piece
+    for index in range(grid.per_sheet):
+        x, y = grid.back_slot(index, options.duplex, options.back_offset)
+        if x < UNPRINTABLE - 0.01 or y < UNPRINTABLE - 0.01 or x + pw > width - UNPRINTABLE + 0.01 \
+                or y + ph > height - UNPRINTABLE + 0.01:
+            ctx.project.diagnostics.warn(f"{component.id}: --back-offset pushes backs into the 5 mm margin "
+                                         f"the printer cannot print; their edges will be cut off")
+            return
 
 
 def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
