@@ -63,13 +63,24 @@ class Family:
     def face(self, bold: bool = False, italic: bool = False) -> str:
         """The reportlab name of a face, registered on first use."""
         style = ("bold" if bold else "") + ("italic" if italic else "") or "regular"
-        return self.faces.get(style, self.faces["regular"]).registered()
+        name = self.faces.get(style, self.faces["regular"]).registered()
+        self.map_styles()
+        return name
 
     def with_markup(self) -> "Family":
         """Register every face, for text whose **bold** and *italic* switch faces mid-line."""
         for face in self.faces.values():
             face.registered()
+        self.map_styles()
         return self
+
+    def map_styles(self) -> None:
+        """Tell reportlab which face <b> and <i> switch to. Registering a TrueType face makes
+        reportlab map that face's bold and italic to itself, so this runs after every
+        registration, or emphasis would print in the regular face."""
+        regular = self.faces["regular"].name
+        for bold, italic, style in ((0, 0, "regular"), (1, 0, "bold"), (0, 1, "italic"), (1, 1, "bolditalic")):
+            addMapping(regular, bold, italic, self.faces.get(style, self.faces["regular"]).name)
 
 
 class FontBook:
@@ -93,10 +104,7 @@ class FontBook:
                 if file_name:
                     family.faces[style] = self._face(file_name, family_where.key(node[name], style))
             self.families[name] = family
-            # <b> and <i> in paragraphs find the other faces through these mappings
-            regular = family.faces["regular"].name
-            for bold, italic, style in ((0, 0, "regular"), (1, 0, "bold"), (0, 1, "italic"), (1, 1, "bolditalic")):
-                addMapping(regular, bold, italic, family.faces.get(style, family.faces["regular"]).name)
+            family.map_styles()
 
     def _face(self, file_name: str, where) -> Face:
         path = (self.folder / file_name).resolve()

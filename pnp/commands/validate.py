@@ -23,12 +23,24 @@ def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
             name = getattr(component, key, None)
             if name:
                 size = getattr(component, "size", None)
-                _compile_quietly(ctx, component, key, name, size)
+                layout = _compile_quietly(ctx, component, key, name, size)
+                check_card_text(layout, decks.get(component.id))
     return validate(game, decks), len(game.contents)
 
 
-def _compile_quietly(ctx, component, key: str, name: str, size) -> None:
+def check_card_text(layout, deck) -> None:
+    """Every card's text through the layout's text elements: markup that can't be drawn is
+    found here, not first by build."""
+    if deck is None:
+        return
+    checks = [drawer.check_markup for drawer in layout.drawers if hasattr(drawer, "check_markup")]
+    for card in deck.cards:
+        for check in checks:
+            check(card)
+
+
+def _compile_quietly(ctx, component, key: str, name: str, size):
     # checking fields does not depend on the size, so any size will do for a sheet
-    compile_layout(ctx.project.root, name, component._where.key({}, key),
+    return compile_layout(ctx.project.root, name, component._where.key({}, key),
                    ctx.frame_args(ctx.decks.get(component.id), component=component), size,
                    default_size=ANY_SIZE)

@@ -17,7 +17,7 @@ from reportlab.lib.utils import ImageReader
 
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding
-from pnp.layout.text import fit_paragraph, plain
+from pnp.layout.text import MarkupError, fit_paragraph, plain, to_markup
 from pnp.fonts import missing_glyphs
 from pnp.layout.units import Length, colour_hex, mm, parse_colour
 from pnp.paths import safe_path
@@ -341,6 +341,7 @@ class TextDrawer(Drawer):
             colour = self.ink_saver.ink(colour)
         if "*" in text:
             self.family.with_markup()
+            self.check_markup(card, text)
         para, used, fits = fit_paragraph(text, self.font, spec.size, spec.min_size, spec.leading,
                                          colour_hex(colour) if colour else "000000", spec.align, w, h)
         if not fits:
@@ -359,6 +360,20 @@ class TextDrawer(Drawer):
         canvas.rotate(spec.rotate)
         para.drawOn(canvas, -w / 2, -h / 2 + offset)
         canvas.restoreState()
+
+    def check_markup(self, card, text: str | None = None) -> None:
+        """Refuse emphasis that can't be drawn, naming the card, its field and the layout line."""
+        text = self.text.render(card) if text is None else text
+        if "*" not in text:
+            return
+        try:
+            to_markup(text)
+        except MarkupError as exc:
+            fields = ", ".join(sorted(self.text.fields)) or "text"
+            where = getattr(card, "where", None)
+            place = f"{where.file}:{where.line}: " if where is not None else ""
+            raise PnpError(f"{place}{_who(card)}, {fields}: {exc} (drawn by "
+                           f"{self.spec._where.file}:{self.spec._where.line})") from None
 
     def _check_safe_zone(self, para, text: str, card, x, y, w, used) -> None:
         """Warn when the printed lines (not the box) come closer to the trim than `safe`."""

@@ -17,22 +17,43 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 
 ALIGNMENTS = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
+_BOLD_ITALIC = re.compile(r"\*\*\*(?!\s)(.+?)(?<!\s)\*\*\*")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
+_TAG = re.compile(r"<(/?)([bi])>")
 _ITALIC = re.compile(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?![*\w])")
 SHRINK_STEP = 0.5
 
 
+class MarkupError(ValueError):
+    """Emphasis marks that cross or never close in a way that can't be drawn."""
+
+
 def to_markup(text: str) -> str:
-    """Escape the text, then turn **bold**, *italic* and line breaks into paragraph markup."""
+    """Escape the text, then turn ***bold italic***, **bold**, *italic* and line breaks into
+    paragraph markup. Marks that cross (`**a *b** c*`) raise MarkupError."""
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _BOLD_ITALIC.sub(r"<b><i>\1</i></b>", text)
     text = _BOLD.sub(r"<b>\1</b>", text)
     text = _ITALIC.sub(r"<i>\1</i>", text)
+    check_nesting(text)
     return text.replace("\n", "<br/>")
+
+
+def check_nesting(markup: str) -> None:
+    open_tags: list[str] = []
+    for closing, tag in _TAG.findall(markup):
+        if not closing:
+            open_tags.append(tag)
+        elif not open_tags or open_tags.pop() != tag:
+            raise MarkupError("bold and italic marks cross each other; close the inner one first, "
+                              "e.g. **bold *and italic***")
+    if open_tags:
+        raise MarkupError("a bold or italic mark is never closed")
 
 
 def plain(text: str) -> str:
     """The characters that will be drawn, without the bold/italic marks."""
-    return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", text))
+    return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", _BOLD_ITALIC.sub(r"\1", text)))
 
 
 @lru_cache(maxsize=4096)
