@@ -52,6 +52,15 @@ def pdf(path: Path) -> pypdf.PdfReader:
     return pypdf.PdfReader(str(path))
 
 
+def embedded(font) -> bool:
+    """Whether a PDF font dictionary carries its font program (TrueType, Type 1 or CFF)."""
+    descriptor = font.get("/FontDescriptor")
+    if font.get("/Subtype") == "/Type0":
+        descriptor = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
+    descriptor = descriptor.get_object() if descriptor is not None else {}
+    return any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
+
+
 # Each piece is drawn after moving the origin to its corner (or, turned upside down, to its
 # opposite corner) and clipping to its trim plus bleed.
 _PLACED = re.compile(rb"(-?1) 0 0 (-?1) (-?[\d.]+) (-?[\d.]+) cm\nn (-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re W\* n")

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import MM, REPO, build, pdf, placements, render_png, run
+from conftest import MM, REPO, build, embedded, pdf, placements, render_png, run
 
 PAPERS = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
 POKER = (63.5 * MM, 88.9 * MM)
@@ -157,11 +157,7 @@ def fonts_of(reader) -> dict[str, bool]:
         resources = resources.get_object()
         for ref in (resources.get("/Font") or {}).values():
             font = ref.get_object()
-            descriptor = font.get("/FontDescriptor")
-            if font.get("/Subtype") == "/Type0":
-                descriptor = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
-            descriptor = descriptor.get_object() if descriptor is not None else {}
-            found[str(font.get("/BaseFont"))] = any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+            found[str(font.get("/BaseFont"))] = embedded(font)
         for ref in (resources.get("/XObject") or {}).values():
             visit(ref.get_object().get("/Resources"))
 

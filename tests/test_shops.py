@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from conftest import MM, REPO, build, pdf, run
+from conftest import MM, REPO, build, embedded, pdf, run
 
 SIZES = {"poker": (825, 1125), "bridge": (750, 1125), "mini": (600, 825), "tarot": (900, 1500),
          "square": (1125, 1125)}
@@ -171,11 +171,7 @@ def preflight_pdfx(reader) -> list[str]:
                 walk(xobject, xobject.get("/Resources"), f"{where} form {name}")
         for ref in (resources.get("/Font") or {}).values():
             font = ref.get_object()
-            descriptor = font.get("/FontDescriptor")
-            if font.get("/Subtype") == "/Type0":
-                descriptor = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
-            descriptor = descriptor.get_object() if descriptor is not None else {}
-            if not any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")):
+            if not embedded(font):
                 problems.append(f"{where}: font {font.get('/BaseFont')} not embedded")
 
     for number, page in enumerate(reader.pages, start=1):
