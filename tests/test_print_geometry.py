@@ -139,12 +139,13 @@ def test_every_home_pdf_asks_not_to_scale_and_embeds_every_font(tmp_path):
         reader = pdf(path)
         preferences = reader.trailer["/Root"].get("/ViewerPreferences")
         assert preferences is not None and preferences.get_object()["/PrintScaling"] == "/None", path.name
-        for name, embedded in fonts_of(reader).items():
-            assert embedded or (path.name.startswith(FORM_FIELD_FILES) and name == "/Helvetica"), \
-                (path.name, name)
-
-
-FORM_FIELD_FILES = ("blank-rosters",)   # AcroForm fields: reportlab only writes standard fonts
+        fonts = fonts_of(reader)
+        assert fonts and all(fonts.values()), (path.name, fonts)
+    # the blank rosters' form fields type in the game's own text font, embedded whole
+    reader = pdf(tmp_path / "monster-ball" / "blank-rosters-a4.pdf")
+    form_fonts = reader.trailer["/Root"]["/AcroForm"]["/DR"]["/Font"]
+    assert form_fonts and all("Lato-Regular" in str(f.get_object()["/BaseFont"]) for f in form_fonts.values())
+    assert all(embedded(f.get_object()) for f in form_fonts.values())
 
 
 def fonts_of(reader) -> dict[str, bool]:
@@ -163,6 +164,13 @@ def fonts_of(reader) -> dict[str, bool]:
 
     for page in reader.pages:
         visit(page.get("/Resources"))
+        for annotation in page.get("/Annots") or []:   # form fields' appearance streams
+            appearance = (annotation.get_object().get("/AP") or {}).get("/N")
+            if appearance is not None and hasattr(appearance.get_object(), "get"):
+                visit(appearance.get_object().get("/Resources"))
+    form = reader.trailer["/Root"].get("/AcroForm")
+    if form is not None and form.get_object().get("/DR") is not None:
+        visit(form.get_object()["/DR"])
     return found
 
 
@@ -220,7 +228,7 @@ def test_one_print_all_file_per_game_with_a_cover_then_every_part(tmp_path, pape
         page += len(source.pages) + len(source.pages) % 2
     assert page == len(reader.pages)
     assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
-    assert not any(name for name, embedded in fonts_of(reader).items() if not embedded and name != "/Helvetica")
+    assert all(fonts_of(reader).values())
 
 
 def test_print_all_names_the_print_options(tmp_path):

@@ -237,7 +237,7 @@ class RepeatDrawer(Drawer):
 class FormFieldSpec(Element):
     """A fillable text box (an AcroForm field) that a PDF viewer lets people type into.
     `name` must be unique in the file: bind `{copy}` to tell copies of a card apart. Viewers
-    draw typed text in Helvetica, the one font every viewer has for form fields."""
+    draw typed text in the game's `text` font, embedded whole (see pnp.outputs.form_font)."""
 
     name: str
     size: float = field(default=10.0, metadata={"min": 0, "max": 72})  # 0: the viewer fits it
@@ -266,12 +266,15 @@ class FormFieldDrawer(Drawer):
         self.fill = Colour(spec.fill, spec._where, piece.palette)
         self.fields = _fields(self.name, self.tooltip)
         self.when = spec.when
+        self.font = piece.fonts.family("text", spec._where.key({}, "font")).face()
 
     def draw(self, canvas, card) -> None:
+        from pnp.outputs.form_font import use_for_fields
         x, y, w, h = self.rect
         border, fill = self.border.of(card), self.fill.of(card)
         options = dict(name=self.name.render(card), tooltip=self.tooltip.render(card) or None,
-                       x=x, y=y, width=w, height=h, fontName="Helvetica", fontSize=self.spec.size,
+                       x=x, y=y, width=w, height=h, fontName=use_for_fields(canvas, self.font),
+                       fontSize=self.spec.size,
                        borderWidth=0.5 if border is not None else 0, relative=True,
                        fieldFlags="multiline" if self.spec.multiline else "")
         if border is not None:
