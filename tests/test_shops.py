@@ -215,3 +215,18 @@ def test_pdfx_images_are_flattened_onto_white_and_turned_cmyk():
     converted = cmyk_image(image)
     assert converted.mode == "CMYK"
     assert converted.getpixel((0, 0)) == (0, 255, 255, 0) and converted.getpixel((1, 0)) == (0, 0, 0, 0)
+
+
+def test_every_shop_png_has_its_bleed_filled_for_every_piece_kind(tmp_path):
+    for game in ("monster-ball", "big-ten"):
+        build(REPO, game, tmp_path, "--shop", "tgc")
+    fronts = sorted(tmp_path.glob("*/tgc/*/*-front*.png"))
+    kinds = {path.parent.name for path in fronts}
+    assert {"tokens", "end-zones", "roster-cards", "offense"} <= kinds
+    white = (255, 255, 255)
+    for path in fronts:
+        with Image.open(path) as image:
+            image = image.convert("RGB")
+            w, h = image.size
+            band = [(1, 1), (w // 2, 1), (w - 2, h // 2), (1, h - 2), (w - 2, h - 2)]   # inside the bleed
+            assert all(image.getpixel(p) != white for p in band), path.name
