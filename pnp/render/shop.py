@@ -15,24 +15,33 @@ from pnp.outputs.pieces import pieces_pdf
 from pnp.outputs.raster import rasterise
 from pnp.render.board import compile_board
 from pnp.render.deck import compile_deck_layouts
+from pnp.render.tts import save_file, tts_deck
 
 
 def render_shop(ctx, preset) -> list[OutputFile]:
     files: list[OutputFile] = []
     rows: list[list] = []   # the manifest: which file is which card, how many, its back
     bleed, safe = preset.bleed.points, preset.safe.points
+    tts_objects: list[dict] = []
     for component in ctx.game.components:
         if component.kind == "deck":
             front, back = compile_deck_layouts(ctx, component, bleed, safe)
             check_pixel_size(preset, component, front, bleed)
             deck = ctx.decks[component.id]
-            if preset.format == "pdf":
+            if preset.format == "tts":
+                sheets, obj = tts_deck(ctx, preset, component, front, back, deck,
+                                       first=1 + sum(len(o["CustomDeck"]) for o in tts_objects))
+                files.extend(sheets)
+                tts_objects.append(obj)
+            elif preset.format == "pdf":
                 files.append(deck_pdf(ctx, preset, component, front, back, deck, bleed, rows))
             else:
                 files.extend(deck_pngs(ctx, preset, component, front, back, deck, bleed, rows))
         elif component.kind == "board" and preset.boards and preset.format == "png":
             files.extend(board_png(ctx, preset, component))
             rows.append([f"{component.id}.png", component.title or component.id, 1, ""])
+    if preset.format == "tts":
+        files.append(save_file(preset, ctx.game.title, tts_objects))
     files.append(manifest(preset, rows))
     return files
 

@@ -1,0 +1,108 @@
+"""Tabletop Simulator decks: face sheets, backs and a saved-object JSON (tts.json).
+
+TTS cuts a deck image into NumWidth x NumHeight cells; the last cell is kept for the card
+shown while hidden, so a sheet holds at most 69 cards. TTS refuses images over 4096 px a side,
+so the cards are drawn at the best resolution at which the sheet fits."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+
+from PIL import Image
+
+from pnp.outputs.pdf import OutputFile
+from pnp.outputs.pieces import pieces_pdf
+from pnp.outputs.raster import rasterise
+
+MAX_COLUMNS, MAX_ROWS, MAX_PIXELS = 10, 7, 4096
+
+
+def grid(cards: int) -> tuple[int, int]:
+    """Columns and rows for a sheet of this many cards plus the hidden-card cell."""
+    cells = min(cards + 1, MAX_COLUMNS * MAX_ROWS)
+    columns = min(MAX_COLUMNS, max(2, cells))
+    return columns, math.ceil(cells / columns)
+
+
+def sheet_dpi(preset, front, columns: int, rows: int) -> int:
+    """The preset's resolution, or less so that the sheet stays within 4096 px a side
+    (pdfium rounds each card's pixels up, so the check rounds up too)."""
+    def fits(dpi: int) -> bool:
+        return (math.ceil(front.width * dpi / 72) * columns <= MAX_PIXELS
+                and math.ceil(front.height * dpi / 72) * rows <= MAX_PIXELS)
+    dpi = preset.dpi
+    while dpi > 1 and not fits(dpi):
+        dpi -= 1
+    return dpi
+
+
+def paste_sheet(images: list[bytes], columns: int, rows: int, hidden: bytes) -> bytes:
+    """One PNG: the cards in reading order, the hidden card in the last cell."""
+    pictures = [Image.open(io.BytesIO(data)) for data in images]
+    width, height = pictures[0].size
+    sheet = Image.new("RGB", (columns * width, rows * height), "white")
+    for index, picture in enumerate(pictures):
+        sheet.paste(picture, ((index % columns) * width, (index // columns) * height))
+    sheet.paste(Image.open(io.BytesIO(hidden)), ((columns - 1) * width, (rows - 1) * height))
+    out = io.BytesIO()
+    sheet.save(out, format="PNG", compress_level=6)
+    return out.getvalue()
+
+
+def tts_deck(ctx, preset, component, front, back, deck, first: int) -> tuple[list[OutputFile], dict]:
+    """Sheets for one deck and its TTS object; CustomDeck keys start at `first`."""
+    from pnp.render.shop import back_key, distinct_backs, first_copies
+    cards = first_copies(deck)
+    backs = distinct_backs(back, cards) if back is not None else []
+    per_sheet = MAX_COLUMNS * MAX_ROWS - 1
+    columns, rows = grid(min(len(cards), per_sheet))
+    dpi = sheet_dpi(preset, front, columns, rows)
+    pages = [(front, card) for card in cards] + [(back, card) for card in backs]
+    pdf = pieces_pdf(pages, 0.0, f"{ctx.game.title}: {component.id}", "pieces.pdf")
+    images = rasterise(pdf.data, dpi)
+    faces, back_images = images[:len(cards)], images[len(cards):]
+    back_images = back_images or faces[:1]   # a piece without a back (end zone, token) shows its face
+    unique_back = len(back_images) > 1
+    back_of = {back_key(back, card): n for n, card in enumerate(backs)}
+    folder = f"{preset.id}/{component.id}"
+    files, custom, ids, contained = [], {}, [], []
+    for start in range(0, len(cards), per_sheet):
+        key = first + start // per_sheet
+        chunk = cards[start:start + per_sheet]
+        hidden = back_images[0]
+        face_name = f"{folder}/{component.id}-faces-{key}.png"
+        files.append(OutputFile(face_name, paste_sheet(faces[start:start + per_sheet], columns, rows, hidden)))
+        back_name = f"{folder}/{component.id}-back.png"
+        if unique_back:
+            back_name = f"{folder}/{component.id}-backs-{key}.png"
+            chosen = [back_images[back_of[back_key(back, card)]] for card in chunk]
+            files.append(OutputFile(back_name, paste_sheet(chosen, columns, rows, hidden)))
+        custom[str(key)] = {"FaceURL": face_name.split("/", 1)[1], "BackURL": back_name.split("/", 1)[1],
+                            "NumWidth": columns, "NumHeight": rows, "BackIsHidden": True,
+                            "UniqueBack": unique_back, "Type": 0}
+        for cell, card in enumerate(chunk):
+            count = deck.counts[start + cell]
+            for _ in range(count):
+                ids.append(key * 100 + cell)
+                contained.append({"Name": "Card", "Nickname": card.label, "CardID": key * 100 + cell,
+                                  "Transform": transform(0), "CustomDeck": {str(key): custom[str(key)]}})
+    if not unique_back:
+        files.append(OutputFile(f"{folder}/{component.id}-back.png", back_images[0]))
+    obj = {"Name": "Deck", "Nickname": component.title or component.id, "Transform": transform(0),
+           "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": contained}
+    return files, obj
+
+
+def transform(x: float) -> dict:
+    return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+
+
+def save_file(preset, title: str, objects: list[dict]) -> OutputFile:
+    """The saved object: one deck per pnp deck, side by side; image paths relative to it."""
+    for index, obj in enumerate(objects):
+        obj["Transform"] = transform(index * 3.0)
+    save = {"SaveName": title, "ObjectStates": objects}
+    return OutputFile(f"{preset.id}/tts.json", json.dumps(save, indent=1, sort_keys=True).encode())

@@ -1,0 +1,66 @@
+"""Tabletop Simulator export (--shop tts): face sheets, back image and the saved-object JSON."""
+
+from __future__ import annotations
+
+import json
+
+from PIL import Image
+
+from conftest import run
+
+KNIGHT, BISHOP = (0x22, 0x44, 0x66), (0xaa, 0x00, 0x00)
+
+
+def tts_build(mini, tmp_path):
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("    power: 2\n", "    power: 2\n    colour: '#aa0000'\n"))
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--shop", "tts", root=mini)
+    assert result.exit_code == 0, result.stderr
+    folder = tmp_path / "mini/tts"
+    return folder, json.loads((folder / "tts.json").read_text())
+
+
+def test_every_deck_id_points_at_a_sheet_cell_with_the_right_card(mini, tmp_path):
+    folder, save = tts_build(mini, tmp_path)
+    [deck] = save["ObjectStates"]
+    assert deck["Name"] == "Deck"
+    assert len(deck["DeckIDs"]) == 6                        # 4 Knights and 2 Bishops
+    assert [c["CardID"] for c in deck["ContainedObjects"]] == deck["DeckIDs"]
+    for card in deck["ContainedObjects"]:
+        key, cell = divmod(card["CardID"], 100)
+        custom = deck["CustomDeck"][str(key)]
+        assert custom["BackIsHidden"] is True and custom["UniqueBack"] is False
+        columns, rows = custom["NumWidth"], custom["NumHeight"]
+        assert cell < columns * rows - 1                    # never the hidden-card cell
+        with Image.open(folder / custom["FaceURL"]) as sheet:
+            width, height = sheet.width // columns, sheet.height // rows
+            x, y = (cell % columns) * width, (cell // columns) * height
+            colour = sheet.convert("RGB").getpixel((x + 5, y + 5))
+        assert colour == {"Knight": KNIGHT, "Bishop": BISHOP}[card["Nickname"]]
+
+
+def test_sheet_holds_the_cards_and_the_hidden_card_within_4096_px(mini, tmp_path):
+    folder, save = tts_build(mini, tmp_path)
+    custom = save["ObjectStates"][0]["CustomDeck"]["1"]
+    assert (custom["NumWidth"], custom["NumHeight"]) == (3, 1)   # 2 distinct cards + hidden cell
+    with Image.open(folder / custom["FaceURL"]) as sheet, Image.open(folder / custom["BackURL"]) as back:
+        assert max(sheet.size) <= 4096
+        assert sheet.width == 3 * back.width and sheet.height == back.height
+        hidden = sheet.convert("RGB").crop((2 * back.width, 0, 3 * back.width, back.height))
+        assert hidden.tobytes() == back.convert("RGB").tobytes()   # the back, in the last cell
+
+
+def test_a_big_deck_is_drawn_smaller_to_fit_4096_px(mini, tmp_path):
+    cards = mini / "card_data/mini/cards.yaml"
+    extra = "".join(f"  - name: Pawn {n}\n    power: 1\n" for n in range(80))
+    cards.write_text(cards.read_text() + extra)
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("equals: 6", "equals: 86"))
+    folder, save = tts_build(mini, tmp_path)
+    custom = save["ObjectStates"][0]["CustomDeck"]
+    assert sorted(custom) == ["1", "2"]                      # 82 cards: 69 on the first sheet
+    assert (custom["1"]["NumWidth"], custom["1"]["NumHeight"]) == (10, 7)
+    assert len(save["ObjectStates"][0]["DeckIDs"]) == 4 + 2 + 80
+    assert max(save["ObjectStates"][0]["DeckIDs"]) == 2 * 100 + 12
+    with Image.open(folder / custom["1"]["FaceURL"]) as sheet:
+        assert max(sheet.size) <= 4096 and max(sheet.size) > 3800
