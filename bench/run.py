@@ -80,6 +80,15 @@ def png_export(root: Path, work: Path, runs: int) -> dict:
                 cores=cores)
 
 
+def tts_export(work: Path, runs: int) -> dict:
+    """Tabletop Simulator sheets and save for Big Ten (offense, defense and three small decks)."""
+    out = work / "tts"
+    base, _ = median_run(lambda i: pnp("build", "--game", "big-ten", "--out", str(out / f"b{i}"), "-q"), runs, REPO)
+    shop, _ = median_run(lambda i: pnp("build", "--game", "big-ten", "--shop", "tts",
+                                       "--out", str(out / f"s{i}"), "-q"), runs, REPO)
+    return dict(seconds=shop - base)
+
+
 def machine() -> str:
     model = "unknown CPU"
     try:
@@ -96,7 +105,7 @@ def machine() -> str:
 
 def report(results: dict) -> str:
     small, large = results["560"], results["5600"]
-    games, png = results["games"], results["png"]
+    games, png, tts = results["games"], results["png"], results["tts"]
     extra_cards = large["cards"] - small["cards"]
     pnp_marginal = (large["pnp"] - small["pnp"]) / extra_cards * 1000
     plain_marginal = (large["plain"] - small["plain"]) / extra_cards * 1000
@@ -116,6 +125,8 @@ def report(results: dict) -> str:
         f"| the same, nothing changed | {games['rebuild']:.2f} s | | | under 0.5 s |",
         f"| PNG export, 56-card deck at 300 DPI (TGC) | {png['per_second']:.0f} faces/s "
         f"({png['per_core']:.0f} per core, {png['cores']} cores) | | | 20 faces/s per core |",
+        f"| TTS export of Big Ten (60-card offense deck and four more), over the plain build | "
+        f"{tts['seconds']:.2f} s | | | offense deck under 3 s |",
         "",
         f"Each card past the 560th costs pnp {pnp_marginal:.2f} ms and plain reportlab "
         f"{plain_marginal:.2f} ms: the cost grows linearly; at 560 cards pnp's start-up (imports, "
@@ -137,6 +148,7 @@ def main() -> None:
             "5600": compare(root, work, 5600, max(3, options.runs // 2)),
             "games": bundled_games(work, options.runs),
             "png": png_export(root, work, max(3, options.runs // 2)),
+            "tts": tts_export(work, max(3, options.runs // 2)),
         }
     table = report(results)
     print(table)
