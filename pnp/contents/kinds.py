@@ -41,6 +41,14 @@ def matches(card, where: dict) -> bool:
     return True
 
 
+def at(card) -> str:
+    """Where a card is written, as `file:line: field: `, to begin a message about it."""
+    where = getattr(card, "where", None)
+    if where is None:
+        return ""
+    return f"{where.file}:{where.line}: {where.field}: " if where.field else f"{where.file}:{where.line}: "
+
+
 def plural(n: int, word: str = "card") -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
@@ -119,12 +127,12 @@ class FollowsRule(Rule):
                 continue
             key = card.get(self.key)
             if str(key) not in {str(k) for k in self.expect}:
-                problems.append(f"card '{card.label}' has {self.key} '{key}', which {self.cited()} "
+                problems.append(f"{at(card)}card '{card.label}' has {self.key} '{key}', which {self.cited()} "
                                 f"do not name")
                 continue
             wanted = {str(k): v for k, v in self.expect.items()}[str(key)]
             if card.get(self.field) != wanted:
-                problems.append(f"card '{card.label}' ({key}) has {self.field} '{card.get(self.field)}'; "
+                problems.append(f"{at(card)}card '{card.label}' ({key}) has {self.field} '{card.get(self.field)}'; "
                                 f"{self.cited()} make every {key} card {wanted}")
         return problems
 
@@ -145,9 +153,9 @@ class RangeRule(Rule):
                 continue
             value = card.get(self.field)
             if not isinstance(value, (int, float)) or isinstance(value, bool):
-                problems.append(f"card '{card.label}' has no {self.field}; {self.cited()} need one")
+                problems.append(f"{at(card)}card '{card.label}' has no {self.field}; {self.cited()} need one")
             elif (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
-                problems.append(f"card '{card.label}' has {self.field} {value:g}; {self.cited()} "
+                problems.append(f"{at(card)}card '{card.label}' has {self.field} {value:g}; {self.cited()} "
                                 f"allow {span(self.min, self.max)}")
         return problems
 
@@ -166,7 +174,7 @@ class RequiredRule(Rule):
     where: dict[str, Any] = field(default_factory=dict)
 
     def check(self, deck) -> list[str]:
-        return [f"card '{card.label}' has no {name}; {self.cited()} give every card one"
+        return [f"{at(card)}card '{card.label}' has no {name}; {self.cited()} give every card one"
                 for card in deck.cards if matches(card, self.where)
                 for name in self.fields if card.get(name) in (None, "", [])]
 
@@ -181,7 +189,7 @@ class EqualsRule(Rule):
 
     def check(self, deck) -> list[str]:
         wanted = self.value
-        return [f"card '{card.label}' has {self.field} {_shown(card.get(self.field))}; {self.cited()} "
+        return [f"{at(card)}card '{card.label}' has {self.field} {_shown(card.get(self.field))}; {self.cited()} "
                 f"give {_shown(wanted)}"
                 for card in deck.cards if matches(card, self.where) and card.get(self.field) != wanted]
 
@@ -222,6 +230,11 @@ RULE_KINDS = {
     "range": RangeRule, "required": RequiredRule, "unique": UniqueRule, "equals": EqualsRule,
     "check": CheckRule,
 }
+
+
+from pnp.contents.facts import FactsRule  # noqa: E402 - it builds on Rule above
+
+RULE_KINDS["facts"] = FactsRule
 
 
 def parse_rule(node, where: Where, components) -> Rule:

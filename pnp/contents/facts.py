@@ -1,0 +1,114 @@
+"""`rule: facts`: what the game's documents state about each named thing, as data with the
+section it comes from, and the check that the deck says the same, one to one.
+
+    # card_data/monster-ball/facts.yaml
+    monsters:
+      key: name                       # how a fact finds its card
+      source: roster sheets           # the section, unless an entry names its own
+      entries:
+        - {name: Barbarian, team: law, tackle: 4, section: Team Law}
+        - {name: Pixie, team: law, tackle: 1, section: Team Law, reading: "our reading: ..."}
+
+    # game.yaml
+    contents:
+      - {rule: facts, deck: roster-cards, file: facts.yaml, table: monsters}
+
+Every entry must have a card with its key, every field it lists must hold the stated value
+on that card, its `count` (when given) the number of copies, and every card (that `where`
+selects) must be named by some entry. `section` says where in the documents a fact is;
+`reading` marks a fact that is our reading rather than printed in them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pnp.contents.kinds import Rule, at, matches
+from pnp.paths import safe_path
+from pnp.yaml_source import YamlList, YamlMap, load_yaml
+
+META = ("section", "reading", "count")
+
+
+@dataclass(kw_only=True)
+class FactsRule(Rule):
+    """The deck agrees with the facts table `table` in `file` (in the game folder)."""
+
+    file: str
+    table: str
+    where: dict[str, Any] = field(default_factory=dict)   # only these cards must be named
+
+    def check(self, deck, decks=None) -> list[str]:
+        table, entries = self._load(deck)
+        keys = table["key"] if isinstance(table["key"], list) else [table["key"]]
+        key = "/".join(keys)
+        default_section = table.get("source", self.source)
+        by_key: dict[str, list] = {}
+        for card, count in zip(deck.cards, deck.counts):
+            by_key.setdefault(name_of(card, keys), []).append((card, count))
+        problems = []
+        named = set()
+        for index, entry in enumerate(entries):
+            line = entries.item_line(index)
+            name = name_of(entry, keys)
+            named.add(name)
+            section = entry.get("section", default_section)
+            stated = f'"{section}"' + (f" ({entry['reading']})" if entry.get("reading") else "")
+            found = by_key.get(name)
+            if not found:
+                problems.append(f"{self.facts_file}:{line}: {self.table}[{index + 1}]: the documents name "
+                                f"{key} '{name}' ({stated}) but no card has it")
+                continue
+            card = found[0][0]
+            for field_name, wanted in entry.items():
+                if field_name in META or field_name in keys:
+                    continue
+                for each, _ in found:   # every card of that name says the same
+                    value = each.get(field_name)
+                    if not same(value, wanted):
+                        problems.append(f"{at(each)}card '{each.label}': its {field_name} is {shown(value)}; "
+                                        f"{stated} says {shown(wanted)}")
+            if "count" in entry:
+                copies = sum(count for _, count in found)
+                if copies != entry["count"]:
+                    problems.append(f"{at(card)}card '{card.label}': {copies} "
+                                    f"cop{'y' if copies == 1 else 'ies'}; {stated} says {entry['count']}")
+        for card in deck.cards:
+            if matches(card, self.where) and name_of(card, keys) not in named:
+                problems.append(f"{at(card)}card '{card.label}': {key} '{name_of(card, keys)}' is not named by the "
+                                f"documents ({self.facts_file}, {self.table})")
+        return problems
+
+    def _load(self, deck):
+        path = safe_path(deck.path.parent, self.file, self._where, what="facts")
+        node = load_yaml(path)
+        self.facts_file = node.file
+        where = self._where
+        if self.table not in node or not isinstance(node[self.table], YamlMap):
+            raise where.error(f"no facts table '{self.table}' in {self.file}")
+        table = node[self.table]
+        entries = table.get("entries")
+        if "key" not in table or not isinstance(entries, YamlList):
+            raise where.error(f"facts table '{self.table}' needs a 'key' and a list of 'entries'")
+        keys = table["key"] if isinstance(table["key"], list) else [table["key"]]
+        for index, entry in enumerate(entries):
+            if not isinstance(entry, YamlMap) or any(k not in entry for k in keys):
+                raise where.error(f"{self.file}:{entries.item_line(index)}: each fact needs its "
+                                  f"{', '.join(keys)}")
+        return table, entries
+
+
+def name_of(item, keys: list[str]) -> str:
+    return "/".join(str(item.get(k)) for k in keys)
+
+
+def same(value, wanted) -> bool:
+    if isinstance(value, float) and isinstance(wanted, int) and not isinstance(wanted, bool):
+        return value == wanted
+    return value == wanted or (value is None and wanted in ("", None))
+
+
+def shown(value) -> str:
+    if value is None:
+        return "nothing"
+    return f"'{value}'" if isinstance(value, str) else str(value)

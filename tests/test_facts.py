@@ -1,0 +1,86 @@
+"""Every printed fact agrees with the documents: a designer's mistake against them fails
+`pnp validate` with the card's file and line, the field, the value found and the value stated
+with its section."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import run
+
+MISTAKES = [
+    ("monster-ball", "monsters.yaml", "name: Barbarian, pass: 2, catch: 2, tackle: 4",
+     "name: Barbarian, pass: 2, catch: 2, tackle: 3", r"monsters.yaml:16: .*Barbarian.*tackle is 3.*Team Law.*says 4"),
+    ("monster-ball", "monsters.yaml", "name: Dwarf, pass: 1, catch: 1, tackle: 2, kick: 1, cheat: 4",
+     "name: Dwarf, pass: 1, catch: 1, tackle: 2, kick: 4, cheat: 1", r"monsters.yaml:17: .*Dwarf.*kick is 4"),
+    ("monster-ball", "monsters.yaml", "move: Slam!, effect: Tackle someone who hustles past you}\n  - {team: law, name: Wizard",
+     "move: Slam!, effect: Tackle anyone}\n  - {team: law, name: Wizard", r"monsters.yaml:22: .*Werebear.*effect"),
+    ("monster-ball", "monsters.yaml", "name: Wizard, pass: 2, catch: 2, tackle: 1, kick: 4, cheat: 4, move: Magic Tackle!",
+     "name: Wizard, pass: 2, catch: 2, tackle: 1, kick: 4, cheat: 4, move: Magic Missile!", r"monsters.yaml:23: .*Wizard.*move"),
+    ("monster-ball", "monsters.yaml", "name: Your monster, count: 9", "name: Your monster, count: 8",
+     r"monsters.yaml:34: .*Your monster.*8 copies.*says 9"),
+    ("monster-ball", "tokens.yaml", "name: Pixie, hustle: 3, block: 2", "name: Pixie, hustle: 2, block: 3",
+     r"tokens.yaml:17: .*Pixie.*hustle is 2"),
+    ("monster-ball", "tokens.yaml", "name: Dwarf, hustle: 2, block: 5, count: 4", "name: Dwarf, hustle: 2, block: 5, count: 3",
+     r"tokens.yaml:18: .*Dwarf.*3 copies.*says 4"),
+    ("jukem", "cards.yaml", "title: RUN, colour: black, side: offense, yards: 5,",
+     "title: CATCH, colour: black, side: offense, yards: 5,", r"cards.yaml:23: .*title is 'CATCH'.*says 'RUN'"),
+    ("jukem", "cards.yaml", 'bonus: "+10"', 'bonus: "+20"', r"cards.yaml:\d+: .*PANCAKE BLOCK!.*bonus is '\+20'"),
+    ("big-ten", "offense.yaml", '{type: run, kind: RUN, play: "Dive", yards: 1}',
+     '{type: run, kind: PASS, play: "Dive", yards: 1}', r"offense.yaml:13: .*Dive.*kind is 'PASS'.*says 'RUN'"),
+    ("big-ten", "teams.yaml", 'name: Illinois, short: ILLINOIS, primary: "#13294B"',
+     'name: Illinois, short: ILLINOIS, primary: "#13294C"', r"teams.yaml:10: .*Illinois.*primary.*our reading"),
+    ("12th-player", "cards.yaml", "value: 12", "value: 13", r"cards.yaml:\d+: .*Coach.*value is 13.*CARDS.*says 12"),
+]
+
+
+@pytest.mark.parametrize("game, data, old, new, message", MISTAKES, ids=[m[4][:40] for m in MISTAKES])
+def test_a_value_that_contradicts_the_documents_fails_validate_at_the_card(root, game, data, old, new, message):
+    path = root / "card_data" / game / data
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    result = run("validate", "--game", game, root=root)
+    assert result.exit_code == 1
+    assert re.search(message, result.stderr), result.stderr
+
+
+def test_a_card_type_the_documents_name_cannot_vanish(root):
+    path = root / "card_data/jukem/cards.yaml"
+    lines = path.read_text().splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if "type: sack" in line)
+    del lines[start:start + 2]          # the entry and its text line
+    path.write_text("".join(lines))
+    result = run("validate", "--game", "jukem", root=root)
+    assert result.exit_code == 1
+    assert re.search(r"facts.yaml:\d+: card-types\[\d+\]: the documents name type 'sack'", result.stderr), result.stderr
+
+
+def test_a_thing_the_documents_do_not_name_is_refused(root):
+    path = root / "card_data/monster-ball/monsters.yaml"
+    path.write_text(path.read_text().replace("name: Barbarian,", "name: Berserker,"))
+    result = run("validate", "--game", "monster-ball", root=root)
+    assert result.exit_code == 1
+    assert re.search(r"monsters.yaml:16: .*'Berserker' is not named by the documents", result.stderr)
+    assert re.search(r"facts.yaml:\d+: monsters\[1\]: the documents name name 'Barbarian'", result.stderr)
+
+
+def test_two_mistakes_are_both_reported(root):
+    path = root / "card_data/monster-ball/monsters.yaml"
+    text = path.read_text().replace("name: Barbarian, pass: 2", "name: Barbarian, pass: 5")
+    path.write_text(text.replace("name: Orc, pass: 1", "name: Orc, pass: 6"))
+    result = run("validate", "--game", "monster-ball", root=root)
+    assert result.exit_code == 1
+    assert "Barbarian" in result.stderr and "Orc" in result.stderr
+
+
+def test_every_rule_problem_names_a_file_and_line(root):
+    game = root / "card_data/12th-player/game.yaml"
+    game.write_text(game.read_text().replace("equals: 17", "equals: 18"))
+    result = run("validate", "--game", "12th-player", root=root)
+    assert result.exit_code == 1
+    for line in result.stderr.splitlines():
+        if line.startswith("error:"):
+            assert re.match(r"error: \S+:\d+: ", line), line
