@@ -7,7 +7,7 @@ from pathlib import Path
 from pnp.config.deck import Deck, load_deck
 from pnp.config.game import Game, game_ids, load_game
 from pnp.diagnostics import Diagnostics
-from pnp.errors import PnpError
+from pnp.errors import PnpError, did_you_mean, known
 from pnp.paths import safe_path
 from pnp.contents.kinds import matches
 
@@ -42,14 +42,25 @@ class Project:
             name = getattr(component, "data", None)
             if not name:
                 continue
-            where = component._where.key({}, "data")
+            where = component._where.key(component, "data")
             path = safe_path(game.folder, name, where, what="data")
             if not path.is_file():
                 raise where.error(f"data file '{name}' not found in {game.folder}")
             if path not in files:
                 files[path] = load_deck(path)
-            decks[component.id] = select(files[path], getattr(component, "where", {}) or {})
+            where_filter = getattr(component, "where", {}) or {}
+            check_where(where_filter, files[path], component._where.key(component, "where"))
+            decks[component.id] = select(files[path], where_filter)
         return decks
+
+
+def check_where(where_filter: dict, deck: Deck, where) -> None:
+    """A `where:` key must be one of the deck's fields: a misspelt one would match no card
+    (an empty PDF) or every card (a rule that checks nothing)."""
+    for key in where_filter:
+        if key not in deck.fields:
+            raise where.error(f"'{key}' is not a field of {deck.path.name}",
+                              hint=did_you_mean(key, deck.fields) or f"its fields: {known(deck.fields)}")
 
 
 def select(deck: Deck, where: dict) -> Deck:

@@ -29,7 +29,11 @@ class Where:
     field: str
 
     def key(self, node, key) -> "Where":
-        line = node.key_line(key) if isinstance(node, YamlMap) else self.line
+        """Where the value of `key` is: `node` is the YAML map, or the object loaded from it."""
+        if isinstance(node, YamlMap):
+            line = node.key_line(key)
+        else:
+            line = getattr(node, "_key_lines", {}).get(key, self.line)
         return Where(self.file, line, f"{self.field}.{key}" if self.field else str(key))
 
     def item(self, node, index: int) -> "Where":
@@ -80,6 +84,7 @@ def load_as(cls, node, where: Where):
             raise where.error(f"missing required key '{name}'")
     obj = cls(**values)
     obj._where = where   # where it came from, for errors found later
+    obj._key_lines = {key: node.key_line(key) for key in node} if isinstance(node, YamlMap) else {}
     return obj
 
 

@@ -5,8 +5,21 @@ from __future__ import annotations
 import re
 
 from pnp.contents.kinds import CheckRule
+from pnp.errors import did_you_mean, known
 
 LOCATED = re.compile(r"^[^\s:]+:\d+: ")
+
+
+def check_rule_fields(rule, deck) -> None:
+    """The fields a rule names must be the deck's own, or the rule would check nothing."""
+    from pnp.project import check_where
+    check_where(getattr(rule, "where", None) or {}, deck, rule._where.key(rule, "where"))
+    for key in ("by", "field", "key"):
+        name = getattr(rule, key, None)
+        if isinstance(name, str) and name not in deck.fields and name != "count":
+            raise rule._where.key(rule, key).error(
+                f"'{name}' is not a field of {deck.path.name}",
+                hint=did_you_mean(name, deck.fields) or f"its fields: {known(deck.fields)}")
 
 
 def validate(game, decks: dict) -> list[str]:
@@ -15,6 +28,7 @@ def validate(game, decks: dict) -> list[str]:
     problems = []
     for rule in game.contents:
         deck = decks[rule.deck]
+        check_rule_fields(rule, deck)
         found = rule.check(deck, decks) if isinstance(rule, CheckRule) else rule.check(deck)
         where = rule._where
         for sentence in found:

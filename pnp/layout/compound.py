@@ -56,7 +56,7 @@ class TableDrawer(Drawer):
     def __init__(self, spec: TableSpec, piece: PieceContext):
         self.spec = spec
         self.rect = spec.box(piece)
-        family = piece.fonts.family(spec.font, spec._where.key({}, "font"))
+        family = piece.fonts.family(spec.font, spec._where.key(spec, "font"))
         self.font, self.bold = family.face(), family.face(bold=True)
         self.rows = [[Binding(c, spec._where) for c in row] for row in spec.rows or []]
         palette = piece.palette
@@ -162,7 +162,7 @@ class RepeatSpec(Element):
         from pnp.layout.kinds import parse_element
         if "_children" not in self.__dict__:
             node = self.elements
-            self._children = [parse_element(item, self._where.key({}, "elements").item(node, i))
+            self._children = [parse_element(item, self._where.key(self, "elements").item(node, i))
                               for i, item in enumerate(node)]
         return self._children
 

@@ -265,7 +265,7 @@ class LineDrawer(Drawer):
         self.dash = spec.dash
         if spec.dash is not None and (not 0 < len(spec.dash) <= 16 or sum(spec.dash) <= 0
                                       or any(d < 0 or d > 1000 for d in spec.dash)):
-            raise spec._where.key({}, "dash").error(
+            raise spec._where.key(spec, "dash").error(
                 "a dash is a list of on and off lengths in points, none negative and not all 0, "
                 "e.g. [4, 2]")
         self.fields = _fields(self.stroke.binding)
@@ -315,7 +315,7 @@ class TextDrawer(Drawer):
     def __init__(self, spec: TextSpec, piece: PieceContext):
         self.spec = spec
         self.rect = spec.box(piece)
-        self.family = piece.fonts.family(spec.font, spec._where.key({}, "font"))
+        self.family = piece.fonts.family(spec.font, spec._where.key(spec, "font"))
         self.font = self.family.face(bold=spec.bold, italic=spec.italic)
         self.text = Binding(spec.text, spec._where)
         self.colour = Colour(spec.colour, spec._where, piece.palette)

@@ -29,7 +29,7 @@ def compile_deck_layouts(ctx, component, bleed: float, safe: float | None = None
 def deck_gap(component) -> float | None:
     """The layout's own gap between pieces, or None to let the sheet choose."""
     if component.gap is not None:
-        return Length.parse(component.gap, component._where.key({}, "gap")).points
+        return Length.parse(component.gap, component._where.key(component, "gap")).points
     return None
 
 
