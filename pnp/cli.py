@@ -159,9 +159,12 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
               help="Also write files for a print shop: tgc, mpc, drivethru, tts (or a preset in shops/).")
 @click.option("--ink-saver", is_flag=True, help="Print with little ink: no full-bleed backgrounds "
               "or dark fills (files get an -ink-saver suffix).")
+@click.option("--draft", is_flag=True, help="Build even when composition rules fail (while balancing): "
+              "each rule problem is a warning and every page says DRAFT. Data and type errors "
+              "still stop the build.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no list of files; "
               "problems are still reported.")
-def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink_saver, quiet):
+def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink_saver, draft, quiet):
     """Build print-ready PDFs for one or more games.
 
     \b
@@ -178,7 +181,8 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
     if duplex == "fold" and back_offset != (0.0, 0.0):
         fail("--back-offset does not apply to --duplex fold: fronts and backs print on the same "
              "side, so there is no printer shift to make up for")
-    options = PrintOptions(duplex=duplex, back_offset=back_offset, bleed=bleed, ink_saver=ink_saver)
+    options = PrintOptions(duplex=duplex, back_offset=back_offset, bleed=bleed, ink_saver=ink_saver,
+                           draft=draft)
 
     def build_one(game_id):
         with ProgressBar(game_id, enabled=not quiet) as bar:
@@ -207,8 +211,7 @@ def validate(games, every, root):
     checked, failed = each_game(chosen_games(project, games, every),
                                 lambda game_id: validate_game(project, game_id))
     for game_id, (problems, rules) in checked.items():
-        for problem in problems:
-            click.secho(f"error: {problem}", fg="red", err=True)
+        show_problems(problems)
         if problems:
             failed = True
         else:
@@ -433,12 +436,21 @@ def summarise(game_id: str, written, out: Path) -> None:
         click.echo(f"  {item.path}  {pages}{item.size / 1024:.0f} KiB, {item.seconds:.2f} s")
 
 
+MAX_SHOWN = 50   # problems shown one by one; past this, a count
+
+
 def report_problem(exc: PnpError) -> None:
     """Every rule problem a failed validation found, or the one load or build error."""
-    for problem in getattr(exc, "problems", None) or [str(exc)]:
-        click.secho(f"error: {problem}", fg="red", err=True)
+    show_problems(getattr(exc, "problems", None) or [str(exc)])
     if getattr(exc, "problems", None):
         click.echo(exc.message, err=True)
+
+
+def show_problems(problems: list[str]) -> None:
+    for problem in problems[:MAX_SHOWN]:
+        click.secho(f"error: {problem}", fg="red", err=True)
+    if len(problems) > MAX_SHOWN:
+        click.secho(f"error: ... and {len(problems) - MAX_SHOWN} more", fg="red", err=True)
 
 
 def each_game(ids: list[str], action) -> tuple[dict, bool]:

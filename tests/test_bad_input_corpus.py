@@ -83,7 +83,7 @@ CASES = [
      [CARD + ":", "elements[3]", "missing required key 'text'"]),
     ("missing-card-name", CARDS, swap("  - name: Bishop\n    power: 2", "  - power: 2"),
      [CARDS + ":", "cards[2]", "missing required field 'name'"]),
-    ("count-zero", CARDS, swap("count: 4", "count: 0"), [CARDS + ":10:", "cards[1].count", "count 0 is out of range"]),
+    ("count-negative", CARDS, swap("count: 4", "count: -1"), [CARDS + ":10:", "cards[1].count", "count -1 is out of range"]),
     ("count-negative", CARDS, swap("count: 4", "count: -3"), [CARDS + ":10:", "count -3 is out of range"]),
     ("count-absurd", CARDS, swap("count: 4", "count: 1000000"), [CARDS + ":10:", "count 1000000 is out of range"]),
     ("deck-too-large", CARDS, lambda t: t + "".join(f"  - {{name: Pawn{i}, count: 1000}}\n" for i in range(21)),

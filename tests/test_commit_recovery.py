@@ -172,3 +172,12 @@ def test_no_output_path_leaves_the_folder(tmp_path, name):
     with pytest.raises(PnpError, match="must stay inside"):
         output_folder.OutputFolder(tmp_path / "game").commit([OutputFile(name, b"x")])
     assert list(tmp_path.rglob("*.pdf")) == []
+
+
+def test_a_relative_output_folder_outside_the_current_one_works(mini, tmp_path, monkeypatch):
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    result = run("build", "--game", "mini", "--out", "../relative-out", root=mini)
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "relative-out/mini/cards-a4.pdf").is_file()

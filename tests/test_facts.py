@@ -84,3 +84,54 @@ def test_every_rule_problem_names_a_file_and_line(root):
     for line in result.stderr.splitlines():
         if line.startswith("error:"):
             assert re.match(r"error: \S+:\d+: ", line), line
+
+
+def test_count_zero_switches_a_card_off(mini, tmp_path):
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("count: 2", "count: 0"))
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("equals: 6", "equals: 4"))
+    result = run("build", "--game", "mini", "--out", str(tmp_path), root=mini)
+    assert result.exit_code == 0, result.stderr
+    from conftest import pdf
+    text = pdf(tmp_path / "mini/cards-a4.pdf").pages[0].extract_text()
+    assert "Knight" in text and "Bishop" not in text
+
+
+def test_a_draft_builds_despite_rule_problems_and_says_so_on_every_page(mini, tmp_path):
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("equals: 6", "equals: 7"))
+    assert run("build", "--game", "mini", "--out", str(tmp_path), root=mini).exit_code == 1
+    result = run("build", "--game", "mini", "--draft", "--out", str(tmp_path), root=mini)
+    assert result.exit_code == 0, result.stderr
+    assert "warning: draft:" in result.stderr and "state 7" in result.stderr
+    from conftest import pdf
+    for name in ("cards-a4-draft.pdf", "rules-a4-draft.pdf"):
+        for page in pdf(tmp_path / "mini" / name).pages:
+            assert "DRAFT" in page.extract_text(), name
+    # data errors still stop a draft
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("power: 3", "power: three"))
+    assert run("build", "--game", "mini", "--draft", "--out", str(tmp_path), root=mini).exit_code == 1
+
+
+def test_past_fifty_problems_the_rest_are_counted(root):
+    path = root / "card_data/big-ten/teams.yaml"
+    import re as regex
+    path.write_text(regex.sub(r'primary: "#[0-9A-Fa-f]{6}"', 'primary: "#000001"', path.read_text()))
+    offense = root / "card_data/big-ten/offense.yaml"
+    offense.write_text(regex.sub(r"kind: [A-Z-]+,", "kind: WRONG,", offense.read_text()))
+    result = run("validate", "--game", "big-ten", root=root)
+    lines = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(lines) == 51 and regex.match(r"error: \.\.\. and \d+ more", lines[-1]), lines[-3:]
+
+
+def test_warnings_are_told_again_by_a_skipped_build_and_by_validate(mini, tmp_path):
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("text: Moves in an L.", "text: " + "Moves far. " * 40))
+    first = run("build", "--game", "mini", "--out", str(tmp_path), root=mini)
+    assert first.exit_code == 0 and "does not fit" in first.stderr
+    again = run("build", "--game", "mini", "--out", str(tmp_path), root=mini)
+    assert "up to date" in again.output and "does not fit" in again.stderr
+    checked = run("validate", "--game", "mini", root=mini)
+    assert checked.exit_code == 0 and "does not fit" in checked.stderr

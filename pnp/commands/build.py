@@ -10,7 +10,7 @@ from pnp.cache import fingerprint
 from pnp.errors import PnpError
 from pnp.outputs.folder import OutputFolder
 from pnp.impose import PAPER_SIZES
-from pnp.outputs.pdf import OutputFile
+from pnp.outputs.pdf import DRAFT, OutputFile
 from pnp.outputs.print_all import home_part, print_all
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions, renderer_for
@@ -52,18 +52,35 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     inputs = fingerprint(project.root, game_id, options, paper, tuple(shops))
     previous = folder.up_to_date(inputs)
     if previous is not None:
+        for warning in folder.last_warnings():   # still true: the input is the same
+            project.diagnostics.warn(warning)
         return [Written(folder.folder / f["name"], f["pages"], f["size"], 0.0, reused=True)
                 for f in previous]
     game = project.game(game_id)
     decks = project.decks(game)
     problems = validate(game, decks)
-    if problems:
+    if problems and not options.draft:
         raise ValidationFailed(problems)
+    for problem in problems:   # a draft: built anyway, each rule problem told as a warning
+        project.diagnostics.warn(f"draft: {problem}")
     options = replace(options, paper=paper or game.spec.paper)
     ctx = BuildContext(project, game, decks, options)
     steps = sum(decks[c.id].total if c.kind == "deck" else 1 for c in game.components)
     if progress is not None:
         ctx.tick = progress(steps * (1 + len(shops)))
+    marked = DRAFT.set(options.draft)
+    try:
+        rendered = render_all(ctx, game, game_id, options, shops, steps)
+    finally:
+        DRAFT.reset(marked)
+    paths = folder.commit([file for file, _ in rendered], inputs, project.diagnostics.warnings)
+    return [Written(path, file.pages, len(file.data), spent)
+            for path, (file, spent) in zip(paths, rendered)]
+
+
+def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int) -> list:
+    """Every file of a build, in memory, each with the time it took."""
+    project = ctx.project
     rendered: list[tuple[OutputFile, float]] = []
     parts = []
     for component in game.components:
@@ -79,6 +96,4 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         from pnp.render.shop import render_shop
         rendered += timed(render_shop, ctx, preset)
         ctx.tick(steps)
-    paths = folder.commit([file for file, _ in rendered], inputs)
-    return [Written(path, file.pages, len(file.data), spent)
-            for path, (file, spent) in zip(paths, rendered)]
+    return rendered

@@ -93,6 +93,8 @@ def load_deck(path: Path) -> Deck:
     cards, counts = [], []
     for i, item in enumerate(cards_node):
         card, count = read_card(item, spec, where.key(node, "cards").item(cards_node, i))
+        if count == 0:
+            continue   # switched off while balancing: checked, never printed, counted as 0
         cards.append(card)
         counts.append(count)
     total = sum(counts)
@@ -124,8 +126,9 @@ def read_card(node, spec: DeckFile, where: Where) -> tuple[Card, int]:
     count = 1
     if "count" in node:
         count = convert(int, node["count"], where.key(node, "count"))
-        if not 1 <= count <= MAX_COPIES:
-            raise where.key(node, "count").error(f"count {count} is out of range: 1 to {MAX_COPIES}")
+        if not 0 <= count <= MAX_COPIES:
+            raise where.key(node, "count").error(f"count {count} is out of range: 0 (switched off) "
+                                                 f"to {MAX_COPIES}")
     card.label = str(card.get(spec.label) or f"#{where.field}")
     return card, count
 

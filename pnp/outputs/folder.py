@@ -64,6 +64,14 @@ class OutputFolder:
     def __init__(self, folder: Path):
         self.folder = folder
 
+    def last_warnings(self) -> list[str]:
+        """The warnings the last build gave, to tell again when it is reused."""
+        try:
+            record = json.loads((self.folder / RECORD).read_text(encoding="utf-8"))
+            return [str(w) for w in record.get("warnings") or []]
+        except (OSError, ValueError, AttributeError):
+            return []
+
     def up_to_date(self, fingerprint: str) -> list[dict] | None:
         """The files of the last build, if it was made from `fingerprint` and every file it
         wrote is still there unchanged; else None."""
@@ -82,7 +90,7 @@ class OutputFolder:
                 return None
         return files
 
-    def commit(self, files, fingerprint: str | None = None) -> list[Path]:
+    def commit(self, files, fingerprint: str | None = None, warnings: list[str] = ()) -> list[Path]:
         """Write every file (name, data) into the folder, or none of them."""
         for file in files:
             self.target(file.name)   # every path is checked before anything is written
@@ -99,7 +107,7 @@ class OutputFolder:
                     manifest[file.name] = digest(file.data)
                 record = {"fingerprint": fingerprint, "files": [
                     {"name": f.name, "digest": digest(f.data), "pages": f.pages, "size": len(f.data)}
-                    for f in files]}
+                    for f in files], "warnings": list(warnings)}
                 journal = {"renames": staged, "manifest": dict(sorted(manifest.items())), "record": record,
                            "old_manifest": old_manifest}
                 with _holding_signals():
@@ -265,7 +273,8 @@ class OutputFolder:
 
 
 def _relative(path: str | Path, folder: Path) -> str:
-    return Path(path).relative_to(folder).as_posix()
+    # mkstemp gives absolute paths while --out may be relative (../out)
+    return Path(os.path.relpath(path, folder)).as_posix()
 
 
 HELD_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)

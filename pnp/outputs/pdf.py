@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from reportlab.pdfbase import pdfmetrics
@@ -30,9 +31,30 @@ def starting_font() -> str:
     return STARTING_FONT
 
 
+# Set while a `--draft` build renders: every canvas then marks each page DRAFT in its margin.
+DRAFT: ContextVar[bool] = ContextVar("pnp_draft", default=False)
+
+
+def draft_kind(kind: type[Canvas]) -> type[Canvas]:
+    """`kind`, or while DRAFT is set a subclass that writes DRAFT at the top left of each page."""
+    if not DRAFT.get():
+        return kind
+
+    class DraftCanvas(kind):
+        def showPage(self):  # noqa: N802 - reportlab's name
+            self.saveState()
+            self.setFillColorRGB(0.8, 0.1, 0.1)
+            self.setFont(starting_font(), 9)
+            self.drawString(18, self._pagesize[1] - 14, "DRAFT: composition rules fail; not for print")
+            self.restoreState()
+            super().showPage()
+
+    return DraftCanvas
+
+
 def new_canvas(buffer: io.BytesIO, pagesize, title: str, kind: type[Canvas] = Canvas) -> Canvas:
     # invariant=1: no creation date and a fixed document id, so the same input gives the same bytes
-    canvas = kind(buffer, pagesize=pagesize, invariant=1, pageCompression=1,
+    canvas = draft_kind(kind)(buffer, pagesize=pagesize, invariant=1, pageCompression=1,
                     initialFontName=starting_font())
     canvas.setTitle(title)
     canvas.setAuthor("pnp")

@@ -19,6 +19,7 @@ class PrintOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)   # points, right and down on the back page
     bleed: float = 0.0                              # points
     ink_saver: bool = False
+    draft: bool = False        # built despite rule problems: every page says DRAFT
 
     @property
     def variant(self) -> str:
@@ -32,6 +33,8 @@ class PrintOptions:
             parts.append("back-offset")
         if self.ink_saver:
             parts.append("ink-saver")
+        if self.draft:
+            parts.append("draft")
         return "".join(f"-{part}" for part in parts if part)
 
 

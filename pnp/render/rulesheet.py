@@ -19,6 +19,7 @@ from reportlab.platypus import (BaseDocTemplate, Frame, KeepTogether, ListFlowab
                                 PageTemplate, Paragraph, Spacer, Table, TableStyle)
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
 
 from pnp.config.typed import where_of
 from pnp.yaml_source import display_path
@@ -28,7 +29,7 @@ from pnp.layout.binding import text_of
 from pnp.paths import safe_path
 from pnp.layout.text import to_markup
 from pnp.layout.units import mm
-from pnp.outputs.pdf import OutputFile, starting_font
+from pnp.outputs.pdf import OutputFile, draft_kind, starting_font
 from pnp.project import select
 
 _PLACEHOLDER = re.compile(r"^\{\{\s*([A-Za-z][A-Za-z0-9_-]*)\s*\}\}$")
@@ -48,9 +49,10 @@ def render_rules(ctx, component) -> list[OutputFile]:
     buffer = io.BytesIO()
     title = ctx.game.title
     document = rules_document(buffer, paper, title, component.columns, styles, ctx.game.spec.credit)
-    document.build(story)
+    document.build(story, canvasmaker=draft_kind(Canvas))
     pages = document.page
-    return [OutputFile(f"{component.id}-{ctx.options.paper}.pdf", buffer.getvalue(), pages)]
+    draft = "-draft" if ctx.options.draft else ""
+    return [OutputFile(f"{component.id}-{ctx.options.paper}{draft}.pdf", buffer.getvalue(), pages)]
 
 
 def read_rules_text(path, component) -> str:
