@@ -1,11 +1,11 @@
-"""A guard against gross slowdowns (the real targets live in bench/run.py and
-docs/performance.md): one whole-process run at 560 cards against plain reportlab."""
+"""The benchmark's workload builds, and pnp's PDF stays near the size of plain reportlab's for
+the same cards. Timing is the benchmark's job (bench/run.py, figures in docs/performance.md),
+not this suite's: a shared machine makes any time bound here flaky."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
-import time
 
 from conftest import REPO
 
@@ -13,21 +13,16 @@ sys.path.insert(0, str(REPO / "bench"))
 from synthetic import make_game  # noqa: E402
 
 
-def seconds(command: list[str]) -> float:
-    started = time.perf_counter()
-    subprocess.run(command, cwd=REPO, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    return time.perf_counter() - started
+def run(command: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run(command, cwd=REPO, check=True, capture_output=True, text=True)
 
 
-def test_560_cards_stay_within_a_generous_bound_of_plain_reportlab(tmp_path):
+def test_the_benchmark_deck_builds_near_plain_reportlab_size_and_is_skipped_when_unchanged(tmp_path):
     root = tmp_path / "root"
     game = make_game(root, 560)
-    pnp = seconds([sys.executable, "-m", "pnp", "build", "--game", game, "--root", str(root),
-                   "--out", str(tmp_path / "out"), "-q"])
-    plain = seconds([sys.executable, "bench/plain_reportlab.py", "560", str(tmp_path / "plain.pdf")])
-    assert pnp < 4 * plain, f"pnp {pnp:.2f} s against plain reportlab {plain:.2f} s"
+    build = [sys.executable, "-m", "pnp", "build", "--game", game, "--root", str(root), "--out", str(tmp_path / "out")]
+    run(build)
+    run([sys.executable, "bench/plain_reportlab.py", "560", str(tmp_path / "plain.pdf")])
     size = (tmp_path / "out" / game / "cards-a4.pdf").stat().st_size
     assert size < 2 * (tmp_path / "plain.pdf").stat().st_size
-    rebuild = seconds([sys.executable, "-m", "pnp", "build", "--game", game, "--root", str(root),
-                       "--out", str(tmp_path / "out"), "-q"])
-    assert rebuild < 1.5
+    assert "up to date" in run(build).stdout
