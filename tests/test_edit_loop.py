@@ -98,3 +98,24 @@ def test_watch_rebuilds_after_an_edit_and_survives_a_bad_one(mini, tmp_path, wat
     cards.write_text(cards.read_text().replace("  - name: [Rook", "  - name: Bishop II"))
     out.wait_for("mini: rebuilt")
     assert "Bishop II" in pdf(tmp_path / "mini/cards-a4.pdf").pages[0].extract_text()
+
+
+def test_an_edit_saved_during_a_build_never_counts_as_up_to_date(mini, tmp_path, monkeypatch):
+    """The edit lands after the fingerprint was taken but before the data is read: the output
+    shows the edit, so putting the old text back must rebuild, not reuse that output."""
+    from pnp.project import Project
+    cards = mini / "card_data/mini/cards.yaml"
+    original = cards.read_text()
+    real_decks = Project.decks
+
+    def decks_read_after_an_edit(self, game):
+        cards.write_text(original.replace("Moves in an L.", "Jumps over."))
+        return real_decks(self, game)
+
+    monkeypatch.setattr(Project, "decks", decks_read_after_an_edit)
+    build(mini, "mini", tmp_path)
+    monkeypatch.setattr(Project, "decks", real_decks)
+    assert "Jumps over." in pdf(tmp_path / "mini/cards-a4.pdf").pages[0].extract_text()
+    cards.write_text(original)
+    assert "up to date" not in run("build", "--game", "mini", "--out", str(tmp_path), root=mini).output
+    assert "Moves in an L." in pdf(tmp_path / "mini/cards-a4.pdf").pages[0].extract_text()

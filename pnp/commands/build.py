@@ -49,7 +49,8 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     When nothing the build reads has changed since the last build there, nothing is redone.
     `progress(total)` may return a function to call with each step done."""
     folder = OutputFolder(out / game_id)
-    inputs = fingerprint(project.root, game_id, options, paper, tuple(shops))
+    asked = (project.root, game_id, options, paper, tuple(shops))   # before options get the paper
+    inputs = fingerprint(*asked)
     previous = folder.up_to_date(inputs)
     if previous is not None:
         for warning in folder.last_warnings():   # still true: the input is the same
@@ -73,6 +74,8 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         rendered = render_all(ctx, game, game_id, options, shops, steps)
     finally:
         DRAFT.reset(marked)
+    if fingerprint(*asked) != inputs:
+        inputs = None   # a file was saved during the build: never count this output up to date
     paths = folder.commit([file for file, _ in rendered], inputs, project.diagnostics.warnings)
     return [Written(path, file.pages, len(file.data), spent)
             for path, (file, spent) in zip(paths, rendered)]

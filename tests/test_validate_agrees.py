@@ -1,0 +1,45 @@
+"""`pnp validate` ok means `pnp build` succeeds: on a corpus of edits, the two agree."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import run
+
+
+def edit(path, old, new):
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+CASES = {
+    "misspelt component where key": ("card_data/mini/game.yaml", "    data: cards.yaml\n    front: mini/card",
+                                     "    data: cards.yaml\n    where: {nmae: Knight}\n    front: mini/card"),
+    "misspelt rule where key": ("card_data/mini/game.yaml", "{rule: total, deck: cards, equals: 6, source: Contents}",
+                                "{rule: count, deck: cards, where: {pwoer: 3}, equals: 4, source: Contents}"),
+    "unknown field in a layout": ("layouts/mini/card.yaml", 'text: "{power}"', 'text: "{pwoer}"'),
+    "image that does not decode": ("layouts/mini/card.yaml", "elements:\n", "elements:\n  - {kind: image, src: broken.png}\n"),
+    "piece larger than the paper": ("card_data/mini/game.yaml", "    back: mini/back",
+                                    "    back: mini/back\n    size: [400mm, 400mm]"),
+    "crossing emphasis": ("card_data/mini/cards.yaml", "text: Moves in an L.", 'text: "**a *b** c*"'),
+    "unknown rule sheet table": ("card_data/mini/rules.md", "", "{{no-such-table}}\n"),
+    "a valid edit": ("card_data/mini/cards.yaml", "text: Moves in an L.", "text: Jumps."),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_validate_and_build_agree(mini, tmp_path, name):
+    path, old, new = CASES[name]
+    (mini / "card_data/mini/broken.png").write_bytes(b"\x89PNG\r\n\x1a\nnot really")
+    target = mini / path
+    if old:
+        edit(target, old, new)
+    else:
+        target.write_text(target.read_text() + "\n" + new)
+    checked = run("validate", "--game", "mini", root=mini)
+    built = run("build", "--game", "mini", "--out", str(tmp_path / "out"), root=mini)
+    assert (checked.exit_code == 0) == (built.exit_code == 0), (name, checked.stderr, built.stderr)
+    assert (checked.exit_code == 0) == (name == "a valid edit"), (name, checked.stderr)
+    if checked.exit_code:
+        assert "Traceback" not in checked.stderr and "internal problem" not in checked.stderr
