@@ -27,6 +27,14 @@ class PnpError(Exception):
         return f"{where}{field}{self.message}{hint}"
 
 
+class ManyProblems(PnpError):
+    """Several problems found in one pass, told one line each (the first 50 at most)."""
+
+    def __init__(self, problems: list[str], summary: str):
+        super().__init__(summary)
+        self.problems = problems
+
+
 def did_you_mean(name: str, choices) -> str | None:
     """A hint naming the closest known choice, or None when nothing is close."""
     close = difflib.get_close_matches(str(name), [str(c) for c in choices], n=1, cutoff=0.6)

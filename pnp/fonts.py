@@ -107,7 +107,12 @@ class FontBook:
             family.map_styles()
 
     def _face(self, file_name: str, where) -> Face:
-        path = (self.folder / file_name).resolve()
+        if "\0" in file_name:
+            raise where.error("a font file name contains a NUL character; remove it")
+        try:
+            path = (self.folder / file_name).resolve()
+        except (OSError, RuntimeError):
+            raise where.error(f"'{file_name}' is a link that never ends (a symlink loop)") from None
         if self.folder.resolve() not in path.parents:
             raise where.error(f"'{file_name}' is outside the fonts folder")
         if not path.is_file():

@@ -135,3 +135,11 @@ def test_warnings_are_told_again_by_a_skipped_build_and_by_validate(mini, tmp_pa
     assert "up to date" in again.output and "does not fit" in again.stderr
     checked = run("validate", "--game", "mini", root=mini)
     assert checked.exit_code == 0 and "does not fit" in checked.stderr
+
+
+def test_every_bad_card_in_a_data_file_is_told_at_once(mini):
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("power: 3", "power: three").replace("power: 2", "power: two"))
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1
+    assert "cards.yaml:9:" in result.stderr and "cards.yaml:13:" in result.stderr, result.stderr

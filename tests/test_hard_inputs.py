@@ -232,3 +232,10 @@ def test_a_list_past_the_nesting_limit_is_an_error_not_dropped_text(mini, tmp_pa
     (mini / "card_data/mini/rules.md").write_text(rules)
     one_clear_line(pnp("build", "--game", "mini", "--root", str(mini), "--out", str(tmp_path / "o")),
                    "rules.md:", "nests lists")
+
+
+def test_a_nul_in_a_font_file_name_is_an_error(mini, tmp_path):
+    fonts = mini / "fonts/fonts.yaml"
+    fonts.write_text(fonts.read_text().replace("regular: FjallaOne-Regular.ttf", 'regular: "FjallaOne\\0.ttf"'))
+    one_clear_line(pnp("build", "--game", "mini", "--root", str(mini), "--out", str(tmp_path / "o")),
+                   "fonts.yaml:", "NUL")

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pnp.config.typed import Where, convert, load_as, where_of
 from pnp.yaml_source import YamlMap, load_yaml, type_name
-from pnp.errors import did_you_mean, known
+from pnp.errors import ManyProblems, PnpError, did_you_mean, known
 
 MAX_COPIES = 1000      # of one card
 MAX_CARDS = 20_000     # in one deck: past this a typo (count: 1000000) is more likely than a game
@@ -90,13 +90,21 @@ def load_deck(path: Path) -> Deck:
         raise where.key(node, "label").error(f"label field '{spec.label}' is not among the fields",
                                              hint=did_you_mean(spec.label, spec.fields))
     cards_node = node["cards"]
-    cards, counts = [], []
+    cards, counts, problems = [], [], []
     for i, item in enumerate(cards_node):
-        card, count = read_card(item, spec, where.key(node, "cards").item(cards_node, i))
+        try:
+            card, count = read_card(item, spec, where.key(node, "cards").item(cards_node, i))
+        except PnpError as exc:   # go on: every bad card in the file is told at once
+            problems.append(exc)
+            continue
         if count == 0:
             continue   # switched off while balancing: checked, never printed, counted as 0
         cards.append(card)
         counts.append(count)
+    if len(problems) == 1:
+        raise problems[0]
+    if problems:
+        raise ManyProblems([str(p) for p in problems], f"{len(problems)} problems in {path.name}")
     total = sum(counts)
     if total == 0:
         raise where.key(node, "cards").error("the deck has no cards")
