@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnp.config.deck import Deck, load_deck
+from pnp.config.sheets import is_sheet, load_sheet_deck, split_sheet
 from pnp.config.game import Game, game_ids, load_game
 from pnp.diagnostics import Diagnostics
 from pnp.errors import PnpError, did_you_mean, known
@@ -36,21 +37,22 @@ class Project:
 
     def decks(self, game: Game) -> dict[str, Deck]:
         """Each component with data, as the deck of cards it draws (its `where` applied)."""
-        files: dict[Path, Deck] = {}
+        files: dict[str, Deck] = {}   # by the name the game gives, sheet included
         decks = {}
         for component in game.components:
             name = getattr(component, "data", None)
             if not name:
                 continue
             where = component._where.key(component, "data")
-            path = safe_path(game.folder, name, where, what="data")
+            file, sheet = split_sheet(name) if is_sheet(name) else (name, None)
+            path = safe_path(game.folder, file, where, what="data")
             if not path.is_file():
-                raise where.error(f"data file '{name}' not found in {game.folder}")
-            if path not in files:
-                files[path] = load_deck(path)
+                raise where.error(f"data file '{file}' not found in {game.folder}")
+            if name not in files:
+                files[name] = load_sheet_deck(path, sheet) if is_sheet(name) else load_deck(path)
             where_filter = getattr(component, "where", {}) or {}
-            check_where(where_filter, files[path], component._where.key(component, "where"))
-            decks[component.id] = select(files[path], where_filter)
+            check_where(where_filter, files[name], component._where.key(component, "where"))
+            decks[component.id] = select(files[name], where_filter)
         return decks
 
 

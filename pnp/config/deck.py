@@ -30,6 +30,7 @@ class FieldSpec:
     required: bool = False
     default: Any = None
     description: str = ""
+    separator: str = ","   # between a list field's items in a spreadsheet cell
 
 
 @dataclass

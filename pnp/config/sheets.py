@@ -1,0 +1,281 @@
+"""Card data from spreadsheets: CSV, TSV and XLSX, read into the same Deck a YAML file gives.
+
+The first row names the fields; each later row is a card (blank rows are skipped). The fields'
+types come from a small YAML beside the sheet (`crew.fields.yaml`, with the `fields:` and
+`label:` keys a YAML data file has) or, without one, from each column's values. A `count`
+column gives the copies. Every bad cell is reported at once, by sheet, row and column.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pnp.config.deck import (BUILTIN_FIELDS, MAX_CARDS, MAX_COPIES, Card, Deck, FieldSpec,
+                             field_value)
+from pnp.config.typed import Where, load_as, where_of
+from pnp.errors import PnpError, did_you_mean, known
+from pnp.yaml_source import load_yaml
+
+SHEET_SUFFIXES = {".csv", ".tsv", ".xlsx"}
+MAX_ERRORS = 50   # listed at once; past this the rest are counted, not listed
+
+
+@dataclass
+class SheetFields:
+    """The YAML beside a sheet: what a YAML data file has, less its cards."""
+
+    fields: dict[str, FieldSpec]
+    label: str = "name"
+    designed: str = ""
+    description: str = ""
+
+
+def is_sheet(name: str) -> bool:
+    return Path(name.split("#", 1)[0]).suffix.lower() in SHEET_SUFFIXES
+
+
+def split_sheet(name: str) -> tuple[str, str | None]:
+    """`cards.xlsx#Crew` -> ('cards.xlsx', 'Crew'); a name without `#` picks the first sheet."""
+    file, _, sheet = name.partition("#")
+    return file, sheet or None
+
+
+def fields_file(path: Path) -> Path:
+    return path.with_name(path.stem + ".fields.yaml")
+
+
+def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
+    rows, place = read_rows(path, sheet)
+    if not rows:
+        raise PnpError("the sheet is empty: its first row should name the fields", file=path.name)
+    header_row, header = rows[0]
+    columns = [str(h).strip() if h is not None else "" for h in header]
+    body = rows[1:]
+    spec = declared_fields(path) or inferred_fields(columns, body)
+    errors: list[PnpError] = []
+
+    def cell_where(row: int, col: int) -> Where:
+        name = columns[col] if col < len(columns) else ""
+        return Where(path.name, None, f"{place}row {row}, column {column_letter(col)}"
+                                      + (f" ({name})" if name else ""))
+
+    for col, name in enumerate(columns):
+        if not name:
+            if any(col < len(cells) and blank(cells[col]) is False for _, cells in body):
+                errors.append(cell_where(header_row, col).error("a column with values has no name"))
+        elif name in BUILTIN_FIELDS and name != "count":
+            errors.append(cell_where(header_row, col).error(
+                f"'{name}' is built in ({BUILTIN_FIELDS[name]}); name the column something else"))
+        elif name != "count" and name not in spec.fields:
+            errors.append(cell_where(header_row, col).error(
+                f"unknown column '{name}'", hint=did_you_mean(name, spec.fields)
+                or f"the deck's fields: {known(spec.fields)}"))
+    if spec.label not in spec.fields:
+        errors.append(PnpError(f"label field '{spec.label}' is not among the fields",
+                               file=path.name, hint=did_you_mean(spec.label, spec.fields)))
+    index = {name: col for col, name in enumerate(columns) if name}
+    cards, counts = [], []
+    for row, cells in body:
+        card = Card()
+        card.where = Where(path.name, None, f"{place}row {row}")
+        for name, field_spec in spec.fields.items():
+            col = index.get(name)
+            value = cells[col] if col is not None and col < len(cells) else None
+            if blank(value):
+                if field_spec.required:
+                    errors.append(card.where.error(f"missing required field '{name}'"))
+                card[name] = field_spec.default
+                continue
+            try:
+                card[name] = field_value(field_spec, cell_value(field_spec, value, cell_where(row, col)),
+                                         cell_where(row, col))
+            except PnpError as exc:
+                errors.append(exc)
+        count = 1
+        if "count" in index and not blank(cells[index["count"]] if index["count"] < len(cells)
+                                          else None):
+            count = count_of(cells[index["count"]], cell_where(row, index["count"]), errors)
+        card.label = str(card.get(spec.label) or f"#{card.where.field}")
+        cards.append(card)
+        counts.append(count)
+    if errors:
+        raise combined(errors)
+    total = sum(counts)
+    if total == 0:
+        raise PnpError("the deck has no cards: every row after the first is blank", file=path.name)
+    if total > MAX_CARDS:
+        raise PnpError(f"{total} cards is more than pnp builds in one deck ({MAX_CARDS}); "
+                       f"check the counts", file=path.name)
+    return Deck(path, spec.fields, cards, counts, spec.designed)
+
+
+def combined(errors: list[PnpError]) -> PnpError:
+    if len(errors) == 1:
+        return errors[0]
+    lines = [str(e) for e in errors[:MAX_ERRORS]]
+    if len(errors) > MAX_ERRORS:
+        lines.append(f"... and {len(errors) - MAX_ERRORS} more")
+    return PnpError(f"{len(errors)} problems in the sheet:\n  " + "\n  ".join(lines))
+
+
+def count_of(value, where: Where, errors: list[PnpError]) -> int:
+    try:
+        whole = FieldSpec(type="whole")
+        count = field_value(whole, cell_value(whole, value, where), where)
+    except PnpError as exc:
+        errors.append(exc)
+        return 1
+    if not 1 <= count <= MAX_COPIES:
+        errors.append(where.error(f"count {count} is out of range: 1 to {MAX_COPIES}"))
+        return 1
+    return count
+
+
+def blank(value) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def column_letter(col: int) -> str:
+    letters = ""
+    col += 1
+    while col:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+# ---- the values in cells
+
+def cell_value(spec: FieldSpec, value, where: Where):
+    """A cell as the YAML loader would have seen it: CSV cells are text, so numbers, flags
+    and lists are read out of it; XLSX cells may already be numbers."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)    # spreadsheets store every number as a float
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if spec.type in ("number", "whole"):
+        number = number_in(text)
+        if number is None:
+            raise where.error(f"expected {'a whole number' if spec.type == 'whole' else 'a number'}"
+                              f", found \"{text}\"")
+        return number
+    if spec.type == "flag":
+        flag = {"true": True, "yes": True, "false": False, "no": False}.get(text.lower())
+        if flag is None:
+            raise where.error(f"expected true or false, found \"{text}\"")
+        return flag
+    if spec.type == "list":
+        items = [item.strip() for item in text.split(spec.separator)]
+        return [number_in(item) if number_in(item) is not None else item
+                for item in items if item]
+    return value if spec.type == "text" else text
+
+
+def number_in(text: str) -> int | float | None:
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return number if number == number else None   # NaN is not a number a card holds
+
+
+# ---- the fields: declared beside the sheet, or read from the columns
+
+def declared_fields(path: Path) -> SheetFields | None:
+    beside = fields_file(path)
+    if not beside.is_file():
+        return None
+    node = load_yaml(beside)
+    where = where_of(node)
+    spec = load_as(SheetFields, node, where)
+    for name, field_spec in spec.fields.items():
+        if name in BUILTIN_FIELDS:
+            raise where.key(node["fields"], name).error(
+                f"'{name}' is built in ({BUILTIN_FIELDS[name]}); name the field something else")
+        if field_spec.default is not None:
+            field_where = where.key(node["fields"], name)
+            field_spec.default = field_value(field_spec, field_spec.default,
+                                             field_where.key(node["fields"][name], "default"))
+    return spec
+
+
+def inferred_fields(columns: list[str], body) -> SheetFields:
+    """Whole numbers if every value in a column is one, numbers likewise, else text."""
+    fields = {}
+    for col, name in enumerate(columns):
+        if not name or name in BUILTIN_FIELDS:
+            continue
+        values = [cells[col] for _, cells in body if col < len(cells) and not blank(cells[col])]
+        numbers = [v if not isinstance(v, str) else number_in(v.strip()) for v in values]
+        if values and all(isinstance(n, int) and not isinstance(n, bool)
+                          or isinstance(n, float) and n.is_integer() for n in numbers):
+            fields[name] = FieldSpec(type="whole")
+        elif values and all(isinstance(n, (int, float)) and not isinstance(n, bool)
+                            for n in numbers):
+            fields[name] = FieldSpec(type="number")
+        else:
+            fields[name] = FieldSpec(type="text")
+    label = "name" if "name" in fields else next(iter(fields), "name")
+    return SheetFields(fields, label)
+
+
+# ---- reading the rows
+
+def read_rows(path: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]], str]:
+    """The non-blank rows as (row number, cells), and how messages name the sheet."""
+    if path.suffix.lower() == ".xlsx":
+        return xlsx_rows(path, sheet)
+    if sheet is not None:
+        raise PnpError(f"'#{sheet}' picks a sheet, but a {path.suffix} file has only one",
+                       file=path.name)
+    return text_rows(path), ""
+
+
+def text_rows(path: Path) -> list[tuple[int, list[Any]]]:
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise PnpError(f"not UTF-8 text (byte {exc.start + 1}): save the sheet as "
+                       f"'CSV UTF-8'", file=path.name) from None
+    if path.suffix.lower() == ".tsv":
+        delimiter = "\t"
+    else:
+        first = text.split("\n", 1)[0]
+        delimiter = ";" if first.count(";") > first.count(",") else ","
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        rows = list(enumerate(reader, 1))
+    except csv.Error as exc:
+        raise PnpError(f"row {reader.line_num}: {exc}", file=path.name) from None
+    return [(n, cells) for n, cells in rows if not all(blank(c) for c in cells)]
+
+
+def xlsx_rows(path: Path, sheet: str | None):
+    import openpyxl
+    try:
+        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:   # openpyxl raises many kinds for a file that is not a workbook
+        raise PnpError(f"not a readable XLSX workbook ({exc})", file=path.name) from None
+    try:
+        if sheet is None:
+            chosen = book.worksheets[0]
+        elif sheet in book.sheetnames:
+            chosen = book[sheet]
+        else:
+            raise PnpError(f"no sheet '{sheet}' in the workbook",
+                           file=path.name, hint=did_you_mean(sheet, book.sheetnames)
+                           or f"its sheets: {', '.join(book.sheetnames)}")
+        rows = [(n, list(cells)) for n, cells in enumerate(chosen.iter_rows(values_only=True), 1)]
+        return [(n, cells) for n, cells in rows if not all(blank(c) for c in cells)], \
+            f"sheet {chosen.title}, "
+    finally:
+        book.close()

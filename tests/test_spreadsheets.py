@@ -1,0 +1,231 @@
+"""Card data from spreadsheets (CSV, TSV, XLSX): the same cards as YAML, errors by cell."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from conftest import REPO, build, pdf, run
+from pnp.config.deck import load_deck
+from pnp.config.sheets import load_sheet_deck
+from pnp.errors import PnpError
+
+FIELDS = """label: name
+fields:
+  name: {type: text, required: true}
+  power: {type: whole}
+  speed: {type: number}
+  brave: {type: flag}
+  pips: {type: list, separator: "|"}
+"""
+
+
+def sheet(tmp_path: Path, name: str, text: str, fields: str | None = FIELDS,
+          encoding: str = "utf-8") -> Path:
+    path = tmp_path / name
+    path.write_bytes(text.encode(encoding))
+    if fields is not None:
+        (tmp_path / (path.stem + ".fields.yaml")).write_text(fields)
+    return path
+
+
+def cards(deck):
+    return [(dict(c), n) for c, n in zip(deck.cards, deck.counts)]
+
+
+def test_csv_gives_typed_cards_with_counts(tmp_path):
+    deck = load_sheet_deck(sheet(tmp_path, "crew.csv",
+                                 "name,power,speed,brave,pips,count\n"
+                                 "Ada,3,1.5,yes,1|2|3,2\n"
+                                 "Bo,,2,no,,\n"))
+    assert cards(deck) == [
+        ({"name": "Ada", "power": 3, "speed": 1.5, "brave": True, "pips": [1, 2, 3]}, 2),
+        ({"name": "Bo", "power": None, "speed": 2, "brave": False, "pips": None}, 1)]
+    assert deck.total == 3
+    assert str(deck.cards[1].where) and deck.cards[1].where.file == "crew.csv"
+    assert deck.cards[1].where.field == "row 3"
+
+
+def test_bom_semicolons_quoted_newlines_and_empty_rows(tmp_path):
+    text = ('\ufeffname;power;pips\r\n'
+            '"Ada; the first";3;"a|b"\r\n'
+            ';;\r\n'
+            '\r\n'
+            '"Bo\nsecond line";4;\r\n')
+    deck = load_sheet_deck(sheet(tmp_path, "crew.csv", text))
+    assert [c["name"] for c in deck.cards] == ["Ada; the first", "Bo\nsecond line"]
+    assert [c["power"] for c in deck.cards] == [3, 4]
+    assert deck.cards[0]["pips"] == ["a", "b"]
+    assert deck.cards[1].where.field == "row 5"    # rows counted as the spreadsheet shows them
+
+
+def test_tsv(tmp_path):
+    deck = load_sheet_deck(sheet(tmp_path, "crew.tsv", "name\tpower\nAda, Countess\t7\n"))
+    assert cards(deck) == [({"name": "Ada, Countess", "power": 7, "speed": None, "brave": None,
+                             "pips": None}, 1)]
+
+
+def test_types_inferred_without_a_fields_file(tmp_path):
+    deck = load_sheet_deck(sheet(tmp_path, "crew.csv",
+                                 "name,power,speed,note\nAda,3,1.5,x\nBo,4,2,7\n", fields=None))
+    assert {n: f.type for n, f in deck.fields.items()} == \
+        {"name": "text", "power": "whole", "speed": "number", "note": "text"}
+    assert deck.cards[1]["note"] == "7" and deck.cards[1]["speed"] == 2
+
+
+def xlsx(path: Path, rows: list[list], title: str = "Crew", first: str | None = "Notes") -> Path:
+    book = openpyxl.Workbook()
+    if first:
+        book.active.title = first
+        book.active.append(["not the cards"])
+        ws = book.create_sheet(title)
+    else:
+        ws = book.active
+        ws.title = title
+    for row in rows:
+        ws.append(row)
+    book.save(path)
+    return path
+
+
+def test_xlsx_picks_a_sheet_and_reads_cached_formula_values(tmp_path, mini):
+    folder = mini / "card_data/mini"
+    xlsx(folder / "cards.xlsx", [["name", "power", "count", "text"],
+                                 ["Knight", 3, 4, "Moves in an L."],
+                                 [None, None, None, None],
+                                 ["Bishop", 2.0, 2, "Moves along a diagonal."]])
+    (folder / "cards.fields.yaml").write_text(
+        "label: name\nfields:\n  name: {type: text, required: true}\n  power: {type: whole}\n"
+        "  colour: {type: colour, default: \"#224466\"}\n  text: {type: text}\n")
+    deck = load_sheet_deck(folder / "cards.xlsx", "Crew")
+    yaml_deck = load_deck(folder / "cards.yaml")
+    assert cards(deck) == cards(yaml_deck)
+    assert deck.cards[1].where.field == "sheet Crew, row 4"
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("data: cards.yaml", "data: cards.xlsx#Crew"))
+    assert run("validate", "--game", "mini", root=mini).exit_code == 0
+    game.write_text(game.read_text().replace("cards.xlsx#Crew", "cards.xlsx#Crow"))
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1 and "no sheet 'Crow'" in result.output + (result.stderr or "")
+    assert "did you mean 'Crew'" in result.output + (result.stderr or "")
+
+
+def test_xlsx_formulas_give_their_cached_values(tmp_path):
+    path = tmp_path / "cards.xlsx"
+    xlsx(path, [["name", "power"], ["Ada", "=1+2"]], first=None)
+    # openpyxl writes no cached value; write one in as a spreadsheet program would on saving
+    import zipfile
+    with zipfile.ZipFile(path) as zf:
+        parts = {n: zf.read(n) for n in zf.namelist()}
+    name = next(n for n in parts if n.startswith("xl/worksheets/"))
+    parts[name] = parts[name].replace(b"<v></v>", b"").replace(b"<f>1+2</f>", b"<f>1+2</f><v>3</v>")
+    with zipfile.ZipFile(path, "w") as zf:
+        for n, data in parts.items():
+            zf.writestr(n, data)
+    deck = load_sheet_deck(path, None)
+    assert deck.cards[0]["power"] == 3
+
+
+@pytest.mark.parametrize("column, value, message", [
+    ("power", "3a", 'row 2, column B (power): expected a whole number, found "3a"'),
+    ("power", "2.5", "row 2, column B (power): expected a whole number, found the number 2.5"),
+    ("speed", "fast", 'row 2, column C (speed): expected a number, found "fast"'),
+    ("brave", "maybe", 'row 2, column D (brave): expected true or false, found "maybe"'),
+    ("count", "0", "row 2, column F (count): count 0 is out of range"),
+])
+def test_a_bad_cell_of_each_type_is_named_by_row_and_column(tmp_path, column, value, message):
+    row = {"name": "Ada", "power": "3", "speed": "1", "brave": "yes", "pips": "1", "count": "1"}
+    row[column] = value
+    text = "name,power,speed,brave,pips,count\n" + ",".join(row.values()) + "\n"
+    with pytest.raises(PnpError) as error:
+        load_sheet_deck(sheet(tmp_path, "crew.csv", text))
+    assert str(error.value).startswith("crew.csv: " + message)
+
+
+def test_unknown_column_gets_did_you_mean(tmp_path):
+    with pytest.raises(PnpError) as error:
+        load_sheet_deck(sheet(tmp_path, "crew.csv", "name,powr\nAda,3\n"))
+    assert str(error.value) == ("crew.csv: row 1, column B (powr): unknown column 'powr' "
+                                "(did you mean 'power'?)")
+
+
+def test_every_problem_is_reported_at_once_with_sheet_row_and_column(tmp_path, mini):
+    path = xlsx(tmp_path / "cards.xlsx", [["name", "power", "speed", "spede"],
+                                          ["Ada", 3, 1, None],
+                                          [None, 4, 2, None],
+                                          [None, None, None, None],
+                                          ["Cy", "3a", "quick", None]])
+    (tmp_path / "cards.fields.yaml").write_text(FIELDS)
+    with pytest.raises(PnpError) as error:
+        load_sheet_deck(path, "Crew")
+    text = str(error.value)
+    assert text.startswith("4 problems in the sheet:")
+    for line in ["cards.xlsx: sheet Crew, row 1, column D (spede): unknown column 'spede' "
+                 "(did you mean 'speed'?)",
+                 "cards.xlsx: sheet Crew, row 3: missing required field 'name'",
+                 'cards.xlsx: sheet Crew, row 5, column B (power): expected a whole number, '
+                 'found "3a"',
+                 'cards.xlsx: sheet Crew, row 5, column C (speed): expected a number, '
+                 'found "quick"']:
+        assert "  " + line in text.splitlines()
+
+
+def test_cli_reports_a_bad_csv_with_exit_1_and_no_traceback(mini):
+    folder = mini / "card_data/mini"
+    (folder / "cards.csv").write_text("name,power\nKnight,x\n")
+    (folder / "cards.fields.yaml").write_text(
+        "fields:\n  name: {type: text}\n  power: {type: whole}\n  colour: {type: colour}\n")
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("data: cards.yaml", "data: cards.csv"))
+    result = run("validate", "--game", "mini", root=mini)
+    output = result.output + (result.stderr or "")
+    assert result.exit_code == 1 and "Traceback" not in output
+    assert 'cards.csv: row 2, column B (power): expected a whole number, found "x"' in output
+
+
+OFFENSE = REPO / "card_data/big-ten/offense.yaml"
+
+
+def offense_rows() -> tuple[list[str], list[list]]:
+    deck = load_deck(OFFENSE)
+    columns = list(deck.fields) + ["count"]
+    return columns, [[card[f] for f in deck.fields] + [n] for card, n in zip(deck.cards, deck.counts)]
+
+
+def fields_yaml() -> str:
+    """The offense file's header (label, fields), without its cards."""
+    text = OFFENSE.read_text()
+    return text[:text.index("\ncards:")] + "\n"
+
+
+@pytest.mark.parametrize("kind", ["csv", "xlsx"])
+def test_big_ten_offense_from_a_sheet_prints_the_same_pages(root, tmp_path, kind):
+    build(root, "big-ten", tmp_path / "yaml")
+    folder = root / "card_data/big-ten"
+    columns, rows = offense_rows()
+    if kind == "csv":
+        with open(folder / "offense.csv", "w", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f)
+            writer.writerow(columns)
+            writer.writerows(rows)
+        data = "offense.csv"
+    else:
+        xlsx(folder / "offense.xlsx", [columns] + rows, title="Offense")
+        data = "offense.xlsx#Offense"
+    (folder / f"offense.fields.yaml").write_text(fields_yaml())
+    (folder / "offense.yaml").unlink()
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("data: offense.yaml", f"data: {data}"))
+    build(root, "big-ten", tmp_path / kind)
+    before = sorted((tmp_path / "yaml/big-ten").glob("offense*.pdf"))
+    assert before
+    for old in before:
+        new = tmp_path / kind / "big-ten" / old.name
+        old_pages, new_pages = pdf(old).pages, pdf(new).pages
+        assert len(old_pages) == len(new_pages)
+        for a, b in zip(old_pages, new_pages):
+            assert a.get_contents().get_data() == b.get_contents().get_data()
+            assert a.extract_text() == b.extract_text()
