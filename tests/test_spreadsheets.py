@@ -40,7 +40,8 @@ def test_csv_gives_typed_cards_with_counts(tmp_path):
     deck = load_sheet_deck(sheet(tmp_path, "crew.csv",
                                  "name,power,speed,brave,pips,count\n"
                                  "Ada,3,1.5,yes,1|2|3,2\n"
-                                 "Bo,,2,no,,\n"))
+                                 "Bo,,2,no,,\n"
+                                 "Cy,1,1,no,,0\n"))   # count 0: switched off
     assert cards(deck) == [
         ({"name": "Ada", "power": 3, "speed": 1.5, "brave": True, "pips": [1, 2, 3]}, 2),
         ({"name": "Bo", "power": None, "speed": 2, "brave": False, "pips": None}, 1)]
@@ -134,7 +135,7 @@ def test_xlsx_formulas_give_their_cached_values(tmp_path):
     ("power", "2.5", "row 2, column B (power): expected a whole number, found the number 2.5"),
     ("speed", "fast", 'row 2, column C (speed): expected a number, found "fast"'),
     ("brave", "maybe", 'row 2, column D (brave): expected true or false, found "maybe"'),
-    ("count", "0", "row 2, column F (count): count 0 is out of range"),
+    ("count", "-1", "row 2, column F (count): count -1 is out of range"),
 ])
 def test_a_bad_cell_of_each_type_is_named_by_row_and_column(tmp_path, column, value, message):
     row = {"name": "Ada", "power": "3", "speed": "1", "brave": "yes", "pips": "1", "count": "1"}

@@ -134,12 +134,16 @@ def read_card(node, spec: DeckFile, where: Where) -> tuple[Card, int]:
             card[name] = field_spec.default
     count = 1
     if "count" in node:
-        count = convert(int, node["count"], where.key(node, "count"))
-        if not 0 <= count <= MAX_COPIES:
-            raise where.key(node, "count").error(f"count {count} is out of range: 0 (switched off) "
-                                                 f"to {MAX_COPIES}")
+        count = check_count(convert(int, node["count"], where.key(node, "count")),
+                            where.key(node, "count"))
     card.label = str(card.get(spec.label) or f"#{where.field}")
     return card, count
+
+
+def check_count(count: int, where: Where) -> int:
+    if not 0 <= count <= MAX_COPIES:
+        raise where.error(f"count {count} is out of range: 0 (switched off) to {MAX_COPIES}")
+    return count
 
 
 def field_value(spec: FieldSpec, value, where: Where):

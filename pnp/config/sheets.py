@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pnp.config.deck import (BUILTIN_FIELDS, MAX_CARDS, MAX_COPIES, Card, Deck, FieldSpec,
+from pnp.config.deck import (BUILTIN_FIELDS, MAX_CARDS, Card, Deck, FieldSpec, check_count,
                              field_value)
 from pnp.config.typed import Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, known
@@ -100,6 +100,8 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
                                           else None):
             count = count_of(cells[index["count"]], cell_where(row, index["count"]), errors)
         card.label = str(card.get(spec.label) or f"#{card.where.field}")
+        if count == 0:
+            continue   # switched off while balancing, as in a YAML file
         cards.append(card)
         counts.append(count)
     if errors:
@@ -125,14 +127,10 @@ def combined(errors: list[PnpError]) -> PnpError:
 def count_of(value, where: Where, errors: list[PnpError]) -> int:
     try:
         whole = FieldSpec(type="whole")
-        count = field_value(whole, cell_value(whole, value, where), where)
+        return check_count(field_value(whole, cell_value(whole, value, where), where), where)
     except PnpError as exc:
         errors.append(exc)
         return 1
-    if not 1 <= count <= MAX_COPIES:
-        errors.append(where.error(f"count {count} is out of range: 1 to {MAX_COPIES}"))
-        return 1
-    return count
 
 
 def blank(value) -> bool:
