@@ -130,6 +130,16 @@ def test_xlsx_formulas_give_their_cached_values(tmp_path):
     assert deck.cards[0]["power"] == 3
 
 
+def test_xlsx_column_types_are_inferred_from_its_cells(tmp_path):
+    path = xlsx(tmp_path / "cards.xlsx", [["name", "power", "brave"], ["Ada", 3.0, True],
+                                          [7, 4, False]], first=None)
+    deck = load_sheet_deck(path, None)
+    assert {n: f.type for n, f in deck.fields.items()} == \
+        {"name": "text", "power": "whole", "brave": "flag"}
+    assert cards(deck) == [({"name": "Ada", "power": 3, "brave": True}, 1),
+                           ({"name": "7", "power": 4, "brave": False}, 1)]
+
+
 @pytest.mark.parametrize("column, value, message", [
     ("power", "3a", 'row 2, column B (power): expected a whole number, found "3a"'),
     ("power", "2.5", "row 2, column B (power): expected a whole number, found the number 2.5"),

@@ -207,14 +207,17 @@ def declared_fields(path: Path) -> SheetFields | None:
 
 
 def inferred_fields(columns: list[str], body) -> SheetFields:
-    """Whole numbers if every value in a column is one, numbers likewise, else text."""
+    """Whole numbers if every value in a column is one, numbers likewise, else text (and flags
+    for an XLSX column of TRUE/FALSE)."""
     fields = {}
     for col, name in enumerate(columns):
         if not name or name in BUILTIN_FIELDS:
             continue
         values = [cells[col] for _, cells in body if col < len(cells) and not blank(cells[col])]
         numbers = [v if not isinstance(v, str) else number_in(v.strip()) for v in values]
-        if values and all(isinstance(n, int) and not isinstance(n, bool)
+        if values and all(isinstance(v, bool) for v in values):
+            fields[name] = FieldSpec(type="flag")   # XLSX TRUE/FALSE cells
+        elif values and all(isinstance(n, int) and not isinstance(n, bool)
                           or isinstance(n, float) and n.is_integer() for n in numbers):
             fields[name] = FieldSpec(type="whole")
         elif values and all(isinstance(n, (int, float)) and not isinstance(n, bool)
