@@ -3,6 +3,8 @@ and presets as data."""
 
 from __future__ import annotations
 
+import csv
+
 import pytest
 from PIL import Image
 
@@ -100,7 +102,6 @@ def test_boards_come_whole_as_png_for_tgc(tmp_path):
 
 
 def test_each_shop_export_has_a_manifest_of_file_card_quantity_and_back(tmp_path):
-    import csv
     build(REPO, "monster-ball", tmp_path, "--shop", "tgc")
     build(REPO, "jukem", tmp_path, "--shop", "drivethru")
     folder = tmp_path / "monster-ball" / "tgc"
@@ -122,10 +123,16 @@ def test_each_shop_export_has_a_manifest_of_file_card_quantity_and_back(tmp_path
 
 
 @pytest.mark.parametrize("shop, sizes", [("mpc", "poker"), ("drivethru", "poker, bridge, mini, tarot, square")])
-def test_a_shop_names_the_sizes_it_prints_when_a_piece_has_another(tmp_path, shop, sizes):
+def test_a_piece_the_shop_does_not_print_is_left_out_with_the_sizes_it_takes(tmp_path, shop, sizes):
     result = run("build", "--game", "monster-ball", "--out", str(tmp_path), "--shop", shop, root=REPO)
-    assert result.exit_code == 1
+    assert result.exit_code == 0, result.stderr
     assert "game.yaml:38" in result.stderr and f"does not print token pieces; it takes {sizes}" in result.stderr
+    # the game's cards still go to the shop, the tokens do not, and the manifest agrees
+    shop_folder = tmp_path / "monster-ball" / shop
+    rows = list(csv.DictReader((shop_folder / "manifest.csv").open()))
+    assert rows and not any("tokens" in row["file"] for row in rows)
+    assert not list(shop_folder.rglob("tokens*"))
+    assert list(shop_folder.rglob("*.p[dn][fg]"))
 
 
 def preflight_pdfx(reader) -> list[str]:

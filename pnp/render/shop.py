@@ -26,6 +26,11 @@ def render_shop(ctx, preset) -> list[OutputFile]:
     for component in ctx.game.components:
         if component.kind == "deck":
             front, back = compile_deck_layouts(ctx, component, bleed, safe)
+            refused = size_refused(preset, front)
+            if refused:   # the rest of the game still goes to the shop; this piece prints at home
+                ctx.project.diagnostics.warn(str(component._where.error(
+                    f"{refused}: {component.id} is left out of the {preset.id}/ files")))
+                continue
             check_pixel_size(preset, component, front, bleed)
             deck = ctx.decks[component.id]
             if preset.format == "tts":
@@ -55,17 +60,20 @@ def manifest(preset, rows: list[list]) -> OutputFile:
     return OutputFile(f"{preset.id}/manifest.csv", text.getvalue().encode())
 
 
-def check_pixel_size(preset, component, front, bleed: float) -> None:
-    """A preset lists the sizes the shop prints and their pixels; a piece of another size, or
-    one that comes out otherwise, would be rejected by the shop."""
+def size_refused(preset, front) -> str | None:
+    """Why the shop would not print pieces of this size, or None: a preset lists the sizes
+    it takes (one that lists none takes any)."""
     size = front.size_name
-    if preset.sizes and size not in preset.sizes:   # a preset that lists no sizes takes any
-        if size == "custom" and preset.custom:
-            return
-        what = f"{front.width / 72 * 25.4:.1f} x {front.height / 72 * 25.4:.1f} mm" if size == "custom" else size
-        raise component._where.error(
-            f"{preset.name} does not print {what} pieces; it takes {', '.join(preset.sizes)}"
+    if not preset.sizes or size in preset.sizes or (size == "custom" and preset.custom):
+        return None
+    what = f"{front.width / 72 * 25.4:.1f} x {front.height / 72 * 25.4:.1f} mm" if size == "custom" else size
+    return (f"{preset.name} does not print {what} pieces; it takes {', '.join(preset.sizes)}"
             + (" or a size of the layout's own" if preset.custom else ""))
+
+
+def check_pixel_size(preset, component, front, bleed: float) -> None:
+    """A piece of a size the shop takes that comes out at other pixels would be rejected."""
+    size = front.size_name
     if preset.format != "png" or size not in preset.sizes:
         return
     got = [round((front.width + 2 * bleed) * preset.dpi / 72), round((front.height + 2 * bleed) * preset.dpi / 72)]
