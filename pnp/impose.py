@@ -16,6 +16,7 @@ UNPRINTABLE = mm(5)         # home printers cannot print this close to the edge
 MARK_OFFSET = mm(0.35)      # cut marks stop short of the bleed so they never show on a piece
 MARK_LENGTH = mm(5)         # at most, so a mark never reaches the pieces across a fold gutter
 MIN_MARK = mm(0.5)          # a mark shorter than this is not drawn
+CUTTABLE_MARK = mm(3)       # the outer bleed gives way so every mark is at least this long
 Duplex = Literal["long-edge", "short-edge", "none", "fold"]
 
 
@@ -58,9 +59,15 @@ class Grid:
 
     @property
     def outer_bleed(self) -> tuple[float, float]:
-        """Bleed around the block (sideways, up and down), as much as the margin leaves room for."""
+        """Bleed around the block (sideways, up and down): what the margin leaves after a cut
+        mark long enough to cut by, since a sheet without marks can't be cut true. Where the
+        margin can't hold such a mark even without bleed (three poker rows on Letter), no bleed:
+        the short mark then left is still a mark."""
         left, bottom, _, _ = self.block
-        return (max(0.0, min(self.bleed, left - UNPRINTABLE)), max(0.0, min(self.bleed, bottom - UNPRINTABLE)))
+
+        def room(margin: float) -> float:
+            return max(0.0, min(self.bleed, margin - UNPRINTABLE - MARK_OFFSET - CUTTABLE_MARK))
+        return room(left), room(bottom)
 
     def bleed_sides(self, index: int) -> tuple[float, float, float, float]:
         """(left, bottom, right, top) bleed of slot `index`: outer edges get the outer bleed."""
@@ -112,12 +119,15 @@ class Grid:
 def grid_for(paper: tuple[float, float], piece: tuple[float, float], gap: float | None,
              bleed: float = 0.0) -> Grid:
     """As many pieces as fit inside the printable area. With a bleed and no gap of the layout's
-    own, pieces get a gutter of twice the bleed when that costs no piece, else they touch and
-    share cut lines; the bleed round the block shrinks to the margin rather than lose a row."""
+    own, pieces get a gutter of twice the bleed when that costs no piece (nor the room for cut
+    marks), else they touch and share cut lines; the bleed round the block shrinks to the
+    margin rather than lose a row."""
     gaps = [gap] if gap is not None else list(dict.fromkeys([2 * bleed, 0.0]))
     best = None
-    for each in gaps:
-        for reserve in (bleed, 0.0):   # room for the outer bleed, or none
+    # room round the block for the outer bleed and a mark to cut by, for the bleed only, or
+    # none: on a tie in pieces the earlier wins
+    for reserve in dict.fromkeys((bleed + MARK_OFFSET + CUTTABLE_MARK, bleed, 0.0)):
+        for each in gaps:
             cols = _fit(paper[0] - 2 * UNPRINTABLE - 2 * reserve, piece[0], each)
             rows = _fit(paper[1] - 2 * UNPRINTABLE - 2 * reserve, piece[1], each)
             if best is None or cols * rows > best.per_sheet:

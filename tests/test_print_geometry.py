@@ -116,6 +116,38 @@ def test_cut_marks_stay_outside_every_bleed_on_the_trim_lines(bleed_builds, pape
         assert max(visible) >= 3 * MM - 0.01, y
 
 
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("game, deck", [("12th-player", "cards"), ("big-ten", "end-zones"),
+                                        ("big-ten", "offense"), ("jukem", "cards")])
+def test_every_cut_mark_is_long_enough_to_cut_by_where_the_margin_has_room(bleed_builds, paper, game, deck):
+    """The outer bleed gives way to marks of 3 mm; only where the margin is narrower than a
+    mark even with no bleed (three poker rows on Letter leave 6.35 mm; four end zones with
+    their 2 mm gaps leave 6 mm on A4) is a mark shorter."""
+    reader = pdf(bleed_builds / paper / game / f"{deck}-{paper}-bleed.pdf")
+    width, height = PAPERS[paper]
+    for page in (reader.pages[0], reader.pages[-2]):
+        trims = [(x, y, x + w, y + h) for x, y, w, h in placements(page)]
+        if not trims:
+            continue
+        lines = marks(page)
+        # the block's corner from the marks: a partial sheet keeps the full sheet's lines
+        left = min(x1 for x1, y1, x2, y2 in lines if x1 == x2)
+        bottom = min(y1 for x1, y1, x2, y2 in lines if y1 == y2)
+        xs = {round(v, 2) for t in trims for v in (t[0], t[2])}
+        ys = {round(v, 2) for t in trims for v in (t[1], t[3])}
+        # every trim line has a mark at both ends (a partial sheet keeps the full sheet's marks)
+        for vertical, lines_at in ((True, xs), (False, ys)):
+            for at in lines_at:
+                ends = [line for line in lines if (line[0] == line[2]) == vertical
+                        and round(line[0] if vertical else line[1], 2) == at]
+                assert len(ends) == 2, (vertical, at)
+        for x1, y1, x2, y2 in lines:
+            vertical = x1 == x2
+            if (bottom if vertical else left) - 5 * MM - 0.35 * MM < 3 * MM:
+                continue   # not even a bleed-less margin holds a 3 mm mark here
+            assert abs(y2 - y1 if vertical else x2 - x1) >= 3 * MM - 0.01, (x1, y1, x2, y2)
+
+
 def test_glued_back_sheets_put_each_cards_own_back_behind_it_when_turned_like_a_page(tmp_path):
     """Monster Ball's roster cards have two backs; the back sheet is turned over left to right."""
     build(REPO, "monster-ball", tmp_path, "--duplex", "none")
