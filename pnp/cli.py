@@ -366,13 +366,15 @@ def calibrate(paper, duplex, out, root):
 def new(game_id, title, root):
     """Start a new game: a small deck, its layouts and a rule sheet, ready to build and edit.
 
+    Any folder will do: in an empty one this starts a project (card_data/, layouts/) that draws
+    with pnp's own fonts until you add a fonts/ folder.
+
     \b
     Example:
       pnp new my-game --title "My Game"
       pnp build --game my-game
     """
     from pnp.commands.new import new_game
-    open_project(root)
     try:
         paths = new_game(root, game_id, title)
     except PnpError as exc:

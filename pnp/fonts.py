@@ -19,6 +19,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from pnp.config.typed import load_as, where_of
 from pnp.yaml_source import display_path, load_yaml
 from pnp.errors import PnpError, did_you_mean, known
+from pnp.resources import fonts_folder
 
 STYLES = ("regular", "bold", "italic", "bolditalic")
 _names: dict[Path, str] = {}     # reportlab names given to font files, once per process
@@ -87,7 +88,7 @@ class FontBook:
     """Families by name, for one root."""
 
     def __init__(self, root: Path):
-        self.folder = root / "fonts"
+        self.folder = fonts_folder(root)
         manifest = self.folder / "fonts.yaml"
         if not manifest.exists():
             raise PnpError("no fonts/fonts.yaml: pnp needs the fonts it draws with",

@@ -18,7 +18,7 @@ class Project:
         self.root = Path(root)
         if not (self.root / "card_data").is_dir():
             raise PnpError(f"no card_data/ folder in {self.root.resolve()}",
-                           hint="run pnp in a pnp project or pass --root")
+                           hint="run pnp in a pnp project, pass --root, or start one here with pnp new GAME")
         self.diagnostics = Diagnostics()
         self._fonts = None
 

@@ -136,12 +136,12 @@ GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")
 
 
 def new_game(root: Path, game_id: str, title: str | None) -> list[Path]:
-    """Write the starter files; refuse to touch a game or layouts that already exist."""
+    """Write the starter files (card_data/ and layouts/ made where missing); refuse to touch a
+    game or layouts that already exist."""
     if not GAME_ID.match(game_id):
         raise PnpError(f"'{game_id}' is not a game id: use lower-case letters, digits and dashes")
-    if not (root / "layouts/base/card.yaml").is_file():
-        raise PnpError(f"no layouts/base/card.yaml under {root.resolve()}: run pnp new in a pnp "
-                       f"project (one with card_data/, layouts/ and fonts/)")
+    # any folder will do: an empty one becomes a project, drawing with pnp's own fonts and
+    # base layout until it has its own fonts/ and layouts/base/
     title = title or game_id.replace("-", " ").title()
     game_dir, layout_dir = root / "card_data" / game_id, root / "layouts" / game_id
     for folder in (game_dir, layout_dir):

@@ -16,6 +16,7 @@ from pnp.yaml_source import display_path, load_yaml, type_name
 from pnp.errors import did_you_mean, known
 from pnp.layout.elements import PieceContext
 from pnp.layout.kinds import parse_element
+from pnp.resources import layout_folders
 from pnp.layout.units import Length, mm, parse_colour
 
 # Trim sizes in mm. Poker is the default; the rest are the common print-shop sizes.
@@ -110,20 +111,23 @@ def check_palette(palette: dict, where: Where) -> None:
 
 
 def template_path(root: Path, name: str, where: Where) -> Path:
+    """The file of layout `name`: in the project's layouts/, else among pnp's own (base/card)."""
     if "\0" in name:
         raise where.error("a layout name contains a NUL character; remove it")
-    folder = (root / "layouts").resolve()
-    try:
-        path = (folder / f"{name}.yaml").resolve()
-    except (OSError, RuntimeError):
-        raise where.error(f"layout '{name}' is a link that never ends (a symlink loop)") from None
-    if folder not in path.parents:
-        raise where.error(f"layout '{name}' is outside the layouts folder")
-    if not path.is_file():
-        names = sorted(str(p.relative_to(folder).with_suffix("")) for p in folder.rglob("*.yaml"))
-        raise where.error(f"no layout '{name}' in {display_path(folder)}",
-                          hint=did_you_mean(name, names) or (f"layouts: {', '.join(names)}" if names else None))
-    return path
+    folders = [folder.resolve() for folder in layout_folders(root)]
+    for folder in folders:
+        try:
+            path = (folder / f"{name}.yaml").resolve()
+        except (OSError, RuntimeError):
+            raise where.error(f"layout '{name}' is a link that never ends (a symlink loop)") from None
+        if folder not in path.parents:
+            raise where.error(f"layout '{name}' is outside the layouts folder")
+        if path.is_file():
+            return path
+    names = sorted({str(p.relative_to(folder).with_suffix("")) for folder in folders if folder.is_dir()
+                    for p in folder.rglob("*.yaml")})
+    raise where.error(f"no layout '{name}' in {display_path(folders[0])}",
+                      hint=did_you_mean(name, names) or (f"layouts: {', '.join(names)}" if names else None))
 
 
 MAX_DRAWS = 20_000   # shapes one piece may draw: a board's grid is a few thousand
