@@ -434,6 +434,9 @@ def summarise(game_id: str, written, out: Path) -> None:
         return
     click.echo(f"{game_id}:")
     for item in written:
+        if item.removed:
+            click.echo(f"  {item.path}  removed: its component is no longer in game.yaml")
+            continue
         pages = f"{item.pages} page{'s' if item.pages != 1 else ''}, " if item.pages else ""
         click.echo(f"  {item.path}  {pages}{item.size / 1024:.0f} KiB, {item.seconds:.2f} s")
 

@@ -127,9 +127,9 @@ def test_a_kill_between_renames_is_finished_or_undone_by_the_next_build(mini, tm
     assert result.exit_code == 0, result.stderr
     assert leftovers(out / "mini") == []
     manifest = json.loads((out / "mini/.pnp-manifest.json").read_text())
-    for name, digest in manifest.items():
+    for name, entry in manifest.items():
         import hashlib
-        assert hashlib.sha256((out / "mini" / name).read_bytes()).hexdigest() == digest, name
+        assert hashlib.sha256((out / "mini" / name).read_bytes()).hexdigest() == entry["sha256"], name
 
 
 def test_recovery_alone_leaves_a_whole_old_or_whole_new_folder(mini, tmp_path):
@@ -181,3 +181,31 @@ def test_a_relative_output_folder_outside_the_current_one_works(mini, tmp_path, 
     result = run("build", "--game", "mini", "--out", "../relative-out", root=mini)
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "relative-out/mini/cards-a4.pdf").is_file()
+
+
+def test_files_of_a_component_removed_from_the_game_go_with_it_and_nothing_else(mini, tmp_path):
+    out = tmp_path / "out"
+    game = mini / "card_data/mini/game.yaml"
+    text = game.read_text()
+    # a second deck drawn from the same cards, with a shop export too
+    game.write_text(text.replace("  - id: rules\n", "  - id: spares\n    kind: deck\n    data: cards.yaml\n"
+                                 "    front: mini/card\n  - id: rules\n"))
+    build(mini, "mini", out, "--shop", "tgc")
+    build(mini, "mini", out, "--paper", "letter")
+    spares = sorted(p.relative_to(out / "mini").as_posix() for p in (out / "mini").rglob("spares*"))
+    assert "spares-a4.pdf" in spares and "spares-letter.pdf" in spares and any(s.startswith("tgc/") for s in spares)
+    (out / "mini/spares-notes.txt").write_text("mine")   # a file pnp did not write
+    edited = out / "mini/spares-letter.pdf"
+    edited.write_bytes(edited.read_bytes() + b"\n% my annotation\n")   # changed since pnp wrote it
+
+    game.write_text(text)   # the spares deck is gone from the game
+    result = build(mini, "mini", out)
+    left = sorted(p.relative_to(out / "mini").as_posix() for p in (out / "mini").rglob("spares*"))
+    assert left == ["spares-letter.pdf", "spares-notes.txt"]
+    assert not (out / "mini/tgc/spares").exists()
+    assert "spares-a4.pdf  removed" in result.output
+    # the other deck's files, of every build, are all still there
+    for name in ("cards-a4.pdf", "cards-letter.pdf", "rules-a4.pdf", "tgc/manifest.csv"):
+        assert (out / "mini" / name).is_file(), name
+    manifest = json.loads((out / "mini/.pnp-manifest.json").read_text())
+    assert not any(name.startswith(("spares-a4", "tgc/spares")) for name in manifest)

@@ -30,6 +30,7 @@ class Written:
     size: int
     seconds: float
     reused: bool = False   # the file was already up to date
+    removed: bool = False  # written for a component the game no longer has, and removed
 
 
 def timed(render, *args) -> list[tuple[OutputFile, float]]:
@@ -76,9 +77,11 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         DRAFT.reset(marked)
     if fingerprint(*asked) != inputs:
         inputs = None   # a file was saved during the build: never count this output up to date
-    paths = folder.commit([file for file, _ in rendered], inputs, project.diagnostics.warnings)
+    paths = folder.commit([file for file, _ in rendered], inputs, project.diagnostics.warnings,
+                          components={component.id for component in game.components})
     return [Written(path, file.pages, len(file.data), spent)
-            for path, (file, spent) in zip(paths, rendered)]
+            for path, (file, spent) in zip(paths, rendered)] + \
+        [Written(path, 0, 0, 0.0, removed=True) for path in folder.removed]
 
 
 def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int) -> list:
@@ -87,7 +90,8 @@ def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int
     rendered: list[tuple[OutputFile, float]] = []
     parts = []
     for component in game.components:
-        files = timed(renderer_for(component.kind), ctx, component)
+        files = [(replace(file, component=component.id), spent)
+                 for file, spent in timed(renderer_for(component.kind), ctx, component)]
         rendered += files
         parts.append(home_part(options, component, [file for file, _ in files]))
         if component.kind != "deck":

@@ -9,8 +9,9 @@ is as it was. If the process is killed in between, the journal is still there: t
 build finishes the commit when every file was already in place, and undoes it otherwise,
 before it does anything else.
 
-A manifest records what pnp wrote (name and SHA-256), so a file someone else put there, or
-edited since, is never overwritten. A lock file keeps two builds from interleaving. pnp
+A manifest records what pnp wrote (name, SHA-256 and the component it was made for), so a file
+someone else put there, or edited since, is never overwritten, and the files of a component
+the game no longer has are removed by the next build. A lock file keeps two builds from interleaving. pnp
 removes only temporary files it recognises as its own (the `.pnp-part.` and `.pnp-old.`
 prefixes), never a user's.
 """
@@ -52,8 +53,18 @@ def _ours(name: str, data: bytes, manifest: dict) -> bool:
     """Whether a file in the folder is one pnp wrote and nobody changed since. A file the
     manifest does not list (an older build, a lost manifest) is pnp's if it carries pnp's mark."""
     if name in manifest:
-        return manifest[name] == digest(data)
+        return listed_digest(manifest[name]) == digest(data)
     return PDF_MARK in data or PNG_MARK in data[:200]
+
+
+def listed_digest(entry) -> str | None:
+    """The SHA-256 a manifest entry records (manifests before components were kept held
+    the digest alone)."""
+    return entry.get("sha256") if isinstance(entry, dict) else entry
+
+
+def listed_component(entry) -> str | None:
+    return entry.get("component") if isinstance(entry, dict) else None
 
 
 def digest(data: bytes) -> str:
@@ -63,6 +74,7 @@ def digest(data: bytes) -> str:
 class OutputFolder:
     def __init__(self, folder: Path):
         self.folder = folder
+        self.removed: list[Path] = []   # by the last commit: files of components that are gone
 
     def last_warnings(self) -> list[str]:
         """The warnings the last build gave, to tell again when it is reused."""
@@ -90,8 +102,10 @@ class OutputFolder:
                 return None
         return files
 
-    def commit(self, files, fingerprint: str | None = None, warnings: list[str] = ()) -> list[Path]:
-        """Write every file (name, data) into the folder, or none of them."""
+    def commit(self, files, fingerprint: str | None = None, warnings: list[str] = (),
+               components: set[str] | None = None) -> list[Path]:
+        """Write every file (name, data) into the folder, or none of them. Given the game's
+        `components`, files pnp wrote for one it no longer has are removed afterwards."""
         for file in files:
             self.target(file.name)   # every path is checked before anything is written
         try:
@@ -104,7 +118,7 @@ class OutputFolder:
                 staged = self._stage(files)
                 old_manifest = dict(manifest)
                 for file in files:
-                    manifest[file.name] = digest(file.data)
+                    manifest[file.name] = {"sha256": digest(file.data), "component": file.component}
                 record = {"fingerprint": fingerprint, "files": [
                     {"name": f.name, "digest": digest(f.data), "pages": f.pages, "size": len(f.data)}
                     for f in files], "warnings": list(warnings)}
@@ -118,6 +132,8 @@ class OutputFolder:
                         self._undo(journal)   # safe at any step: puts back what moved, drops the rest
                         raise
                     self._forget(journal)
+                if components is not None:
+                    self.removed = self._remove_gone(manifest, components)
         except OSError as exc:
             if (self.folder / JOURNAL).exists():
                 raise PnpError(f"cannot write to {display_path(self.folder)}: {exc.strerror or exc}; "
@@ -126,6 +142,30 @@ class OutputFolder:
             raise PnpError(f"cannot write to {display_path(self.folder)}: {exc.strerror or exc}; "
                            f"the files there are as they were") from None
         return [self.folder / file.name for file in files]
+
+    def _remove_gone(self, manifest: dict, components: set[str]) -> list[Path]:
+        """Remove what earlier builds wrote for components the game no longer has, each only
+        if it still holds what pnp wrote; a file changed since stays, and stays listed."""
+        removed = []
+        for name, entry in sorted(manifest.items()):
+            component = listed_component(entry)
+            if component is None or component in components:
+                continue
+            try:
+                path = self.target(name)
+            except PnpError:   # a manifest edited by hand: leave it
+                continue
+            if path.is_symlink() or path.is_dir() or (path.exists() and not self._holds(name, listed_digest(entry))):
+                continue
+            path.unlink(missing_ok=True)
+            del manifest[name]
+            removed.append(path)
+            with contextlib.suppress(OSError):   # a shop's folder for that deck, now empty
+                if path.parent != self.folder:
+                    path.parent.rmdir()
+        if removed:
+            self._write_json(MANIFEST, dict(sorted(manifest.items())))
+        return removed
 
     def target(self, name: str) -> Path:
         """The path of an output file, which must lie inside the folder: a name that is

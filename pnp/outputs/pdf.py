@@ -20,6 +20,7 @@ class OutputFile:
     name: str          # relative to the game's output folder
     data: bytes
     pages: int = 0     # 0 for files that are not PDFs
+    component: str | None = None   # the component it was made for; None: the whole game's
 
 
 def starting_font() -> str:

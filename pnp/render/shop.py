@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import replace
 
 from pnp.config.deck import Card
 from pnp.errors import PnpError
@@ -23,7 +24,9 @@ def render_shop(ctx, preset) -> list[OutputFile]:
     rows: list[list] = []   # the manifest: which file is which card, how many, its back
     bleed, safe = preset.bleed.points, preset.safe.points
     tts_objects: list[dict] = []
+    starts: list[tuple[int, str]] = []   # where each component's files begin in `files`
     for component in ctx.game.components:
+        starts.append((len(files), component.id))
         if component.kind == "deck":
             front, back = compile_deck_layouts(ctx, component, bleed, safe)
             refused = size_refused(preset, front)
@@ -45,10 +48,19 @@ def render_shop(ctx, preset) -> list[OutputFile]:
         elif component.kind == "board" and preset.boards and preset.format == "png":
             files.extend(board_png(ctx, preset, component))
             rows.append([f"{component.id}.png", component.title or component.id, 1, ""])
+    files = owned(files, starts)
     if preset.format == "tts":
         files.append(save_file(preset, ctx.game.title, tts_objects))
     files.append(manifest(preset, rows))
     return files
+
+
+def owned(files: list[OutputFile], starts: list[tuple[int, str]]) -> list[OutputFile]:
+    """Each file marked with the component it was made for, so that the files of a component
+    later removed from the game are removed from the output folder too."""
+    ends = [start for start, _ in starts[1:]] + [len(files)]
+    return [replace(file, component=component)
+            for (start, component), end in zip(starts, ends) for file in files[start:end]]
 
 
 def manifest(preset, rows: list[list]) -> OutputFile:
