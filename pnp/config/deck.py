@@ -128,6 +128,8 @@ def read_card(node, spec: DeckFile, where: Where) -> tuple[Card, int]:
     for name, field_spec in spec.fields.items():
         if name in node and node[name] is not None:
             card[name] = field_value(field_spec, node[name], where.key(node, name))
+            if field_spec.required and is_empty(card[name]):
+                raise where.key(node, name).error(f"required field '{name}' is empty")
         elif field_spec.required:
             raise where.error(f"missing required field '{name}'")
         else:
@@ -138,6 +140,11 @@ def read_card(node, spec: DeckFile, where: Where) -> tuple[Card, int]:
                             where.key(node, "count"))
     card.label = str(card.get(spec.label) or f"#{where.field}")
     return card, count
+
+
+def is_empty(value) -> bool:
+    """Blank text or an empty list: as good as missing for a required field."""
+    return value == [] or (isinstance(value, str) and not value.strip())
 
 
 def check_count(count: int, where: Where) -> int:

@@ -92,9 +92,9 @@ def check_limits(spec, value, where: Where) -> None:
     low, high = spec.metadata.get("min"), spec.metadata.get("max")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if low is not None and value < low:
-            raise where.error(f"{value} is too small; the least allowed is {low}")
+            raise where.error(f"{value:g} is too small; the least allowed is {low:g}")
         if high is not None and value > high:
-            raise where.error(f"{value} is too large; the most allowed is {high}")
+            raise where.error(f"{value:g} is too large; the most allowed is {high:g}")
 
 
 def convert(kind, value, where: Where):
