@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pnp import __version__
 from pnp.errors import PnpError
+from pnp.inputs import input_folders
 
 SALT = "pnp-cache-1"
 PACKAGE = Path(__file__).resolve().parent
@@ -31,7 +32,7 @@ def fingerprint(root: Path, game_id: str, options, paper: str | None, shops: tup
     digest = hashlib.sha256(f"{SALT}\0{code_digest()}\0{paper}\0{sorted(asdict(options).items())}".encode())
     for shop in shops:
         digest.update(f"\0shop\0{shop.id}\0{shop}".encode())
-    for folder in (root / "card_data" / game_id, root / "layouts", root / "fonts", root / "shops"):
+    for folder in input_folders(root, [game_id]):
         if not folder.is_dir():
             continue
         for path in sorted(p for p in folder.rglob("*") if p.is_file()):

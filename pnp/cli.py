@@ -13,6 +13,7 @@ import click
 
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.units import mm
+from pnp.inputs import SHARED_FOLDERS
 
 ROOT_HELP = "Folder holding card_data/, layouts/ and fonts/ (default: the current folder)."
 
@@ -70,11 +71,12 @@ def checked_out(root: Path, out: Path) -> Path:
     """The output folder, refused inside the folders a build reads: writing there would feed
     the next build (and make `watch` rebuild forever)."""
     resolved = out.resolve()
-    for name in ("card_data", "layouts", "fonts", "shops"):
+    for name in ("card_data",) + SHARED_FOLDERS:
         source = (root / name).resolve()
         if resolved == source or source in resolved.parents:
             raise click.BadParameter(f"'{out}' is inside {name}/, which pnp reads; choose a folder "
-                                     f"outside card_data/, layouts/ and fonts/", param_hint="--out")
+                                     f"outside {', '.join(n + '/' for n in ('card_data',) + SHARED_FOLDERS)}",
+                                     param_hint="--out")
     return out
 
 

@@ -13,14 +13,15 @@ from pathlib import Path
 
 import watchfiles
 
+from pnp.inputs import input_folders
+
 SETTLE_MS = 30        # a save is often several writes: wait this long for quiet before telling
 LOOK_AGAIN_MS = 400   # how often to check that the watched folders still exist
 
 
 def watched_folders(root: Path, game_ids: list[str]) -> list[Path]:
     """The folders whose files a build of these games may read."""
-    root = Path(root)
-    return [root / "card_data" / game for game in game_ids] + [root / "layouts", root / "fonts", root / "shops"]
+    return input_folders(root, game_ids)
 
 
 class EditorNoise(watchfiles.DefaultFilter):

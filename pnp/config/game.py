@@ -40,6 +40,7 @@ class DeckComponent(Component):
     size: Size | None = None
     where: dict[str, Any] = field(default_factory=dict)  # only the cards whose fields match
     gap: Any = None  # a Length between pieces; None: touching, or twice the bleed
+    sheet: str | None = None  # a sheet layout in sheets/ (see pnp.sheet_layouts); None: fit the paper
 
 
 @dataclass(kw_only=True)

@@ -42,8 +42,11 @@ def render_deck(ctx, component) -> list[OutputFile]:
         back.plan(cards)
     paper = PAPER_SIZES[options.paper]
     if options.duplex == "fold" and back is not None:
+        if component.sheet:
+            ctx.project.diagnostics.warn(f"{component.id}: --duplex fold lays out its own sheets; "
+                                         f"the sheet layout '{component.sheet}' is not used")
         return [fold_deck(ctx, component, front, back, cards, paper)]
-    grid = grid_for(paper, (front.width, front.height), deck_gap(component), options.bleed)
+    grid = sheet_for(ctx, component, (front.width, front.height))
     if back is not None and options.back_offset != (0.0, 0.0):
         check_back_offset(ctx, component, grid, options)
     buffer = io.BytesIO()
@@ -60,6 +63,16 @@ def render_deck(ctx, component) -> list[OutputFile]:
             canvas.showPage()
     name = f"{component.id}-{options.paper}{options.variant}.pdf"
     return [finish(canvas, buffer, name)]
+
+
+def sheet_for(ctx, component, piece: tuple[float, float]):
+    """Where the pieces go: the deck's own sheet layout, else as many as fit the paper."""
+    options = ctx.options
+    if component.sheet:
+        from pnp.sheet_layouts import slot_sheet
+        return slot_sheet(ctx.project.root, component.sheet, component._where.key(component, "sheet"),
+                          options.paper, piece, options.bleed)
+    return grid_for(PAPER_SIZES[options.paper], piece, deck_gap(component), options.bleed)
 
 
 def check_back_offset(ctx, component, grid: Grid, options) -> None:
