@@ -144,3 +144,41 @@ def test_the_rule_sheet_card_list_gives_each_cards_copies(mini, tmp_path):
     build(mini, "mini", tmp_path)
     text = " ".join(pdf(tmp_path / "mini/rules-a4.pdf").pages[0].extract_text().split())
     assert re.search(r"Knight 4\b", text) and re.search(r"Bishop 2\b", text), text
+
+
+TABLE = """  - kind: table
+    x: 4mm
+    y: 44mm
+    w: 36mm
+    h: 12mm
+    header: true
+    header_fill: "{colour}"
+    rows: [[Power, Card], [a, b]]
+"""
+
+
+def test_a_table_heading_fill_bound_to_a_field_takes_each_cards_own_colour(mini, tmp_path):
+    """It was drawn once, in the first card's colour, and stamped on every card."""
+    cards = mini / CARDS
+    cards.write_text(cards.read_text().replace("    count: 2\n", "    count: 2\n    colour: \"#1f9e3a\"\n"))
+    card = mini / "layouts/mini/card.yaml"
+    card.write_text(card.read_text() + TABLE)
+    build(mini, "mini", tmp_path, "--shop", "tgc")
+    colours = []
+    for number in (1, 2):
+        face = Image.open(next((tmp_path / "mini/tgc/cards").glob(f"cards-00{number}-front*.png"))).convert("RGB")
+        w, h = face.size   # in the heading row, 10 mm in and 45.5 mm down (plus 1/8 in bleed)
+        colours.append(face.getpixel((int(w * (3.175 + 10) / (44.45 + 6.35)), int(h * (3.175 + 45.5) / (63.5 + 6.35)))))
+    knight, bishop = colours
+    assert abs(knight[2] - 0x66) < 12 and abs(bishop[1] - 0x9e) < 12, colours
+
+
+@pytest.mark.parametrize("key", ["header_fill", "rule", "header_colour", "stripe"])
+def test_a_misspelt_field_in_any_bindable_key_fails_validate_at_that_key(mini, key):
+    card = mini / "layouts/mini/card.yaml"
+    card.write_text(card.read_text() + TABLE.replace('    header_fill: "{colour}"\n', "")
+                    + f'    {key}: "{{nmae}}"\n')
+    line = len(card.read_text().splitlines())   # the key just written, the file's last line
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1
+    assert f"card.yaml:{line}:" in result.stderr and "'nmae'" in result.stderr and "did you mean 'name'" in result.stderr

@@ -15,10 +15,11 @@ FIELD_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 class Binding:
     """A text with `{field}` holes, split once so filling it per card is cheap."""
 
-    __slots__ = ("parts", "fields", "source")
+    __slots__ = ("parts", "fields", "source", "where")
 
     def __init__(self, text: str, where):
         self.source = text
+        self.where = where   # of the key it was written in, for errors found later
         self.parts: list[tuple[bool, str]] = []  # (is_field, literal text or field name)
         literal = []
         position = 0

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pnp.layout.binding import Binding, text_of
-from pnp.layout.elements import Colour, Drawer, Element, PieceContext, _fields
+from pnp.layout.elements import BIND, Colour, Drawer, Element, PieceContext
 from pnp.layout.units import Length
 
 # --- table -----------------------------------------------------------------------------------
@@ -22,26 +22,25 @@ class TableSpec(Element):
     """Rows of cells in a box. Cells may bind fields; `rows_from` takes the rows from a card's
     table field instead. Text shrinks (to 60 %) to fit a narrow cell, never overflows it."""
 
-    rows: list[list[str]] | None = None
+    rows: list[list[str]] | None = field(default=None, metadata=BIND)
     rows_from: str | None = None
     columns: list[Length] | None = None          # widths; the last column takes what is left
     align: list[Literal["left", "center", "right"]] | None = None
     font: str = "text"
     size: float = field(default=8.0, metadata={"min": 2, "max": 200})
-    colour: str = "black"
+    colour: str = field(default="black", metadata=BIND)
     header: bool = False                         # first row drawn as a heading
     head: list[str] | None = None                # a heading row put before the rows
-    header_fill: str = "#333333"
-    header_colour: str = "white"
+    header_fill: str = field(default="#333333", metadata=BIND)
+    header_colour: str = field(default="white", metadata=BIND)
     bold_first_column: bool = False
-    stripe: str = "none"                         # fill of every other row
-    rule: str = "none"                           # line between rows
+    stripe: str = field(default="none", metadata=BIND)   # fill of every other row
+    rule: str = field(default="none", metadata=BIND)     # line between rows
     padding: Length = Length.mm(1)
 
     def bindings(self):
-        cells = [Binding(c, self._where) for row in (self.rows or []) for c in row]
-        source = [Binding(f"{{{self.rows_from}}}", self._where)] if self.rows_from else []
-        return cells + source + [Binding(self.colour, self._where), Binding(self.stripe, self._where)]
+        source = [Binding(f"{{{self.rows_from}}}", self._where.key(self, "rows_from"))] if self.rows_from else []
+        return Element.bindings(self) + source
 
     def check_fields(self, piece: PieceContext) -> None:
         if (self.rows is None) == (self.rows_from is None):
@@ -67,11 +66,6 @@ class TableDrawer(Drawer):
         self.header_colour = Colour(spec.header_colour, spec._where, palette)
         self.padding = spec.padding.of(self.rect[2])
         self.ink_saver = piece.ink_saver
-        self.fields = _fields(*(b for row in self.rows for b in row), self.colour.binding,
-                              self.stripe.binding)
-        if spec.rows_from:
-            self.fields = self.fields | {spec.rows_from}
-        self.when = spec.when
 
     def _cells(self, card) -> list[list[str]]:
         head = [list(self.spec.head)] if self.spec.head else []
@@ -167,7 +161,13 @@ class RepeatSpec(Element):
         return self._children
 
     def bindings(self):
-        return [Binding(f"{{{self.items_from}}}", self._where)] if self.items_from else []
+        return [Binding(f"{{{self.items_from}}}", self._where.key(self, "items_from"))] if self.items_from else []
+
+    def fields_read(self) -> frozenset:
+        """Its children's fields, less the ones the repeat itself provides, and its list."""
+        inner = frozenset().union(*(child.fields_read() | ({child.when} if child.when else set())
+                                    for child in self.parsed()))
+        return inner - set(REPEAT_FIELDS) | ({self.items_from} if self.items_from else set())
 
     def draws(self) -> int:
         times = self.count or len(self.items or ()) or MAX_LIST_ITEMS
@@ -206,15 +206,12 @@ class _Scope(dict):
 
 class RepeatDrawer(Drawer):
     def __init__(self, spec: RepeatSpec, piece: PieceContext):
-        self.children = [child.compile(piece) for child in spec.parsed()]
+        self.children = [child.compiled(piece) for child in spec.parsed()]
         self.items_from = spec.items_from
         self.items = spec.items if spec.items is not None else \
             list(range(1, spec.count + 1)) if spec.count else []
         self.offset = (spec.x.of(piece.width), spec.y.of(piece.height))
         self.step = (spec.dx.of(piece.width), spec.dy.of(piece.height))
-        inner = frozenset().union(*(c.fields | ({c.when} if c.when else set()) for c in self.children))
-        self.fields = inner - set(REPEAT_FIELDS) | ({spec.items_from} if spec.items_from else set())
-        self.when = spec.when
 
     def draw(self, canvas, card) -> None:
         items = (card.get(self.items_from) or []) if self.items_from else self.items
@@ -239,15 +236,12 @@ class FormFieldSpec(Element):
     `name` must be unique in the file: bind `{copy}` to tell copies of a card apart. Viewers
     draw typed text in the game's `text` font, embedded whole (see pnp.outputs.form_font)."""
 
-    name: str
+    name: str = field(metadata=BIND)
     size: float = field(default=10.0, metadata={"min": 0, "max": 72})  # 0: the viewer fits it
     multiline: bool = False
-    border: str = "#9e9e9e"
-    fill: str = "#ffffff"   # viewers tint fields with no fill of their own; white prints clean
-    tooltip: str = ""
-
-    def bindings(self):
-        return [Binding(self.name, self._where), Binding(self.tooltip, self._where)]
+    border: str = field(default="#9e9e9e", metadata=BIND)
+    fill: str = field(default="#ffffff", metadata=BIND)   # viewers tint unfilled fields; white prints clean
+    tooltip: str = field(default="", metadata=BIND)
 
     def compile(self, piece: PieceContext) -> "FormFieldDrawer":
         return FormFieldDrawer(self, piece)
@@ -264,8 +258,6 @@ class FormFieldDrawer(Drawer):
         self.tooltip = Binding(spec.tooltip, spec._where)
         self.border = Colour(spec.border, spec._where, piece.palette)
         self.fill = Colour(spec.fill, spec._where, piece.palette)
-        self.fields = _fields(self.name, self.tooltip)
-        self.when = spec.when
         self.font = piece.fonts.family("text", spec._where.key({}, "font")).face()
 
     def draw(self, canvas, card) -> None:

@@ -8,6 +8,7 @@ from the top-left corner, as a designer reads a card; drawers convert to PDF coo
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ from pnp.layout.units import Length, colour_hex, mm, parse_colour
 from pnp.paths import safe_path
 
 FULL = Length(percent=100.0)
+BIND = {"bind": True}   # field metadata: the key's text may hold {field} holes, filled per card
 
 
 @dataclass
@@ -89,19 +91,41 @@ class Element:
         return x, piece.height - y - h, w, h
 
     def bindings(self) -> list[Binding]:
-        return []
+        """Every {field} hole in the keys this element declares bindable (metadata BIND): the
+        one list that both the check of field names and the drawer's stamping go by."""
+        found = []
+        for spec_field in dataclasses.fields(self):
+            if spec_field.metadata.get("bind"):
+                where = self._where.key(self, spec_field.name)
+                found += [Binding(text, where) for text in _texts(getattr(self, spec_field.name))]
+        return found
+
+    def fields_read(self) -> frozenset:
+        """The card fields that change how this element looks (besides `when`)."""
+        return _fields(*self.bindings())
+
+    def compiled(self, piece: PieceContext) -> "Drawer":
+        """The drawer, told which fields its look depends on from this spec alone, so the
+        check and the drawing can never disagree."""
+        drawer = self.compile(piece)
+        drawer.fields = self.fields_read()
+        drawer.when = self.when
+        return drawer
 
     def draws(self) -> int:
         """How many shapes drawing this element makes on one piece (a repeat multiplies)."""
         return 1
 
     def check_fields(self, piece: PieceContext) -> None:
-        names = {n for b in self.bindings() for n in b.fields} | ({self.when} if self.when else set())
+        """Every field a bindable key or `when` names must be one the cards have; the error
+        points at the key that names it."""
         if piece.fields is None:
             return
-        for name in sorted(names):
+        used = [(name, binding.where) for binding in self.bindings() for name in sorted(binding.fields)]
+        if self.when:
+            used.append((self.when, self._where.key(self, "when")))
+        for name, where in used:
             if name not in piece.fields:
-                where = self._where
                 raise where.error(f"the layout uses the field '{name}', which the cards do not have",
                                   hint=did_you_mean(name, piece.fields)
                                   or f"the cards' fields: {known(piece.fields)}")
@@ -124,6 +148,15 @@ class Drawer:
         return value is not None and value is not False and value != "" and value != []
 
 
+def _texts(value) -> list[str]:
+    """The strings in a bindable key's value: text, a list of them, or rows of them."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [text for item in value for text in _texts(item)]
+    return []
+
+
 def _fields(*bindings) -> frozenset:
     return frozenset(n for b in bindings if b is not None for n in b.fields)
 
@@ -132,12 +165,9 @@ def _fields(*bindings) -> frozenset:
 
 @dataclass(kw_only=True)
 class ShapeSpec(Element):
-    fill: str = "none"
-    stroke: str = "none"
+    fill: str = field(default="none", metadata=BIND)
+    stroke: str = field(default="none", metadata=BIND)
     stroke_width: Length = Length(0.75)
-
-    def bindings(self):
-        return [Binding(self.fill, self._where), Binding(self.stroke, self._where)]
 
 
 class ShapeDrawer(Drawer):
@@ -150,8 +180,6 @@ class ShapeDrawer(Drawer):
         self.fill = Colour(spec.fill, spec._where, piece.palette)
         self.stroke = Colour(spec.stroke, spec._where, piece.palette)
         self.stroke_width = spec.stroke_width.of(min(piece.width, piece.height))
-        self.fields = _fields(self.fill.binding, self.stroke.binding)
-        self.when = spec.when
         self.ink_saver = piece.ink_saver
 
     def paint(self, canvas, card) -> tuple:
@@ -244,12 +272,9 @@ class LineSpec(Element):
 
     w: Length = Length(0.0)
     h: Length = Length(0.0)
-    stroke: str = "black"
+    stroke: str = field(default="black", metadata=BIND)
     stroke_width: Length = Length(0.75)
     dash: list[float] | None = None
-
-    def bindings(self):
-        return [Binding(self.stroke, self._where)]
 
     def compile(self, piece: PieceContext) -> "LineDrawer":
         return LineDrawer(self, piece)
@@ -268,8 +293,6 @@ class LineDrawer(Drawer):
             raise spec._where.key(spec, "dash").error(
                 "a dash is a list of on and off lengths in points, none negative and not all 0, "
                 "e.g. [4, 2]")
-        self.fields = _fields(self.stroke.binding)
-        self.when = spec.when
         self.ink_saver = piece.ink_saver
 
     def draw(self, canvas, card) -> None:
@@ -291,11 +314,11 @@ class LineDrawer(Drawer):
 
 @dataclass(kw_only=True)
 class TextSpec(Element):
-    text: str
+    text: str = field(metadata=BIND)
     font: str = "text"
     size: float = field(default=10.0, metadata={"min": 1, "max": 2000})
     min_size: float = field(default=5.0, metadata={"min": 1, "max": 2000})
-    colour: str = "black"
+    colour: str = field(default="black", metadata=BIND)
     align: Literal["left", "center", "right", "justify"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
     leading: float = field(default=1.2, metadata={"min": 0.5, "max": 5})
@@ -303,9 +326,6 @@ class TextSpec(Element):
     italic: bool = False
     rotate: Literal[0, 90, 180, 270] = 0
     upper: bool = False  # print in capitals whatever the data says
-
-    def bindings(self):
-        return [Binding(self.text, self._where), Binding(self.colour, self._where)]
 
     def compile(self, piece: PieceContext) -> "TextDrawer":
         return TextDrawer(self, piece)
@@ -319,8 +339,6 @@ class TextDrawer(Drawer):
         self.font = self.family.face(bold=spec.bold, italic=spec.italic)
         self.text = Binding(spec.text, spec._where)
         self.colour = Colour(spec.colour, spec._where, piece.palette)
-        self.fields = _fields(self.text, self.colour.binding)
-        self.when = spec.when
         self.diagnostics = piece.diagnostics
         self.safe = piece.safe
         self.piece = (piece.width, piece.height)
@@ -411,11 +429,8 @@ def _short(text: str) -> str:
 
 @dataclass(kw_only=True)
 class ImageSpec(Element):
-    src: str
+    src: str = field(metadata=BIND)
     fit: Literal["contain", "stretch"] = "contain"
-
-    def bindings(self):
-        return [Binding(self.src, self._where)]
 
     def compile(self, piece: PieceContext) -> "ImageDrawer":
         return ImageDrawer(self, piece)
@@ -432,8 +447,6 @@ class ImageDrawer(Drawer):
         self.rect = spec.box(piece)
         self.src = Binding(spec.src, spec._where)
         self.game_dir = piece.game_dir
-        self.fields = _fields(self.src)
-        self.when = spec.when
         self._images: dict[str, ImageReader] = {}
         if self.src.static:
             self._reader(spec.src, None)

@@ -154,7 +154,7 @@ class CompiledLayout:
                     f"this layout would draw more than {MAX_DRAWS:,} shapes on every piece "
                     f"(repeats multiply); that is more than any card needs")
             spec.check_fields(piece)
-            self.drawers.append(spec.compile(piece))
+            self.drawers.append(spec.compiled(piece))
         self.fields = frozenset().union(*(d.fields for d in self.drawers)) if self.drawers else frozenset()
         # Each group: (fields its look depends on, or None to draw it directly; its drawers)
         self.groups: list[tuple[tuple | None, list]] = []
