@@ -95,10 +95,11 @@ class SlotSheet:
         x, y = self.corners[index]
         pw, ph = self.piece
         out_x, out_y = self.outer_bleed
-        room: list[float | None] = [None, None, None, None]   # to the nearest neighbour, halved
+        inf = float("inf")
+        room = [inf, inf, inf, inf]   # half the way to the nearest neighbour on each side
 
         def closer(side: int, distance: float) -> None:
-            room[side] = distance / 2 if room[side] is None else min(room[side], distance / 2)
+            room[side] = min(room[side], distance / 2)
 
         for other, (ox, oy) in enumerate(self.corners):
             if other == index:
@@ -114,8 +115,9 @@ class SlotSheet:
                 elif oy + ph <= y + NEAR:
                     closer(1, y - oy - ph)
         outer = (out_x, out_y, out_x, out_y)
-        return tuple(max(0.0, min(self.bleed, outer[side] if room[side] is None else room[side]))
-                     for side in range(4))
+        left, bottom, right, top = (max(0.0, min(self.bleed, outer[side] if room[side] == inf else room[side]))
+                                    for side in range(4))
+        return left, bottom, right, top
 
     def back_slot(self, index: int, duplex: Duplex, offset: tuple[float, float]) -> tuple[float, float]:
         """Where the back of slot `index` goes on the next page: mirrored as the sheet turns."""
