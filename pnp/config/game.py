@@ -35,8 +35,8 @@ class DeckComponent(Component):
     """Cards (or tokens, end zones, roster cards): pieces imposed many to a sheet, with backs."""
 
     data: str
-    front: str
-    back: str | None = None
+    front: Any                 # a layout name, or {by: field, layouts: {value: layout}, default: layout}
+    back: Any = None
     size: Size | None = None
     where: dict[str, Any] = field(default_factory=dict)  # only the cards whose fields match
     gap: Any = None  # a Length between pieces; None: touching, or twice the bleed

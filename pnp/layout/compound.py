@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from pnp.errors import PnpError
 from pnp.layout.binding import Binding, text_of
 from pnp.layout.elements import BIND, Colour, Drawer, Element, PieceContext
 from pnp.layout.units import Length
@@ -138,6 +139,7 @@ class TableDrawer(Drawer):
 # --- repeat ----------------------------------------------------------------------------------
 
 REPEAT_FIELDS = ("i", "item")
+MAX_REPEAT = 1000
 
 
 @dataclass(kw_only=True)
@@ -145,7 +147,7 @@ class RepeatSpec(Element):
     """Its elements drawn `count` times (or once per entry of `items`), each time moved by
     (dx, dy) and offset by (x, y). Inside, `{i}` is 1, 2, 3 ... and `{item}` the entry."""
 
-    count: int | None = field(default=None, metadata={"min": 1, "max": 1000})
+    count: int | str | None = field(default=None, metadata={"min": 1, "max": MAX_REPEAT})  # or "{field}"
     items: list[str | int | float] | None = None
     items_from: str | None = None   # a list field of the card
     dx: Length = Length(0.0)
@@ -161,16 +163,29 @@ class RepeatSpec(Element):
         return self._children
 
     def bindings(self):
-        return [Binding(f"{{{self.items_from}}}", self._where.key(self, "items_from"))] if self.items_from else []
+        found = []
+        if self.items_from:
+            found.append(Binding(f"{{{self.items_from}}}", self._where.key(self, "items_from")))
+        if isinstance(self.count, str):
+            found.append(self.count_binding())
+        return found
+
+    def count_binding(self) -> Binding:
+        """`count: "{hull}"`: as many times as the card's whole-number field says."""
+        where = self._where.key(self, "count")
+        binding = Binding(self.count, where)
+        if len(binding.parts) != 1 or not binding.fields:
+            raise where.error(f"count is a whole number or one field, e.g. \"{{hull}}\", not '{self.count}'")
+        return binding
 
     def fields_read(self) -> frozenset:
         """Its children's fields, less the ones the repeat itself provides, and its list."""
-        inner = frozenset().union(*(child.fields_read() | ({child.when} if child.when else set())
+        inner = frozenset().union(*(child.fields_read() | (child.condition().fields if child.when else set())
                                     for child in self.parsed()))
         return inner - set(REPEAT_FIELDS) | ({self.items_from} if self.items_from else set())
 
     def draws(self) -> int:
-        times = self.count or len(self.items or ()) or MAX_LIST_ITEMS
+        times = (self.count if isinstance(self.count, int) else 0) or len(self.items or ()) or MAX_LIST_ITEMS
         return times * max(1, sum(child.draws() for child in self.parsed()))
 
     def check_fields(self, piece: PieceContext) -> None:
@@ -186,7 +201,7 @@ class RepeatSpec(Element):
         return RepeatDrawer(self, piece)
 
 
-MAX_LIST_ITEMS = 100   # `items_from` takes a card's list: counted at this for the work limit
+MAX_LIST_ITEMS = 100   # `items_from` or a count from a field: counted at this for the work limit
 
 
 class _Scope(dict):
@@ -208,13 +223,19 @@ class RepeatDrawer(Drawer):
     def __init__(self, spec: RepeatSpec, piece: PieceContext):
         self.children = [child.compiled(piece) for child in spec.parsed()]
         self.items_from = spec.items_from
+        self.count_from = next(iter(spec.count_binding().fields)) if isinstance(spec.count, str) else None
         self.items = spec.items if spec.items is not None else \
-            list(range(1, spec.count + 1)) if spec.count else []
+            list(range(1, spec.count + 1)) if isinstance(spec.count, int) else []
         self.offset = (spec.x.of(piece.width), spec.y.of(piece.height))
         self.step = (spec.dx.of(piece.width), spec.dy.of(piece.height))
 
     def draw(self, canvas, card) -> None:
-        items = (card.get(self.items_from) or []) if self.items_from else self.items
+        if self.items_from:
+            items = card.get(self.items_from) or []
+        elif self.count_from:
+            items = range(1, self._count(card) + 1)
+        else:
+            items = self.items
         base = getattr(card, "offset", (0.0, 0.0))
         for index, item in enumerate(items):
             dx = self.offset[0] + index * self.step[0]
@@ -226,6 +247,19 @@ class RepeatDrawer(Drawer):
                 if child.shown_for(scope):
                     child.draw(canvas, scope)
             canvas.restoreState()
+
+    def _count(self, card) -> int:
+        value = card.get(self.count_from)
+        if value in (None, ""):
+            return 0
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) \
+                or not 0 <= value <= MAX_LIST_ITEMS:
+            where = getattr(card, "where", None)
+            raise PnpError(f"card '{getattr(card, 'label', '?')}': a repeat takes its count from "
+                           f"{self.count_from}, which must be a whole number from 0 to {MAX_LIST_ITEMS}, "
+                           f"not {value!r}", file=where.file if where else None,
+                           line=where.line if where else None)
+        return int(value)
 
 
 # --- form field ------------------------------------------------------------------------------

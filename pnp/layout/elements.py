@@ -12,10 +12,11 @@ import dataclasses
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from reportlab.lib.utils import ImageReader
 
+from pnp.conditions import Condition, parse_condition
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding
 from pnp.layout.text import MarkupError, fit_paragraph, plain, to_markup
@@ -79,7 +80,7 @@ class Element:
     w: Length = FULL
     h: Length = FULL
     inset: Length | None = None  # instead of x/y/w/h: the whole piece, inset on every side
-    when: str | None = None  # draw only for cards whose field of this name is set (0 counts)
+    when: Any = None  # draw only for the cards it holds for: a field name or a comparison (pnp.conditions)
 
     def box(self, piece: PieceContext) -> tuple[float, float, float, float]:
         """(left, bottom, width, height) in PDF points within the piece."""
@@ -104,12 +105,20 @@ class Element:
         """The card fields that change how this element looks (besides `when`)."""
         return _fields(*self.bindings())
 
+    def condition(self) -> Condition | None:
+        """`when:` parsed, once."""
+        if self.when is None:
+            return None
+        if "_condition" not in self.__dict__:
+            self._condition = parse_condition(self.when, self._where.key(self, "when"))
+        return self._condition
+
     def compiled(self, piece: PieceContext) -> "Drawer":
         """The drawer, told which fields its look depends on from this spec alone, so the
         check and the drawing can never disagree."""
         drawer = self.compile(piece)
         drawer.fields = self.fields_read()
-        drawer.when = self.when
+        drawer.when = self.condition()
         return drawer
 
     def draws(self) -> int:
@@ -122,8 +131,8 @@ class Element:
         if piece.fields is None:
             return
         used = [(name, binding.where) for binding in self.bindings() for name in sorted(binding.fields)]
-        if self.when:
-            used.append((self.when, self._where.key(self, "when")))
+        if self.condition() is not None:
+            used += self.condition().uses
         for name, where in used:
             if name not in piece.fields:
                 raise where.error(f"the layout uses the field '{name}', which the cards do not have",
@@ -135,17 +144,14 @@ class Drawer:
     """Base of compiled elements: knows whether its look depends on the card."""
 
     fields: frozenset = frozenset()
-    when: str | None = None
+    when: Condition | None = None
 
     @property
     def static(self) -> bool:
         return not self.fields and not self.when
 
     def shown_for(self, card) -> bool:
-        if not self.when:
-            return True
-        value = card.get(self.when)
-        return value is not None and value is not False and value != "" and value != []
+        return self.when is None or self.when.holds(card)
 
 
 def _texts(value) -> list[str]:

@@ -234,7 +234,7 @@ class CompiledLayout:
 
 
 def drawer_fields(drawer) -> frozenset:
-    return drawer.fields | ({drawer.when} if drawer.when else frozenset())
+    return drawer.fields | (drawer.when.fields if drawer.when else frozenset())
 
 
 def look_of(card, name: str):

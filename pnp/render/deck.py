@@ -11,19 +11,41 @@ from pnp.outputs.pdf import OutputFile, finish, new_canvas
 
 
 def compile_deck_layouts(ctx, component, bleed: float, safe: float | None = None):
-    """The front and back layouts of a deck component, compiled once per build."""
+    """The front and back layouts of a deck component, compiled once per build; either may be
+    chosen per card (pnp.layout.choice)."""
     deck = ctx.decks[component.id]
     where = component._where
-    front = compile_layout(ctx.project.root, component.front, where.key({}, "front"),
-                           ctx.frame_args(deck, bleed, safe=safe), component.size)
+    args = ctx.frame_args(deck, bleed, safe=safe)
+    front = deck_layout(ctx, component.front, where.key(component, "front"), args, component.size, deck)
     back = None
     if component.back:
         size = component.size or Size(front.width, front.height)
-        back = compile_layout(ctx.project.root, component.back, where.key({}, "back"),
-                              ctx.frame_args(deck, bleed, safe=safe), size)
+        back = deck_layout(ctx, component.back, where.key(component, "back"), args, size, deck)
         if (round(back.width, 2), round(back.height, 2)) != (round(front.width, 2), round(front.height, 2)):
-            raise where.error(f"the back layout '{component.back}' is not the size of the front")
+            raise where.key(component, "back").error("the back layout is not the size of the front")
     return front, back
+
+
+def deck_layout(ctx, name, where, args: dict, size, deck):
+    """One layout by name, or a ChosenLayout when `name` is {by, layouts, default}."""
+    if isinstance(name, str):
+        return compile_layout(ctx.project.root, name, where, args, size)
+    from pnp.config.typed import load_as
+    from pnp.layout.choice import ChosenLayout, LayoutChoiceSpec
+    if not isinstance(name, dict):
+        raise where.error("expected a layout name, or {by: field, layouts: {value: layout}, default: layout}")
+    spec = load_as(LayoutChoiceSpec, name, where)
+    if spec.by not in deck.fields:
+        raise where.key(spec, "by").error(f"'{spec.by}' is not a field of the deck's cards",
+                                          hint=f"its fields: {', '.join(sorted(deck.fields))}")
+    if not spec.layouts:
+        raise where.key(spec, "layouts").error("name at least one layout, e.g. layouts: {captain: crew/captain}")
+    layouts_where = where.key(spec, "layouts")
+    layouts = {str(value): compile_layout(ctx.project.root, layout, layouts_where.key(spec.layouts, value), args, size)
+               for value, layout in spec.layouts.items()}
+    default = compile_layout(ctx.project.root, spec.default, where.key(spec, "default"), args, size) \
+        if spec.default else None
+    return ChosenLayout(spec.by, layouts, default, where)
 
 
 def deck_gap(component) -> float | None:

@@ -1,0 +1,133 @@
+"""Card logic without code: a `when:` says which cards an element is drawn for.
+
+    when: bonus                      # the card's bonus is set (0 counts; "", [] and no do not)
+    when: {type: captain}            # type is captain
+    when: {type: [captain, mate]}    # type is one of these
+    when: {power: {at_least: 3}}     # also at_most, above, below, is, one_of, set: true|false
+    when: {not: {type: captain}}     # the opposite
+    when: {any: [{type: captain}, {power: {above: 5}}]}   # one of these holds
+    when: {type: crew, power: {below: 3}}                 # several keys: all of them hold
+
+A condition is parsed once, names the fields it reads (so a misspelt one is an error at
+validate time, and stamped looks know what they depend on), and is then a plain test of
+values per card: nothing is evaluated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from pnp.yaml_source import YamlList, type_name
+
+COMBINERS = ("not", "any", "all")
+COMPARISONS = ("is", "one_of", "at_least", "at_most", "above", "below", "set")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """Holds for a card or not; `uses` names each card field it reads, with where it is
+    written (for a misspelt one)."""
+
+    uses: tuple[tuple[str, Any], ...]
+    test: Callable[[Any], bool]
+
+    @property
+    def fields(self) -> frozenset:
+        return frozenset(name for name, _ in self.uses)
+
+    def holds(self, card) -> bool:
+        return self.test(card)
+
+
+def _joined(parts: list[Condition]) -> tuple:
+    return tuple(use for part in parts for use in part.uses)
+
+
+def is_set(value) -> bool:
+    return value is not None and value is not False and value != "" and value != []
+
+
+def same(value, wanted) -> bool:
+    """A card's value against one written in a layout: 3 and "3" are the same, as a designer
+    reads them; a number against a word is simply not equal."""
+    if value == wanted:
+        return True
+    return value is not None and str(value) == str(wanted)
+
+
+def parse_condition(value, where) -> Condition:
+    """A `when:` value as a Condition; every mistake is an error at `where`."""
+    if isinstance(value, str):
+        name = value.strip()
+        if not name:
+            raise where.error("when: names a field, or compares one: {field: value}")
+        return Condition(((name, where),), lambda card: is_set(card.get(name)))
+    if not isinstance(value, dict) or not value:
+        raise where.error(f"when: expected a field name or a map such as {{type: captain}}, "
+                          f"found {type_name(value)}")
+    parts = [_part(key, value[key], _key_where(where, value, key)) for key in value]
+    if len(parts) == 1:
+        return parts[0]
+    return Condition(_joined(parts), lambda card: all(p.holds(card) for p in parts))
+
+
+def _key_where(where, node, key):
+    return where.key(node, key) if hasattr(where, "key") else where
+
+
+def _part(key, value, where) -> Condition:
+    if key == "not":
+        inner = parse_condition(value, where)
+        return Condition(inner.uses, lambda card: not inner.holds(card))
+    if key in ("any", "all"):
+        if not isinstance(value, list) or not value:
+            raise where.error(f"'{key}' takes a list of conditions, e.g. {key}: [{{type: a}}, {{power: {{above: 2}}}}]")
+        items = [parse_condition(item, where.item(value, i) if isinstance(value, YamlList) else where)
+                 for i, item in enumerate(value)]
+        combine = any if key == "any" else all
+        return Condition(_joined(items), lambda card: combine(c.holds(card) for c in items))
+    name = str(key)
+    return Condition(((name, where),), _comparison(name, value, where))
+
+
+def _comparison(name: str, wanted, where) -> Callable[[Any], bool]:
+    if isinstance(wanted, list):
+        return lambda card: any(same(card.get(name), w) for w in wanted)
+    if not isinstance(wanted, dict):
+        return lambda card: same(card.get(name), wanted)
+    tests = []
+    for op, operand in wanted.items():
+        op_where = _key_where(where, wanted, op)
+        if op not in COMPARISONS:
+            from pnp.errors import did_you_mean
+            raise op_where.error(f"'{op}' is not a comparison; use {', '.join(COMPARISONS)}",
+                                 hint=did_you_mean(str(op), COMPARISONS))
+        tests.append(_operator(name, op, operand, op_where))
+    if not tests:
+        raise where.error("an empty comparison; write e.g. {at_least: 3}")
+    return lambda card: all(test(card) for test in tests)
+
+
+def _operator(name: str, op: str, operand, where) -> Callable[[Any], bool]:
+    if op == "is":
+        return lambda card: same(card.get(name), operand)
+    if op == "one_of":
+        if not isinstance(operand, list):
+            raise where.error("one_of takes a list, e.g. one_of: [a, b]")
+        return lambda card: any(same(card.get(name), w) for w in operand)
+    if op == "set":
+        if not isinstance(operand, bool):
+            raise where.error("set takes true or false")
+        return lambda card: is_set(card.get(name)) == operand
+    if isinstance(operand, bool) or not isinstance(operand, (int, float)):
+        raise where.error(f"{op} takes a number, found {type_name(operand)}")
+    compare = {"at_least": lambda v: v >= operand, "at_most": lambda v: v <= operand,
+               "above": lambda v: v > operand, "below": lambda v: v < operand}[op]
+
+    def test(card) -> bool:
+        value = card.get(name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False   # no number, no comparison: a blank power is not "at least 3"
+        return compare(value)
+    return test

@@ -1,0 +1,57 @@
+"""A deck whose cards do not all look alike: the front (or back) layout chosen per card.
+
+    front: {by: type, layouts: {captain: crew/captain, mate: crew/mate}, default: crew/card}
+
+Every layout named is compiled once, at the deck's size; each card is drawn with the layout
+its field's value names, or the default. Everything else (sheets, backs, shop files, the
+preview) sees one layout of one size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pnp.errors import PnpError, known
+
+
+@dataclass
+class LayoutChoiceSpec:
+    by: str                    # the card field whose value picks the layout
+    layouts: dict[str, str]    # value -> layout name
+    default: str | None = None
+
+
+class ChosenLayout:
+    """Several compiled layouts of one size, drawn one per card by a field's value."""
+
+    def __init__(self, by: str, layouts: dict[str, object], default, where):
+        self.by, self.layouts, self.default, self.where = by, layouts, default, where
+        every = list(layouts.values()) + ([default] if default is not None else [])
+        first = every[0]
+        for layout in every[1:]:
+            if (round(layout.width, 2), round(layout.height, 2)) != (round(first.width, 2), round(first.height, 2)):
+                raise where.error(f"layout '{layout.name}' is not the size of '{first.name}': the layouts "
+                                  f"a deck chooses between must be the same size")
+        self.width, self.height, self.bleed = first.width, first.height, first.bleed
+        self.size_name = first.size_name
+        self.name = first.name
+        self.fields = frozenset({by}).union(*(layout.fields for layout in every))
+
+    def pick(self, card):
+        value = card.get(self.by)
+        layout = self.layouts.get(str(value), self.default)
+        if layout is None:
+            where = getattr(card, "where", None)
+            raise PnpError(f"card '{getattr(card, 'label', '?')}': its {self.by} is '{value}', which names "
+                           f"no layout (the deck has layouts for {known(self.layouts)} and no default)",
+                           file=where.file if where else None, line=where.line if where else None)
+        return layout
+
+    def plan(self, cards: list) -> "ChosenLayout":
+        every = list(self.layouts.values()) + ([self.default] if self.default is not None else [])
+        for layout in dict.fromkeys(every):
+            layout.plan([card for card in cards if self.pick(card) is layout])
+        return self
+
+    def draw(self, canvas, card) -> None:
+        self.pick(card).draw(canvas, card)

@@ -1,0 +1,129 @@
+"""Card logic with no extra fields and no code: `when:` comparisons, a front layout chosen per
+card, a repeat counted by a card's field. Read back from the PDFs the mini deck builds (four
+Knights of power 3, two Bishops of power 2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import build, pdf, run
+
+CARD = "layouts/mini/card.yaml"
+GAME = "card_data/mini/game.yaml"
+
+
+def add_to_card(mini, text: str) -> None:
+    card = mini / CARD
+    card.write_text(card.read_text() + text)
+
+
+def words(path) -> list[str]:
+    return " ".join(page.extract_text() for page in pdf(path).pages).split()
+
+
+@pytest.mark.parametrize("when, knights, bishops", [
+    ("name", True, True),
+    ("{name: Knight}", True, False),
+    ("{name: [Bishop, Rook]}", False, True),
+    ("{not: {name: Knight}}", False, True),
+    ("{power: {at_least: 3}}", True, False),
+    ("{power: {at_least: 2}}", True, True),
+    ("{power: {above: 2}}", True, False),
+    ("{power: {below: 3}}", False, True),
+    ("{power: {at_most: 2}}", False, True),
+    ("{power: {is: 2}}", False, True),
+    ("{power: 3}", True, False),
+    ("{any: [{name: Bishop}, {power: {above: 5}}]}", False, True),
+    ("{name: Knight, power: {below: 3}}", False, False),
+    ("{text: {set: true}}", True, True),
+    ("{colour: {set: false}}", False, False),
+])
+def test_when_draws_an_element_only_for_the_cards_it_holds_for(mini, tmp_path, when, knights, bishops):
+    add_to_card(mini, f"  - {{kind: text, text: MARKED, when: {when}, y: 56mm, h: 5mm}}\n")
+    build(mini, "mini", tmp_path)
+    printed = words(tmp_path / "mini/cards-a4.pdf")
+    assert printed.count("MARKED") == 4 * knights + 2 * bishops, printed
+
+
+@pytest.mark.parametrize("when, message", [
+    ("{powr: {at_least: 3}}", "the layout uses the field 'powr', which the cards do not have (did you mean 'power'?)"),
+    ("{power: {atleast: 3}}", "'atleast' is not a comparison"),
+    ("{power: {at_least: three}}", "at_least takes a number, found the text 'three'"),
+    ("{not: {nmae: Knight}}", "the field 'nmae'"),
+    ("\"__import__('os')\"", "the field '__import__('os')'"),   # a name, never evaluated
+    ("[a, b]", "when: expected a field name or a map"),
+])
+def test_a_bad_when_fails_validate_at_its_line(mini, when, message):
+    add_to_card(mini, f"  - kind: text\n    text: MARKED\n    when: {when}\n")
+    line = len((mini / CARD).read_text().splitlines())
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1, result.output
+    assert f"card.yaml:{line}:" in result.stderr and message in result.stderr, result.stderr
+
+
+def test_a_repeat_takes_its_count_from_a_card_field(mini, tmp_path):
+    add_to_card(mini, '  - {kind: repeat, count: "{power}", y: 56mm, dx: 5mm, w: 5mm, h: 4mm,\n'
+                      '     elements: [{kind: text, text: "pip{i}", size: 5}]}\n')
+    build(mini, "mini", tmp_path)
+    page = pdf(tmp_path / "mini/cards-a4.pdf").pages[0].extract_text()
+    # four Knights with three pips, two Bishops with two
+    assert page.count("pip3") == 4 and page.count("pip2") == 6 and page.count("pip1") == 6
+    assert "pip4" not in page
+
+
+def test_a_repeat_count_that_is_no_whole_number_names_the_card(mini, tmp_path):
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("power: {type: whole}", "power: {type: number}")
+                     .replace("power: 2", "power: 2.5"))
+    add_to_card(mini, '  - {kind: repeat, count: "{power}", elements: [{kind: text, text: "x"}]}\n')
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1
+    assert "cards.yaml:" in result.stderr and "card 'Bishop'" in result.stderr and "whole number" in result.stderr
+
+
+@pytest.mark.parametrize("count, message", [("\"{powr}\"", "the field 'powr'"),
+                                            ("\"x{power}\"", "count is a whole number or one field")])
+def test_a_bad_repeat_count_is_an_error_at_its_line(mini, count, message):
+    add_to_card(mini, f"  - kind: repeat\n    count: {count}\n    elements: [{{kind: text, text: x}}]\n")
+    line = len((mini / CARD).read_text().splitlines()) - 1
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1 and f"card.yaml:{line}:" in result.stderr and message in result.stderr, result.stderr
+
+
+BISHOP = """size: mini
+elements:
+  - {kind: box, fill: "#7a1f1f", bleed: true}
+  - {kind: text, text: "BISHOP {name}", colour: white, y: 20mm, h: 10mm, align: center}
+"""
+
+
+def choose_front(mini, choice: str, bishop: str = BISHOP) -> None:
+    (mini / "layouts/mini/bishop.yaml").write_text(bishop)
+    game = mini / GAME
+    game.write_text(game.read_text().replace("    front: mini/card\n", f"    front: {choice}\n"))
+
+
+def test_a_deck_picks_each_cards_front_by_a_field(mini, tmp_path):
+    choose_front(mini, "{by: name, layouts: {Bishop: mini/bishop}, default: mini/card}")
+    build(mini, "mini", tmp_path, "--shop", "tgc")
+    printed = " ".join(words(tmp_path / "mini/cards-a4.pdf"))
+    assert printed.count("BISHOP Bishop") == 2 and printed.count("Knight") == 4
+    assert "Moves along a diagonal." not in printed and printed.count("Moves in an L.") == 4
+    from PIL import Image
+    bishop = Image.open(tmp_path / "mini/tgc/cards/cards-002-front-x2.png").convert("RGB")
+    assert bishop.getpixel((10, 10)) == (0x7a, 0x1f, 0x1f)
+
+
+@pytest.mark.parametrize("choice, bishop, message", [
+    ("{by: name, layouts: {Bishop: mini/bishop}}", BISHOP,
+     "card 'Knight': its name is 'Knight', which names no layout"),
+    ("{by: nmae, layouts: {Bishop: mini/bishop}}", BISHOP, "'nmae' is not a field of the deck's cards"),
+    ("{by: name, layouts: {Bishop: mini/bishp}, default: mini/card}", BISHOP, "no layout 'mini/bishp'"),
+    ("{by: name, layouts: {Bishop: mini/bishop}, default: mini/card}", BISHOP.replace("size: mini", "size: poker"),
+     "is not the size of"),
+])
+def test_a_bad_front_choice_is_one_clear_error(mini, choice, bishop, message):
+    choose_front(mini, choice, bishop)
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1 and message in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
