@@ -164,9 +164,11 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
 @click.option("--draft", is_flag=True, help="Build even when composition rules fail (while balancing): "
               "each rule problem is a warning and every page says DRAFT. Data and type errors "
               "still stop the build.")
+@click.option("--refresh", is_flag=True, help="Download card data given by URL again (builds "
+              "otherwise use the copy downloaded first).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no list of files; "
               "problems are still reported.")
-def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink_saver, draft, quiet):
+def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink_saver, draft, refresh, quiet):
     """Build print-ready PDFs for one or more games.
 
     \b
@@ -178,6 +180,7 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
     from pnp.commands.build import build_game
     from pnp.render import PrintOptions
     project = open_project(root)
+    project.refresh = refresh
     ids = chosen_games(project, games, every)
     presets = chosen_shops(project, shops)
     if duplex == "fold" and back_offset != (0.0, 0.0):

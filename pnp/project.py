@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnp.config.deck import Deck, load_deck
+from pnp.config.remote import is_url, local_data
 from pnp.config.sheets import is_sheet, load_sheet_deck, split_sheet
 from pnp.config.game import Game, game_ids, load_game
 from pnp.diagnostics import Diagnostics
@@ -21,6 +22,7 @@ class Project:
                            hint="run pnp in a pnp project, pass --root, or start one here with pnp new GAME")
         self.diagnostics = Diagnostics()
         self._fonts = None
+        self.refresh = False   # download data given by URL again (pnp build --refresh)
 
     @property
     def fonts(self):
@@ -35,6 +37,16 @@ class Project:
     def game(self, game_id: str) -> Game:
         return load_game(self.root, game_id)
 
+    def fetch_data(self, game_id: str) -> None:
+        """Download the data a game gives by URL where there is no local copy yet, or every
+        one with `refresh`: done before a build looks at what changed, so new data counts."""
+        game = self.game(game_id)
+        for component in game.components:
+            name = getattr(component, "data", None)
+            if name and is_url(name):
+                local_data(game.folder, name, component._where.key(component, "data"), self.refresh,
+                           self.diagnostics.warn)
+
     def decks(self, game: Game) -> dict[str, Deck]:
         """Each component with data, as the deck of cards it draws (its `where` applied)."""
         files: dict[str, Deck] = {}   # by the name the game gives, sheet included
@@ -44,6 +56,10 @@ class Project:
             if not name:
                 continue
             where = component._where.key(component, "data")
+            if is_url(name):   # read from the local copy, downloaded when there is none
+                copy = local_data(game.folder, name, where, False, self.diagnostics.warn)
+                _, mark, sheet_name = name.partition("#")
+                name = copy.relative_to(game.folder).as_posix() + mark + sheet_name
             file, sheet = split_sheet(name) if is_sheet(name) else (name, None)
             path = safe_path(game.folder, file, where, what="data")
             if not path.is_file():

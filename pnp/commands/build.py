@@ -50,6 +50,7 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     When nothing the build reads has changed since the last build there, nothing is redone.
     `progress(total)` may return a function to call with each step done."""
     folder = OutputFolder(out / game_id)
+    project.fetch_data(game_id)   # data given by URL: its local copy counts in what changed
     asked = (project.root, game_id, options, paper, tuple(shops))   # before options get the paper
     inputs = fingerprint(*asked)
     previous = folder.up_to_date(inputs)
