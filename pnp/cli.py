@@ -367,8 +367,11 @@ def calibrate(paper, duplex, out, root):
 @cli.command()
 @click.argument("game_id")
 @click.option("--title", help="The game's title (default: made from the id).")
+@click.option("--data", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Start from a spreadsheet you have (.csv, .tsv, .xlsx): the deck reads a copy of "
+                   "it, with fields typed from its columns and a front showing every column.")
 @root_option
-def new(game_id, title, root):
+def new(game_id, title, data, root):
     """Start a new game: a small deck, its layouts and a rule sheet, ready to build and edit.
 
     Any folder will do: in an empty one this starts a project (card_data/, layouts/) that draws
@@ -377,11 +380,12 @@ def new(game_id, title, root):
     \b
     Example:
       pnp new my-game --title "My Game"
+      pnp new crew --data crew.xlsx
       pnp build --game my-game
     """
     from pnp.commands.new import new_game
     try:
-        paths = new_game(root, game_id, title)
+        paths = new_game(root, game_id, title, data)
     except PnpError as exc:
         fail(str(exc))
     for path in paths:

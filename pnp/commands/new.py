@@ -135,7 +135,7 @@ def literal_braces(text: str) -> str:
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")
 
 
-def new_game(root: Path, game_id: str, title: str | None) -> list[Path]:
+def new_game(root: Path, game_id: str, title: str | None, data: Path | None = None) -> list[Path]:
     """Write the starter files (card_data/ and layouts/ made where missing); refuse to touch a
     game or layouts that already exist."""
     if not GAME_ID.match(game_id):
@@ -147,13 +147,20 @@ def new_game(root: Path, game_id: str, title: str | None) -> list[Path]:
     for folder in (game_dir, layout_dir):
         if folder.exists():
             raise PnpError(f"{folder} already exists; pick another id or remove it first")
+    game_text = GAME.format(title_yaml=yaml_text(title), id=game_id)
+    back_text = BACK.format(back_description=yaml_text(f"The back of every {title} card."),
+                            upper=yaml_text(literal_braces(title.upper())))
+    if data is not None:   # the deck reads the designer's own sheet
+        from pnp.commands.new_from_sheet import sheet_game_files, write_sheet_game
+        files = sheet_game_files(game_dir, layout_dir, game_id, title, data, game_text, back_text)
+        write_sheet_game(files, data)
+        return list(files)
     files = {
-        game_dir / "game.yaml": GAME.format(title_yaml=yaml_text(title), id=game_id),
+        game_dir / "game.yaml": game_text,
         game_dir / "cards.yaml": CARDS,
         game_dir / "rules.md": RULES,
         layout_dir / "card.yaml": CARD.format(front_description=yaml_text(f"The front of a {title} card.")),
-        layout_dir / "back.yaml": BACK.format(back_description=yaml_text(f"The back of every {title} card."),
-                                              upper=yaml_text(literal_braces(title.upper()))),
+        layout_dir / "back.yaml": back_text,
     }
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,59 @@
+"""`pnp new NAME --data FILE`: a game started from the designer's own spreadsheet builds at
+once, with fields typed from the columns and a front that shows every column."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import pdf, run
+
+CREW = ("name,power,speed,role,count,text\n"
+        "Ada,3,1.5,captain,2,Leads from the front.\n"
+        "Bo,1,2,crew,3,\"Sees far, runs fast.\"\n"
+        "Cy,2,1,crew,1,Fixes things.\n")
+
+
+def xlsx(path, rows) -> None:
+    from openpyxl import Workbook
+    book = Workbook()
+    for row in rows:
+        book.active.append(row)
+    book.save(path)
+
+
+@pytest.mark.parametrize("kind", ["csv", "xlsx"])
+def test_a_game_from_a_sheet_builds_with_every_column_on_the_cards(tmp_path, kind):
+    source = tmp_path / f"crew.{kind}"
+    if kind == "csv":
+        source.write_text(CREW)
+    else:
+        xlsx(source, [line.split(",") if '"' not in line else
+                      ["Bo", 1, 2, "crew", 3, "Sees far, runs fast."] for line in CREW.splitlines()])
+    project = tmp_path / "project"
+    project.mkdir()
+    made = run("new", "crew", "--data", str(source), root=project)
+    assert made.exit_code == 0, made.stderr
+    fields = (project / f"card_data/crew/crew.fields.yaml").read_text()
+    assert '"power": {type: whole}' in fields and '"speed": {type: number}' in fields
+    assert (project / f"card_data/crew/crew.{kind}").read_bytes() == source.read_bytes()
+    assert run("validate", "--game", "crew", root=project).exit_code == 0
+    built = run("build", "--game", "crew", "--out", str(tmp_path / "out"), root=project)
+    assert built.exit_code == 0, built.stderr
+    text = " ".join(" ".join(p.extract_text() for p in pdf(tmp_path / "out/crew/cards-letter.pdf").pages).split())
+    for value in ("Ada", "power: 3", "speed: 1.5", "role: captain", "Leads from the front.", "Sees far, runs fast."):
+        assert value in text, value
+    assert text.count("Ada") == 2 and text.count("Bo") >= 3   # the count column: copies
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("crew.csv", None, "no file"),
+    ("crew.txt", "a,b\n1,2\n", "is not a spreadsheet pnp reads"),
+    ("crew.csv", "name,power\n", "has no cards"),
+])
+def test_a_sheet_pnp_cannot_start_from_is_one_clear_error(tmp_path, name, content, message):
+    source = tmp_path / name
+    if content is not None:
+        source.write_text(content)
+    result = run("new", "crew", "--data", str(source), root=tmp_path)
+    assert result.exit_code == 1 and message in result.stderr, result.stderr
+    assert not (tmp_path / "card_data/crew").exists()
