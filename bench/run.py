@@ -59,6 +59,17 @@ def compare(root: Path, work: Path, cards: int, runs: int) -> dict:
                 plain_kb=plain_size / 1024, size_ratio=pnp_size / plain_size)
 
 
+def sheet_data(root: Path, work: Path, cards: int, runs: int) -> dict:
+    """The same deck from a CSV and an XLSX sheet as from YAML: seconds each."""
+    found = {}
+    for data in ("yaml", "csv", "xlsx"):
+        game = make_game(root, cards, data=data)
+        out = work / f"out-{game}"
+        found[data], _ = median_run(
+            lambda i: pnp("build", "--game", game, "--root", str(root), "--out", str(out / str(i)), "-q"), runs, REPO)
+    return found
+
+
 def bundled_games(work: Path, runs: int) -> dict:
     out = work / "bundled"
     first, _ = median_run(lambda i: pnp("build", "--all", "--out", str(out / str(i)), "-q"), runs, REPO)
@@ -105,7 +116,7 @@ def machine() -> str:
 
 def report(results: dict) -> str:
     small, large = results["560"], results["5600"]
-    games, png, tts = results["games"], results["png"], results["tts"]
+    games, png, tts, sheets = results["games"], results["png"], results["tts"], results["sheets"]
     extra_cards = large["cards"] - small["cards"]
     pnp_marginal = (large["pnp"] - small["pnp"]) / extra_cards * 1000
     plain_marginal = (large["plain"] - small["plain"]) / extra_cards * 1000
@@ -121,6 +132,10 @@ def report(results: dict) -> str:
         f"{small['size_ratio']:.2f}x | at most 1.5x |",
         f"| PDF size, 5,600 cards | {large['pnp_kb']:.0f} KiB | {large['plain_kb']:.0f} KiB | "
         f"{large['size_ratio']:.2f}x | |",
+        f"| 5,600 cards from a CSV sheet | {sheets['csv']:.2f} s | | {sheets['csv'] / sheets['yaml']:.2f}x "
+        f"the YAML deck ({sheets['yaml']:.2f} s) | at most 1.3x |",
+        f"| 5,600 cards from an XLSX sheet | {sheets['xlsx']:.2f} s | | {sheets['xlsx'] / sheets['yaml']:.2f}x "
+        f"the YAML deck | at most 1.3x |",
         f"| all four bundled games, default build | {games['build']:.2f} s | | | under 2 s |",
         f"| the same, nothing changed | {games['rebuild']:.2f} s | | | under 0.5 s |",
         f"| PNG export, 56-card deck at 300 DPI (TGC) | {png['per_second']:.0f} faces/s "
@@ -149,6 +164,7 @@ def main() -> None:
             "games": bundled_games(work, options.runs),
             "png": png_export(root, work, max(3, options.runs // 2)),
             "tts": tts_export(work, max(3, options.runs // 2)),
+            "sheets": sheet_data(root, work, 5600, max(3, options.runs // 2)),
         }
     table = report(results)
     print(table)

@@ -11,9 +11,10 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 
 
-def make_game(root: Path, cards: int, paper: str = "a4") -> str:
-    """Write a game `bench-N` with `cards` distinct cards under `root`; returns its id."""
-    game_id = f"bench-{cards}"
+def make_game(root: Path, cards: int, paper: str = "a4", data: str = "yaml") -> str:
+    """Write a game `bench-N` with `cards` distinct cards under `root`, its data as YAML or as
+    a `csv` or `xlsx` sheet (the same cards, fields declared beside it); returns its id."""
+    game_id = f"bench-{cards}" + ("" if data == "yaml" else f"-{data}")
     for folder in ("layouts", "fonts"):
         if not (root / folder).exists():
             shutil.copytree(REPO / folder, root / folder)
@@ -30,10 +31,30 @@ def make_game(root: Path, cards: int, paper: str = "a4") -> str:
     folder = root / "card_data" / game_id
     folder.mkdir(parents=True, exist_ok=True)
     deck = {"label": source["label"], "fields": source["fields"], "cards": made}
-    (folder / "cards.yaml").write_text(yaml.safe_dump(deck, sort_keys=False, allow_unicode=True))
+    if data == "yaml":
+        (folder / "cards.yaml").write_text(yaml.safe_dump(deck, sort_keys=False, allow_unicode=True))
+    else:
+        write_sheet(folder / f"cards.{data}", list(source["fields"]), made)
+        (folder / "cards.fields.yaml").write_text(
+            yaml.safe_dump({"label": source["label"], "fields": source["fields"]}, sort_keys=False))
     game = {"title": f"Benchmark {cards}", "players": "2", "paper": paper,
-            "components": [{"id": "cards", "kind": "deck", "data": "cards.yaml",
+            "components": [{"id": "cards", "kind": "deck", "data": f"cards.{data}",
                             "front": "jukem/card", "back": "jukem/back"}],
             "contents": [{"rule": "total", "deck": "cards", "equals": cards}]}
     (folder / "game.yaml").write_text(yaml.safe_dump(game, sort_keys=False))
     return game_id
+
+
+def write_sheet(path: Path, columns: list[str], cards: list[dict]) -> None:
+    rows = [columns] + [["" if card.get(c) is None else card.get(c) for c in columns] for card in cards]
+    if path.suffix == ".csv":
+        import csv
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            csv.writer(handle).writerows(rows)
+        return
+    from openpyxl import Workbook
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet("Cards")
+    for row in rows:
+        sheet.append(row)
+    book.save(path)
