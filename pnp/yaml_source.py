@@ -222,10 +222,13 @@ def load_yaml(path: Path, *, expect=YamlMap):
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or "not valid YAML"
+        hint = None
         if "\\t" in problem or "\t" in problem:
             problem = "a tab character; indent with spaces, not tabs"
+        elif "mapping values are not allowed" in problem:
+            hint = 'a value with ": " in it must be quoted, e.g. text: "Gain 2: draw a card"'
         raise PnpError(f"YAML syntax: {problem}", file=shown,
-                       line=mark.line + 1 if mark else None) from None
+                       line=mark.line + 1 if mark else None, hint=hint) from None
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1
         raise PnpError(f"the character U+{exc.character:04X} cannot appear in YAML; remove it",

@@ -46,6 +46,8 @@ CASES = [
     # --- YAML ----------------------------------------------------------------------------------
     ("yaml-syntax", CARDS, swap("  - name: Knight", "  - name: [Knight"), [CARDS + ":", "YAML syntax"]),
     ("yaml-tab", CARDS, swap("    power: 3", "\tpower: 3"), [CARDS + ":", "tab"]),
+    ("yaml-unquoted-colon", CARDS, swap("text: Moves in an L.", "text: Gain 2: draw one"),
+     [CARDS + ":11:", "mapping values", "must be quoted"]),
     ("yaml-duplicate-key", CARDS, swap("    power: 3\n", "    power: 3\n    power: 4\n"),
      [CARDS + ":10:", "the key 'power' appears twice", "first on line 9"]),
     ("yaml-list-for-map", CARDS, swap("  - name: Bishop\n    power: 2\n    count: 2\n", "  - [Bishop, 2]\n#"),
