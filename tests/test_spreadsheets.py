@@ -240,3 +240,18 @@ def test_big_ten_offense_from_a_sheet_prints_the_same_pages(root, tmp_path, kind
         for a, b in zip(old_pages, new_pages):
             assert a.get_contents().get_data() == b.get_contents().get_data()
             assert a.extract_text() == b.extract_text()
+
+
+def test_the_example_game_keeps_the_offense_deck_in_a_csv_and_prints_the_same_pages(tmp_path):
+    """examples/offense-sheet ships the Big Ten offense deck as a CSV beside the bundled YAML:
+    validated and built, its pages draw exactly as the bundled game's offense deck."""
+    example = REPO / "examples/offense-sheet"
+    assert run("validate", "--game", "big-ten-offense", root=example).exit_code == 0
+    build(example, "big-ten-offense", tmp_path / "sheet")
+    build(REPO, "big-ten", tmp_path / "yaml")
+    old_pages = pdf(tmp_path / "yaml/big-ten/offense-letter.pdf").pages
+    new_pages = pdf(tmp_path / "sheet/big-ten-offense/offense-letter.pdf").pages
+    assert len(old_pages) == len(new_pages) == 14
+    for a, b in zip(old_pages, new_pages):
+        assert a.get_contents().get_data() == b.get_contents().get_data()
+        assert a.extract_text() == b.extract_text()
