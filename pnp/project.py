@@ -62,6 +62,9 @@ class Project:
                 name = copy.relative_to(game.folder).as_posix() + mark + sheet_name
             file, sheet = split_sheet(name) if is_sheet(name) else (name, None)
             path = safe_path(game.folder, file, where, what="data")
+            if path.suffix.lower() in (".ods", ".numbers", ".xls"):
+                raise where.error(f"pnp reads CSV, TSV, XLSX and YAML, not {path.suffix} files",
+                                  hint="save the sheet as XLSX or CSV from your spreadsheet program")
             if not path.is_file():
                 raise where.error(f"data file '{file}' not found in {game.folder}")
             if name not in files:

@@ -46,6 +46,7 @@ CASES = [
     # --- YAML ----------------------------------------------------------------------------------
     ("yaml-syntax", CARDS, swap("  - name: Knight", "  - name: [Knight"), [CARDS + ":", "YAML syntax"]),
     ("yaml-tab", CARDS, swap("    power: 3", "\tpower: 3"), [CARDS + ":", "tab"]),
+    ("data-ods", GAME, swap("data: cards.yaml", "data: cards.ods"), [GAME + ":7:", "not .ods files", "save the sheet as XLSX"]),
     ("yaml-unquoted-colon", CARDS, swap("text: Moves in an L.", "text: Gain 2: draw one"),
      [CARDS + ":11:", "mapping values", "must be quoted"]),
     ("yaml-duplicate-key", CARDS, swap("    power: 3\n", "    power: 3\n    power: 4\n"),
