@@ -24,6 +24,7 @@ from pnp.resources import fonts_folder
 STYLES = ("regular", "bold", "italic", "bolditalic")
 _names: dict[Path, str] = {}     # reportlab names given to font files, once per process
 _loaded: set[str] = set()        # the names registered so far
+_family_of: dict[str, "Family"] = {}   # a registered name's family, for its fallbacks
 
 
 @dataclass
@@ -32,6 +33,7 @@ class FamilySpec:
     bold: str | None = None
     italic: str | None = None
     bolditalic: str | None = None
+    fallback: list[str] = field(default_factory=list)   # families for characters this one lacks
 
 
 @dataclass
@@ -60,18 +62,20 @@ class Family:
 
     name: str
     faces: dict[str, Face] = field(default_factory=dict)
+    fallbacks: list["Family"] = field(default_factory=list)
 
     def face(self, bold: bool = False, italic: bool = False) -> str:
         """The reportlab name of a face, registered on first use."""
         style = ("bold" if bold else "") + ("italic" if italic else "") or "regular"
         name = self.faces.get(style, self.faces["regular"]).registered()
         self.map_styles()
+        _family_of[name] = self
         return name
 
     def with_markup(self) -> "Family":
         """Register every face, for text whose **bold** and *italic* switch faces mid-line."""
         for face in self.faces.values():
-            face.registered()
+            _family_of[face.registered()] = self
         self.map_styles()
         return self
 
@@ -96,9 +100,10 @@ class FontBook:
         node = load_yaml(manifest)
         self.families: dict[str, Family] = {}
         where = where_of(node)
+        specs = {}
         for name in node:
             family_where = where.key(node, name)
-            spec = load_as(FamilySpec, node[name], family_where)
+            spec = specs[name] = load_as(FamilySpec, node[name], family_where)
             family = Family(name)
             for style in STYLES:
                 file_name = getattr(spec, style)
@@ -106,6 +111,10 @@ class FontBook:
                     family.faces[style] = self._face(file_name, family_where.key(node[name], style))
             self.families[name] = family
             family.map_styles()
+        for name, spec in specs.items():
+            fallback_where = where.key(node, name).key(node[name], "fallback")
+            self.families[name].fallbacks = [self.family(other, fallback_where) for other in spec.fallback
+                                             if other != name]
 
     def _face(self, file_name: str, where) -> Face:
         if "\0" in file_name:
@@ -128,6 +137,37 @@ class FontBook:
                               hint=did_you_mean(name, self.families)
                               or f"fonts.yaml has: {known(self.families)}")
         return self.families[name]
+
+
+Styled = tuple[str, str, str, str]   # a family's regular, bold, italic and bold italic faces
+
+
+def fallback_faces(family: Family) -> tuple[Styled, ...]:
+    """Each fallback family's faces by style (a `<font>` run inside `<b>` names the fallback's
+    bold itself: reportlab's <font name> would otherwise reset the run to regular)."""
+    return tuple((other.face(), other.face(bold=True), other.face(italic=True), other.face(bold=True, italic=True))
+                 for other in family.fallbacks)
+
+
+def fallbacks_for(font_name: str, text: str) -> tuple[Styled, ...]:
+    """The fallback fonts to draw `text` in `font_name` with: none when the font has every
+    character (most text, which then keeps the fast path), else its family's fallbacks."""
+    if not missing_glyphs(font_name, text):
+        return ()
+    family = _family_of.get(font_name)
+    return fallback_faces(family) if family is not None else ()
+
+
+@lru_cache(maxsize=8192)
+def undrawable(font_name: str, fallbacks: tuple[Styled, ...], text: str) -> list[str]:
+    """Characters of `text` that neither the font nor its fallbacks can draw."""
+    missing = set(missing_glyphs(font_name, text))
+    for name, *_ in fallbacks:
+        if not missing:
+            break
+        has = pdfmetrics.getFont(name).face.charToGlyph
+        missing = {ch for ch in missing if ord(ch) not in has}
+    return sorted(missing)
 
 
 @lru_cache(maxsize=8192)

@@ -20,7 +20,7 @@ from pnp.conditions import Condition, parse_condition
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding
 from pnp.layout.text import MarkupError, fit_paragraph, plain, to_markup
-from pnp.fonts import missing_glyphs
+from pnp.fonts import fallbacks_for, undrawable
 from pnp.layout.units import Length, colour_hex, mm, parse_colour
 from pnp.paths import safe_path
 
@@ -366,12 +366,13 @@ class TextDrawer(Drawer):
         if "*" in text:
             self.family.with_markup()
             self.check_markup(card, text)
+        fallbacks = self._fallbacks(text, card)
         para, used, fits = fit_paragraph(text, self.font, spec.size, spec.min_size, spec.leading,
-                                         colour_hex(colour) if colour else "000000", spec.align, w, h)
+                                         colour_hex(colour) if colour else "000000", spec.align, w, h,
+                                         fallbacks)
         if not fits:
             self.diagnostics.warn(f"{_who(card)}: text '{_short(text)}' does not fit its box even "
                                   f"at {spec.min_size:g} pt ({spec._where.file}:{spec._where.line})")
-        self._check_glyphs(text, card)
         offset = {"top": h - used, "middle": (h - used) / 2, "bottom": 0.0}[spec.valign]
         if self.safe is not None:
             self._check_safe_zone(para, text, card, x, y + offset, w, used)
@@ -417,10 +418,19 @@ class TextDrawer(Drawer):
                                   f"{safe / mm(1):.1f} mm to the trim, outside the print shop's "
                                   f"safe zone")
 
-    def _check_glyphs(self, text: str, card) -> None:
-        for char in missing_glyphs(self.font, plain(text)):
-            self.diagnostics.warn(f"{_who(card)}: the font has no glyph for '{char}' "
-                                  f"(U+{ord(char):04X}); it prints as a blank box")
+    def _fallbacks(self, text: str, card) -> tuple:
+        """The family's fallback fonts when the text has characters its own face lacks (none
+        for most text: it keeps the fast path); one warning for what no font can draw."""
+        shown = plain(text)
+        fallbacks = fallbacks_for(self.font, shown)
+        lost = undrawable(self.font, fallbacks, shown)
+        if lost:
+            fields = ", ".join(sorted(self.text.fields)) or "text"
+            chars = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in lost)
+            self.diagnostics.warn(f"{_who(card)}, {fields}: no font in fonts.yaml (nor the fallbacks of "
+                                  f"'{self.family.name}') has {chars}; they print as blank space "
+                                  f"({self.spec._where.file}:{self.spec._where.line})")
+        return fallbacks
 
 
 def _who(card) -> str:

@@ -7,6 +7,7 @@ breaks become paragraph markup, so a card can never inject tags of its own.
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
@@ -118,14 +119,69 @@ def plain_lines(text: str, font: str, size: float, leading: float, colour_hex: s
     return PlainLines(lines, widths, font, size, size * leading, colour_hex, align, width)
 
 
+_ENTITY_OR_TAG = re.compile(r"(<[^>]*>|&[a-z]+;)")
+
+
+def with_fallbacks(markup: str, font: str, fallbacks: tuple[tuple[str, str, str, str], ...]) -> str:
+    """Markup in which each run of characters `font` lacks is set in the first fallback that
+    has them (`<font name=…>`, in the fallback's own bold or italic inside <b> or <i>); tags
+    and entities pass through untouched."""
+    from reportlab.pdfbase.pdfmetrics import getFont
+    own = getFont(font).face.charToGlyph
+    covers = [(styled, getFont(styled[0]).face.charToGlyph) for styled in fallbacks]
+    out: list[str] = []
+    current = font   # the font of the run being written
+    bold = italic = 0   # depth of <b> and <i> around the text
+
+    def switch(to: str) -> None:
+        nonlocal current
+        if to != current:
+            if current != font:
+                out.append("</font>")
+            if to != font:
+                out.append(f'<font name="{to}">')
+            current = to
+
+    for piece in _ENTITY_OR_TAG.split(markup):
+        if not piece:
+            continue
+        if piece.startswith("<"):
+            switch(font)   # a run never spans a tag, so the markup stays well nested
+            out.append(piece)
+            step = -1 if piece.startswith("</") else 1
+            if piece.strip("</>") == "b":
+                bold += step
+            elif piece.strip("</>") == "i":
+                italic += step
+            continue
+        if piece.startswith("&") and piece.endswith(";"):
+            out.append(piece)   # &amp; &lt; &gt;: characters every font has
+            continue
+        for char in piece:
+            if char.isspace():
+                out.append(char)
+                continue
+            code = ord(char)
+            styled = None if code in own else next((s for s, has in covers if code in has), None)
+            switch(font if styled is None else styled[(1 if bold > 0 else 0) + (2 if italic > 0 else 0)])
+            out.append(char)
+    switch(font)
+    return "".join(out)
+
+
 @lru_cache(maxsize=8192)
 def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: float,
-                  colour_hex: str, align: str, width: float, height: float):
+                  colour_hex: str, align: str, width: float, height: float, fallbacks: tuple = ()):
     """(something to drawOn, its height, whether it fits) at the largest size from `size`
     down to `min_size`, in steps of SHRINK_STEP, that fits the box. Cached: cards that share
     a text share the work. The size is found by bisection, so a huge text in a huge font
-    takes a dozen tries, not thousands."""
+    takes a dozen tries, not thousands. `fallbacks` (fonts for characters `font` lacks) is
+    given only for text that needs them."""
+    if has_rtl(text):
+        return fit_bidi(text, font, fallbacks, size, min_size, leading, colour_hex, align, width, height)
     markup = to_markup(text)
+    if fallbacks:
+        markup = with_fallbacks(markup, font, fallbacks)
     if markup == text and align != "justify":
         found = largest_fitting(size, min_size, lambda current: plain_lines(
             text, font, current, leading, colour_hex, align, width, height))
@@ -166,3 +222,103 @@ def largest_fitting(size: float, min_size: float, attempt):
         else:
             low = middle + 1
     return best
+
+
+# ---- right-to-left text -------------------------------------------------------------------------
+
+def has_rtl(text: str) -> bool:
+    """Whether the text holds Hebrew, Arabic or another right-to-left script."""
+    return any(ord(ch) >= 0x0590 and unicodedata.bidirectional(ch) in ("R", "AL") for ch in text)
+
+
+class RunLines:
+    """Lines already in visual order, each a list of (text, font) runs drawn left to right:
+    right-to-left text, its Arabic letters joined (arabic-reshaper), its lines ordered by the
+    Unicode bidi algorithm (python-bidi) one line at a time, after breaking in reading order."""
+
+    def __init__(self, lines, widths, size, leading, colour_hex, align, width):
+        self.lines, self.widths, self.size, self.leading, self.align = lines, widths, size, leading, align
+        self.colour = HexColor("#" + colour_hex)
+        self.width, self.height = width, leading * len(lines)
+
+    def getActualLineWidths0(self):
+        return list(self.widths)
+
+    def drawOn(self, canvas, x: float, y: float) -> None:
+        canvas.setFillColor(self.colour)
+        baseline = y + self.height - self.size
+        for runs, line_width in zip(self.lines, self.widths):
+            left = x + {"center": (self.width - line_width) / 2, "right": self.width - line_width}.get(self.align, 0.0)
+            for text, font in runs:
+                canvas.setFont(font, self.size)
+                canvas.drawString(left, baseline, text)
+                left += stringWidth(text, font, self.size)
+            baseline -= self.leading
+
+
+def bidi_lines(text: str, font: str, fallbacks: tuple, size: float, leading: float, colour_hex: str,
+               align: str, width: float, height: float) -> RunLines | None:
+    """Right-to-left (or mixed) text broken greedily into lines that fit `width`, if they fit
+    `height`; None otherwise. A paragraph that starts right-to-left is aligned from the
+    right: `left` means where reading starts."""
+    import arabic_reshaper
+    from bidi import get_display
+    from reportlab.pdfbase.pdfmetrics import getFont
+    shaped = arabic_reshaper.reshape(text)
+    covers = [(name, getFont(name).face.charToGlyph) for name in (font,) + tuple(s[0] for s in fallbacks)]
+
+    def font_for(ch: str) -> str:
+        return next((name for name, has in covers if ord(ch) in has), font)
+
+    def runs_of(line: str) -> list[tuple[str, str]]:
+        runs: list[tuple[str, str]] = []
+        for ch in line:
+            name = runs[-1][1] if ch == " " and runs else font_for(ch)
+            if runs and runs[-1][1] == name:
+                runs[-1] = (runs[-1][0] + ch, name)
+            else:
+                runs.append((ch, name))
+        return runs
+
+    def measure(piece: str) -> float:
+        return sum(stringWidth(run, name, size) for run, name in runs_of(piece))
+
+    rtl = next((unicodedata.bidirectional(ch) in ("R", "AL") for ch in shaped
+                if unicodedata.bidirectional(ch) in ("L", "R", "AL")), False)
+    space = stringWidth(" ", font, size)
+    lines, line = [], []
+    line_width = 0.0
+    for word in shaped.split():
+        word_width = measure(word)
+        if word_width > width + 0.01:
+            return None
+        if line and line_width + space + word_width > width + 0.01:
+            lines.append(" ".join(line))
+            line, line_width = [], 0.0
+        line_width = line_width + space + word_width if line else word_width
+        line.append(word)
+    if line:
+        lines.append(" ".join(line))
+    if not lines or len(lines) * size * leading > height + 0.01:
+        return None
+    visual = [runs_of(get_display(line, base_dir="R" if rtl else "L")) for line in lines]
+    widths = [sum(stringWidth(run, name, size) for run, name in runs) for runs in visual]
+    if rtl:
+        align = {"left": "right", "right": "left", "justify": "right"}.get(align, align)
+    return RunLines(visual, widths, size, size * leading, colour_hex, align, width)
+
+
+def fit_bidi(text: str, font: str, fallbacks: tuple, size: float, min_size: float, leading: float,
+             colour_hex: str, align: str, width: float, height: float):
+    """As fit_paragraph, for text with right-to-left script (drawn without emphasis marks)."""
+    text = plain(text)
+
+    def attempt(current: float):
+        return bidi_lines(text, font, fallbacks, current, leading, colour_hex, align, width, height)
+
+    found = largest_fitting(size, min_size, attempt)
+    if found is not None:
+        return found, found.height, True
+    smallest = size - SHRINK_STEP * steps_between(size, min_size)
+    found = bidi_lines(text, font, fallbacks, smallest, leading, colour_hex, align, width, float("inf"))
+    return found, (found.height if found else 0.0), False

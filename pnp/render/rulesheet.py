@@ -27,7 +27,8 @@ from pnp.errors import PnpError, did_you_mean
 from pnp.impose import PAPER_SIZES, UNPRINTABLE
 from pnp.layout.binding import text_of
 from pnp.paths import safe_path
-from pnp.layout.text import to_markup
+from pnp.fonts import fallbacks_for
+from pnp.layout.text import to_markup, with_fallbacks
 from pnp.layout.units import mm
 from pnp.outputs.pdf import OutputFile, draft_kind, starting_font
 from pnp.project import select
@@ -116,7 +117,7 @@ def rules_document(buffer, paper, title: str, columns: int, styles, credit: str)
         canvas.setViewerPreference("PrintScaling", "None")   # print at 100 %, like the cards
         # the band stays inside the 5 mm a home printer cannot print
         canvas.rect(UNPRINTABLE, height - margin - banner + mm(4), width - 2 * UNPRINTABLE, banner, stroke=0, fill=1)
-        heading = Paragraph(escape(title) + " — how to play", styles["title"])
+        heading = paragraph(escape(title) + " — how to play", styles["title"])
         heading.wrap(width - 2 * margin, banner)
         heading.drawOn(canvas, margin, height - margin - banner + mm(7.5))
         canvas.restoreState()
@@ -126,7 +127,7 @@ def rules_document(buffer, paper, title: str, columns: int, styles, credit: str)
         line = f"{escape(title)} · rules in our own words · page {doc.page}"
         if credit:
             line += f" · {escape(credit)}"
-        para = Paragraph(line, styles["foot"])
+        para = paragraph(line, styles["foot"])
         para.wrap(width - 2 * margin, margin)
         para.drawOn(canvas, margin, mm(7))
 
@@ -140,6 +141,12 @@ def rules_document(buffer, paper, title: str, columns: int, styles, credit: str)
         PageTemplate("rest", frames(0), onPage=footer),
     ])
     return document
+
+
+def paragraph(markup: str, style) -> Paragraph:
+    """A paragraph of the rule sheet, characters its font lacks set in the family's fallbacks."""
+    fallbacks = fallbacks_for(style.fontName, markup)
+    return Paragraph(with_fallbacks(markup, style.fontName, fallbacks) if fallbacks else markup, style)
 
 
 def escape(text: str) -> str:
@@ -171,7 +178,7 @@ def _blocks(tokens, i: int, stop: str | None, styles, generate):
             return out, i + 1
         if token.type == "heading_open":
             level = min(int(token.tag[1]), 3)
-            out.append(Paragraph(inline(tokens[i + 1]), styles[f"h{level}"]))
+            out.append(paragraph(inline(tokens[i + 1]), styles[f"h{level}"]))
             i += 3
         elif token.type == "paragraph_open":
             content = tokens[i + 1].content.strip()
@@ -186,7 +193,7 @@ def _blocks(tokens, i: int, stop: str | None, styles, generate):
                     made = [KeepTogether([*headings, made[0]]), *made[1:]]
                 out.extend(made)
             else:
-                out.append(Paragraph(inline(tokens[i + 1]), styles["body"]))
+                out.append(paragraph(inline(tokens[i + 1]), styles["body"]))
             i += 3
         elif token.type in ("bullet_list_open", "ordered_list_open"):
             close = token.type.replace("_open", "_close")
@@ -204,7 +211,7 @@ def _blocks(tokens, i: int, stop: str | None, styles, generate):
             out.append(Spacer(1, 6))
             i += 1
         elif token.type in ("fence", "code_block"):
-            out.append(Paragraph(escape(token.content).replace("\n", "<br/>"), styles["body"]))
+            out.append(paragraph(escape(token.content).replace("\n", "<br/>"), styles["body"]))
             i += 1
         else:
             i += 1
@@ -262,8 +269,8 @@ def inline(token) -> str:
 
 
 def make_table(heading: list[str], rows: list[list[str]], styles) -> Table:
-    data = [[Paragraph(h, styles["head"]) for h in heading]]
-    data += [[Paragraph(c, styles["cell"]) for c in row] for row in rows]
+    data = [[paragraph(h, styles["head"]) for h in heading]]
+    data += [[paragraph(c, styles["cell"]) for c in row] for row in rows]
     table = Table(data, repeatRows=1, hAlign="LEFT",
                   colWidths=column_widths([heading] + rows, styles["width"], styles["cell"]))
     table.setStyle(TableStyle([
@@ -326,7 +333,7 @@ def contents_list(ctx, styles) -> ListFlowable:
             line += f": {escape(component.description)}"
         elif deck is not None and component.kind == "deck":
             line += f": {deck.total} pieces"
-        items.append(ListItem(Paragraph(line, ParagraphStyle("c", parent=styles["body"], spaceAfter=1.5))))
+        items.append(ListItem(paragraph(line, ParagraphStyle("c", parent=styles["body"], spaceAfter=1.5))))
     return ListFlowable(items, bulletType="bullet", leftIndent=12, bulletFontSize=8,
                         bulletFontName=styles["body"].fontName, bulletColor=ACCENT, spaceAfter=4)
 
