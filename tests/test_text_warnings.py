@@ -41,12 +41,72 @@ def test_accents_the_font_has_give_no_warning(mini, tmp_path):
 def test_text_that_cannot_fit_even_shrunk_is_named(mini, tmp_path):
     set_text(mini, "A very long rule. " * 40)
     result = build(mini, tmp_path)
-    assert "warning: card 'Knight': text 'A very long rule. A very long rule. A...' does not fit its box " \
-           "even at 5 pt (" in result.stderr
+    assert "warning: card 'Knight', text: text 'A very long rule. A very long rule. A...' does not fit its " \
+           "box even at 5 pt; the rest is cut off at the box's edge (" in result.stderr
     assert "layouts/mini/card.yaml:" in result.stderr
+
+
+def card_png(mini, tmp_path):
+    """The Knight's face as The Game Crafter gets it, and the scale: pixels per mm."""
+    from PIL import Image
+    run("build", "--game", "mini", "--out", str(tmp_path), "--shop", "tgc", root=mini)
+    face = Image.open(next((tmp_path / "mini/tgc/cards").glob("cards-001-front*.png"))).convert("RGB")
+    return face, face.size[0] / (44.45 + 6.35)
+
+
+def test_text_that_cannot_fit_is_cut_off_at_its_box_not_drawn_over_the_card(mini, tmp_path):
+    """The text box is 4-40 mm across and 40-58 mm down a card 63.5 mm tall: below it the
+    background stays clean, inside it the text is drawn."""
+    set_text(mini, "Overflowing words, " * 60)
+    face, per_mm = card_png(mini, tmp_path)
+    bleed = 3.175
+
+    def ink_rows(top_mm: float, bottom_mm: float) -> int:
+        rows = 0
+        for y_mm in [top_mm + i * 0.25 for i in range(int((bottom_mm - top_mm) / 0.25))]:
+            y = int((y_mm + bleed) * per_mm)
+            if any(face.getpixel((int((x_mm + bleed) * per_mm), y))[0] > 200 for x_mm in range(5, 39)):
+                rows += 1
+        return rows
+
+    assert ink_rows(41, 57) > 10      # the box is full of white text
+    assert ink_rows(58.6, 63) == 0     # and none below it
+
+
+def test_overflow_ellipsis_shortens_the_text_to_end_in_an_ellipsis(mini, tmp_path):
+    set_text(mini, "Overflowing words, " * 60)
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text() + "    overflow: ellipsis\n")
+    result = build(mini, tmp_path)
+    assert "shortened with '…'" in result.stderr
+    text = " ".join(pdf(tmp_path / "mini/cards-a4.pdf").pages[0].extract_text().split())
+    assert "Overflowing words, Overflowing words" in text and "words…" in text
+    assert text.count("Overflowing") < 4 * 60
 
 
 def test_a_word_too_long_for_its_box_is_shrunk_or_named(mini, tmp_path):
     set_text(mini, "Supercalifragilisticexpialidocious" * 3)
     result = build(mini, tmp_path)
     assert "does not fit its box" in result.stderr
+
+
+def test_a_table_cell_too_long_for_its_column_is_cut_off_at_the_cell_and_named(mini, tmp_path):
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text() + """  - kind: table
+    x: 4mm
+    y: 58mm
+    w: 36mm
+    h: 4mm
+    columns: [10mm, 26mm]
+    colour: white
+    rows: [["{text}", ""]]
+""")
+    set_text(mini, "Averyveryverylongwordthatcannotfit")
+    result = build(mini, tmp_path)
+    assert "card 'Knight': table cell 'Averyveryverylongwordthatcannotfit' does not fit its column" in result.stderr
+    face, per_mm = card_png(mini, tmp_path)
+    bleed, row = 3.175, 60.0
+    y = int((row + bleed) * per_mm)
+    inside = [face.getpixel((int((x + bleed) * per_mm), y))[0] for x in (5, 6, 7, 8, 9, 10, 11, 12)]
+    beyond = [face.getpixel((int((x / 4 + bleed) * per_mm), y))[0] for x in range(4 * 14 + 2, 4 * 40)]
+    assert max(inside) > 200 and max(beyond) < 120, (inside, max(beyond))

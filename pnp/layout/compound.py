@@ -21,7 +21,8 @@ from pnp.layout.units import Length
 @dataclass(kw_only=True)
 class TableSpec(Element):
     """Rows of cells in a box. Cells may bind fields; `rows_from` takes the rows from a card's
-    table field instead. Text shrinks (to 60 %) to fit a narrow cell, never overflows it."""
+    table field instead. Text shrinks (to 60 %) to fit a narrow cell; past that it is cut off
+    at the cell's edge, with a warning naming the card."""
 
     rows: list[list[str]] | None = field(default=None, metadata=BIND)
     rows_from: str | None = None
@@ -67,6 +68,7 @@ class TableDrawer(Drawer):
         self.header_colour = Colour(spec.header_colour, spec._where, palette)
         self.padding = spec.padding.of(self.rect[2])
         self.ink_saver = piece.ink_saver
+        self.diagnostics = piece.diagnostics
 
     def _cells(self, card) -> list[list[str]]:
         head = [list(self.spec.head)] if self.spec.head else []
@@ -113,20 +115,33 @@ class TableDrawer(Drawer):
             left = x
             for c, text in enumerate(row):
                 bold = heading or (spec.bold_first_column and c == 0)
-                self._cell(canvas, text, left, top - row_h, widths[c], row_h, c, bold)
+                if not self._cell(canvas, text, left, top - row_h, widths[c], row_h, c, bold):
+                    where = self.spec._where
+                    self.diagnostics.warn(f"card '{getattr(card, 'label', '?')}': table cell '{text[:40]}' does not "
+                                          f"fit its column even at 60 % size; it is cut off at the cell's edge "
+                                          f"({where.file}:{where.line})")
                 left += widths[c]
 
-    def _cell(self, canvas, text: str, x, y, w, h, column: int, bold: bool) -> None:
+    def _cell(self, canvas, text: str, x, y, w, h, column: int, bold: bool) -> bool:
+        """Draw one cell's text, shrunk (to 60 % at most) to fit; False when even that is too
+        wide, and the text is cut off at the cell's edge rather than run into the next."""
         if not text:
-            return
+            return True
         font = self.bold if bold else self.font
         size = min(self.spec.size, h * 0.8)
         room = w - 2 * self.padding
         natural = stringWidth(text, font, size)
         if natural > room:
             size = max(size * room / natural, size * 0.6)
+        fits = stringWidth(text, font, size) <= room + 0.01
         align = (self.spec.align or [])[column] if column < len(self.spec.align or []) else "left"
         baseline = y + (h - size * 0.7) / 2
+        if not fits:
+            canvas.saveState()
+            cell = canvas.beginPath()
+            cell.rect(x, y, w, h)
+            canvas.clipPath(cell, stroke=0, fill=0)
+            align = "left"   # the start of the text shows
         canvas.setFont(font, size)
         if align == "center":
             canvas.drawCentredString(x + w / 2, baseline, text)
@@ -134,6 +149,9 @@ class TableDrawer(Drawer):
             canvas.drawRightString(x + w - self.padding, baseline, text)
         else:
             canvas.drawString(x + self.padding, baseline, text)
+        if not fits:
+            canvas.restoreState()
+        return fits
 
 
 # --- repeat ----------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
+from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -332,6 +333,7 @@ class TextSpec(Element):
     italic: bool = False
     rotate: Literal[0, 90, 180, 270] = 0
     upper: bool = False  # print in capitals whatever the data says
+    overflow: Literal["clip", "ellipsis"] = "clip"   # text too long even at min_size: cut at the box, or end in …
 
     def compile(self, piece: PieceContext) -> "TextDrawer":
         return TextDrawer(self, piece)
@@ -367,22 +369,34 @@ class TextDrawer(Drawer):
             self.family.with_markup()
             self.check_markup(card, text)
         fallbacks = self._fallbacks(text, card)
-        para, used, fits = fit_paragraph(text, self.font, spec.size, spec.min_size, spec.leading,
-                                         colour_hex(colour) if colour else "000000", spec.align, w, h,
-                                         fallbacks)
+        fit = partial(fit_paragraph, font=self.font, size=spec.size, min_size=spec.min_size, leading=spec.leading,
+                      colour_hex=colour_hex(colour) if colour else "000000", align=spec.align, width=w,
+                      height=h, fallbacks=fallbacks)
+        para, used, fits = fit(text)
         if not fits:
-            self.diagnostics.warn(f"{_who(card)}: text '{_short(text)}' does not fit its box even "
-                                  f"at {spec.min_size:g} pt ({spec._where.file}:{spec._where.line})")
-        offset = {"top": h - used, "middle": (h - used) / 2, "bottom": 0.0}[spec.valign]
+            shortened = spec.overflow == "ellipsis" and shortened_to_fit(text, fit)
+            if shortened:
+                para, used, fits = fit(shortened)
+            fields = ", ".join(sorted(self.text.fields)) or "text"
+            self.diagnostics.warn(f"{_who(card)}, {fields}: text '{_short(text)}' does not fit its box even "
+                                  f"at {spec.min_size:g} pt; "
+                                  + ("shortened with '…'" if shortened else "the rest is cut off at the box's edge")
+                                  + f" ({spec._where.file}:{spec._where.line})")
+        valign = spec.valign if fits else "top"   # too long: the first lines show, the rest is cut off
+        offset = {"top": h - used, "middle": (h - used) / 2, "bottom": 0.0}[valign]
         if self.safe is not None:
             self._check_safe_zone(para, text, card, x, y + offset, w, used)
-        if spec.rotate == 0:
+        if spec.rotate == 0 and fits:
             para.drawOn(canvas, x, y + offset)
             return
         canvas.saveState()
         cx, cy = self.rect[0] + self.rect[2] / 2, self.rect[1] + self.rect[3] / 2
         canvas.translate(cx, cy)
         canvas.rotate(spec.rotate)
+        if not fits:   # nothing past the box: the card's other elements stay readable
+            box = canvas.beginPath()
+            box.rect(-w / 2, -h / 2, w, h)
+            canvas.clipPath(box, stroke=0, fill=0)
         para.drawOn(canvas, -w / 2, -h / 2 + offset)
         canvas.restoreState()
 
@@ -431,6 +445,21 @@ class TextDrawer(Drawer):
                                   f"'{self.family.name}') has {chars}; they print as blank space "
                                   f"({self.spec._where.file}:{self.spec._where.line})")
         return fallbacks
+
+
+def shortened_to_fit(text: str, fit) -> str | None:
+    """The most words of `text` that fit, followed by '…' (found by bisection), or None when
+    not even the first word does."""
+    words = text.split()
+    low, high, best = 1, len(words) - 1, None
+    while low <= high:
+        middle = (low + high) // 2
+        candidate = " ".join(words[:middle]).rstrip(",.;:") + "…"
+        if fit(candidate)[2]:
+            best, low = candidate, middle + 1
+        else:
+            high = middle - 1
+    return best
 
 
 def _who(card) -> str:
