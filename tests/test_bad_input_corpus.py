@@ -122,7 +122,7 @@ CASES = [
     ("missing-rules-file", GAME, swap("source: rules.md", "source: rulez.md"),
      [GAME + ":", "rule sheet 'rulez.md' not found"]),
     ("missing-image", CARD, lambda t: t + IMAGE_ELEMENT, [CARD + ":", "image 'art.png' not found"]),
-    ("corrupt-image", CARD, lambda t: t + IMAGE_ELEMENT, [CARD + ":", "image 'art.png' cannot be read"]),
+    ("corrupt-image", CARD, lambda t: t + IMAGE_ELEMENT, [CARD + ":", "image 'art.png' is not a PNG, JPEG or SVG file pnp can read"]),
     ("image-too-large", CARD, lambda t: t + IMAGE_ELEMENT, [CARD + ":", "too large to place"]),
     ("missing-font-family", CARD, swap("font: display", "font: dispaly"),
      [CARD + ":", "unknown font family 'dispaly'", "did you mean 'display'?"]),

@@ -9,13 +9,11 @@ from the top-left corner, as a designer reads a card; drawers convert to PDF coo
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from reportlab.lib.utils import ImageReader
 
 from pnp.conditions import Condition, parse_condition
 from pnp.errors import PnpError, did_you_mean, known
@@ -23,7 +21,6 @@ from pnp.layout.binding import Binding
 from pnp.layout.text import MarkupError, fit_paragraph, plain, to_markup
 from pnp.fonts import fallbacks_for, undrawable
 from pnp.layout.units import Length, colour_hex, mm, parse_colour
-from pnp.paths import safe_path
 
 FULL = Length(percent=100.0)
 BIND = {"bind": True}   # field metadata: the key's text may hold {field} holes, filled per card
@@ -147,9 +144,11 @@ class Drawer:
     fields: frozenset = frozenset()
     when: Condition | None = None
 
+    stampable = True   # may be drawn once into a form and stamped (see CompiledLayout)
+
     @property
     def static(self) -> bool:
-        return not self.fields and not self.when
+        return self.stampable and not self.fields and not self.when
 
     def shown_for(self, card) -> bool:
         return self.when is None or self.when.holds(card)
@@ -468,70 +467,3 @@ def _who(card) -> str:
 
 def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-# --- image -----------------------------------------------------------------------------------
-
-@dataclass(kw_only=True)
-class ImageSpec(Element):
-    src: str = field(metadata=BIND)
-    fit: Literal["contain", "stretch"] = "contain"
-
-    def compile(self, piece: PieceContext) -> "ImageDrawer":
-        return ImageDrawer(self, piece)
-
-
-MAX_IMAGE_PIXELS = 12_000 * 12_000
-
-
-class ImageDrawer(Drawer):
-    """Draws an image from the game folder; each file is read and embedded once."""
-
-    def __init__(self, spec: ImageSpec, piece: PieceContext):
-        self.spec = spec
-        self.rect = spec.box(piece)
-        self.src = Binding(spec.src, spec._where)
-        self.game_dir = piece.game_dir
-        self._images: dict[str, ImageReader] = {}
-        if self.src.static:
-            self._reader(spec.src, None)
-
-    def _reader(self, name: str, card) -> ImageReader:
-        if name in self._images:
-            return self._images[name]
-        where = self.spec._where
-        who = f" (card {card.label})" if card is not None else ""
-        path = safe_path(self.game_dir, name, where, what="image")
-        if not path.is_file():
-            raise where.error(f"image '{name}' not found in the game folder{who}")
-        try:
-            from PIL import Image
-            with warnings.catch_warnings():
-                # pnp checks the size itself below, with a message that names the layout
-                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-                probe = Image.open(path)
-            with probe:
-                if probe.format not in ("PNG", "JPEG"):
-                    raise where.error(f"image '{name}' is {probe.format}; use PNG or JPEG{who}")
-                if probe.width * probe.height > MAX_IMAGE_PIXELS:
-                    raise where.error(f"image '{name}' is {probe.width}x{probe.height} pixels, "
-                                      f"too large to place{who}")
-                probe.load()
-            reader = ImageReader(str(path))
-        except PnpError:
-            raise
-        except Image.DecompressionBombError:
-            raise where.error(f"image '{name}' is too large to place{who}") from None
-        except Exception as exc:  # Pillow raises many kinds for broken files
-            raise where.error(f"image '{name}' cannot be read ({exc.__class__.__name__}: {exc}){who}") from None
-        self._images[name] = reader
-        return reader
-
-    def draw(self, canvas, card) -> None:
-        name = self.src.render(card).strip()
-        if not name:
-            return
-        reader = self._reader(name, card)
-        x, y, w, h = self.rect
-        canvas.drawImage(reader, x, y, w, h, mask="auto",
-                         preserveAspectRatio=self.spec.fit == "contain", anchor="c")

@@ -6,7 +6,8 @@ from pnp.config.typed import Where, load_as
 from pnp.yaml_source import YamlMap, type_name
 from pnp.errors import did_you_mean, known
 from pnp.layout.compound import FormFieldSpec, RepeatSpec, TableSpec
-from pnp.layout.elements import BoxSpec, EllipseSpec, ImageSpec, LineSpec, TextSpec
+from pnp.layout.elements import BoxSpec, EllipseSpec, LineSpec, TextSpec
+from pnp.layout.image import ImageSpec
 
 ELEMENT_KINDS = {
     "box": BoxSpec,
