@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pnp.conditions import Condition, parse_condition
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding
+from pnp.layout.icons import icon_image, icons_of, with_tokens, without_tokens
 from pnp.layout.text import MarkupError, fit_paragraph, plain, to_markup
 from pnp.fonts import fallbacks_for, undrawable
 from pnp.layout.units import Length, colour_hex, mm, parse_colour
@@ -350,6 +351,7 @@ class TextDrawer(Drawer):
         self.safe = piece.safe
         self.piece = (piece.width, piece.height)
         self.ink_saver = piece.ink_saver
+        self.icons = icons_of(piece.game_dir) if piece.game_dir is not None else {}
 
     def draw(self, canvas, card) -> None:
         text = self.text.render(card).strip()
@@ -358,6 +360,9 @@ class TextDrawer(Drawer):
         spec = self.spec
         if spec.upper:
             text = text.upper()
+        icon_names: tuple[str, ...] = ()
+        if ":" in text:
+            text, icon_names = with_tokens(text, self.icons, lambda message: self._fail(card, message))
         x, y, w, h = self.rect
         if spec.rotate in (90, 270):
             w, h = h, w
@@ -368,9 +373,11 @@ class TextDrawer(Drawer):
             self.family.with_markup()
             self.check_markup(card, text)
         fallbacks = self._fallbacks(text, card)
+        ink = colour_hex(colour) if colour else "000000"
+        where_text = f"{self.spec._where.file}:{self.spec._where.line}"
+        images = tuple(icon_image(self.icons[name], ink, where_text) for name in icon_names)
         fit = partial(fit_paragraph, font=self.font, size=spec.size, min_size=spec.min_size, leading=spec.leading,
-                      colour_hex=colour_hex(colour) if colour else "000000", align=spec.align, width=w,
-                      height=h, fallbacks=fallbacks)
+                      colour_hex=ink, align=spec.align, width=w, height=h, fallbacks=fallbacks, images=images)
         para, used, fits = fit(text)
         if not fits:
             shortened = spec.overflow == "ellipsis" and shortened_to_fit(text, fit)
@@ -399,6 +406,14 @@ class TextDrawer(Drawer):
         para.drawOn(canvas, -w / 2, -h / 2 + offset)
         canvas.restoreState()
 
+    def _fail(self, card, message: str) -> None:
+        """A problem with this card's text: told with the card's line, its field and the layout's."""
+        fields = ", ".join(sorted(self.text.fields)) or "text"
+        where = getattr(card, "where", None)
+        place = f"{where.file}:{where.line}: " if where is not None else ""
+        raise PnpError(f"{place}{_who(card)}, {fields}: {message} (drawn by "
+                       f"{self.spec._where.file}:{self.spec._where.line})")
+
     def check_markup(self, card, text: str | None = None) -> None:
         """Refuse emphasis that can't be drawn, naming the card, its field and the layout line."""
         text = self.text.render(card) if text is None else text
@@ -407,11 +422,7 @@ class TextDrawer(Drawer):
         try:
             to_markup(text)
         except MarkupError as exc:
-            fields = ", ".join(sorted(self.text.fields)) or "text"
-            where = getattr(card, "where", None)
-            place = f"{where.file}:{where.line}: " if where is not None else ""
-            raise PnpError(f"{place}{_who(card)}, {fields}: {exc} (drawn by "
-                           f"{self.spec._where.file}:{self.spec._where.line})") from None
+            self._fail(card, str(exc))
 
     def _check_safe_zone(self, para, text: str, card, x, y, w, used) -> None:
         """Warn when the printed lines (not the box) come closer to the trim than `safe`."""
@@ -434,7 +445,7 @@ class TextDrawer(Drawer):
     def _fallbacks(self, text: str, card) -> tuple:
         """The family's fallback fonts when the text has characters its own face lacks (none
         for most text: it keeps the fast path); one warning for what no font can draw."""
-        shown = plain(text)
+        shown = without_tokens(plain(text))
         fallbacks = fallbacks_for(self.font, shown)
         lost = undrawable(self.font, fallbacks, shown)
         if lost:

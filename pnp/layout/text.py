@@ -17,6 +17,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 
+from pnp.layout.icons import image_markup
+
 ALIGNMENTS = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 _BOLD_ITALIC = re.compile(r"\*\*\*(?!\s)(.+?)(?<!\s)\*\*\*")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -171,25 +173,30 @@ def with_fallbacks(markup: str, font: str, fallbacks: tuple[tuple[str, str, str,
 
 @lru_cache(maxsize=8192)
 def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: float,
-                  colour_hex: str, align: str, width: float, height: float, fallbacks: tuple = ()):
+                  colour_hex: str, align: str, width: float, height: float, fallbacks: tuple = (),
+                  images: tuple = ()):
     """(something to drawOn, its height, whether it fits) at the largest size from `size`
     down to `min_size`, in steps of SHRINK_STEP, that fits the box. Cached: cards that share
     a text share the work. The size is found by bisection, so a huge text in a huge font
     takes a dozen tries, not thousands. `fallbacks` (fonts for characters `font` lacks) is
-    given only for text that needs them."""
+    given only for text that needs them; `images` are the inline icons its tokens stand for
+    (pnp.layout.icons), sized with the text at each try."""
     if has_rtl(text):
         return fit_bidi(text, font, fallbacks, size, min_size, leading, colour_hex, align, width, height)
     markup = to_markup(text)
     if fallbacks:
         markup = with_fallbacks(markup, font, fallbacks)
-    if markup == text and align != "justify":
+    if markup == text and align != "justify" and not images:
         found = largest_fitting(size, min_size, lambda current: plain_lines(
             text, font, current, leading, colour_hex, align, width, height))
         if found is not None:
             return found, found.height, True
 
+    def at_size(current: float) -> str:
+        return image_markup(markup, images, current) if images else markup
+
     def paragraph_at(current: float):
-        para = Paragraph(markup, _style(font, current, leading, colour_hex, align))
+        para = Paragraph(at_size(current), _style(font, current, leading, colour_hex, align))
         _, used = para.wrap(width, height)
         fits = used <= height + 0.01 and para.minWidth() <= width + 0.01
         return (para, used) if fits else None
@@ -198,7 +205,7 @@ def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: f
     if found is not None:
         return found[0], found[1], True
     smallest = size - SHRINK_STEP * steps_between(size, min_size)
-    para = Paragraph(markup, _style(font, smallest, leading, colour_hex, align))
+    para = Paragraph(at_size(smallest), _style(font, smallest, leading, colour_hex, align))
     _, used = para.wrap(width, height)
     return para, used, False
 

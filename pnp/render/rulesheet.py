@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+from contextvars import ContextVar
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT
@@ -28,6 +29,7 @@ from pnp.impose import PAPER_SIZES, UNPRINTABLE
 from pnp.layout.binding import text_of
 from pnp.paths import safe_path
 from pnp.fonts import fallbacks_for
+from pnp.layout.icons import icon_image, icons_of, image_markup, with_tokens, without_tokens
 from pnp.layout.text import to_markup, with_fallbacks
 from pnp.layout.units import mm
 from pnp.outputs.pdf import OutputFile, draft_kind, starting_font
@@ -44,8 +46,12 @@ def render_rules(ctx, component) -> list[OutputFile]:
     text = read_rules_text(path, component)
     styles = make_styles(ctx.project.fonts)
     styles["width"] = column_width(PAPER_SIZES[ctx.options.paper], component.columns)
-    story = markdown_story(text, styles, lambda name: generated(ctx, component, name, styles, path),
-                           display_path(path))
+    icons = RULE_ICONS.set((icons_of(ctx.game.folder), display_path(path)))
+    try:
+        story = markdown_story(text, styles, lambda name: generated(ctx, component, name, styles, path),
+                               display_path(path))
+    finally:
+        RULE_ICONS.reset(icons)
     paper = PAPER_SIZES[ctx.options.paper]
     buffer = io.BytesIO()
     title = ctx.game.title
@@ -143,10 +149,25 @@ def rules_document(buffer, paper, title: str, columns: int, styles, credit: str)
     return document
 
 
+RULE_ICONS: ContextVar[tuple[dict, str]] = ContextVar("rule_icons", default=({}, "rules.md"))
+
+
 def paragraph(markup: str, style) -> Paragraph:
-    """A paragraph of the rule sheet, characters its font lacks set in the family's fallbacks."""
-    fallbacks = fallbacks_for(style.fontName, markup)
-    return Paragraph(with_fallbacks(markup, style.fontName, fallbacks) if fallbacks else markup, style)
+    """A paragraph of the rule sheet: `:icons:` drawn inline, characters its font lacks set in
+    the family's fallbacks."""
+    images: tuple = ()
+    if ":" in markup:
+        icons, source = RULE_ICONS.get()
+
+        def fail(message: str) -> None:
+            raise PnpError(f"{source}: {message}")
+        markup, names = with_tokens(markup, icons, fail)
+        ink = style.textColor.hexval()[2:] if hasattr(style.textColor, "hexval") else "000000"
+        images = tuple(icon_image(icons[name], ink, source) for name in names)
+    fallbacks = fallbacks_for(style.fontName, without_tokens(markup))
+    if fallbacks:
+        markup = with_fallbacks(markup, style.fontName, fallbacks)
+    return Paragraph(image_markup(markup, images, style.fontSize) if images else markup, style)
 
 
 def escape(text: str) -> str:

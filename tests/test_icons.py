@@ -1,0 +1,98 @@
+"""Inline icons: `:coin:` in card text and rule sheets draws icons/coin.svg at the text's cap
+height on its baseline; a single-colour icon takes the text's colour; an unknown name is an
+error with did-you-mean; `\\:` keeps a colon."""
+
+from __future__ import annotations
+
+import re
+
+from PIL import Image
+
+from conftest import pdf, run
+
+COIN = ('<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24">'
+        '<circle cx="12" cy="12" r="11" fill="#000"/></svg>')
+STAR = ('<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24">'
+        '<rect width="24" height="24" fill="#f0c020"/><rect width="24" height="6" fill="#a02000"/></svg>')
+
+
+def with_icons(mini, text: str) -> None:
+    icons = mini / "card_data/mini/icons"
+    icons.mkdir()
+    (icons / "coin.svg").write_text(COIN)
+    (icons / "star.svg").write_text(STAR)
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("text: Moves in an L.", f"text: {text!r}".replace("'", '"')))
+
+
+def build(mini, tmp_path, *extra):
+    result = run("build", "--game", "mini", "--out", str(tmp_path), *extra, root=mini)
+    assert result.exit_code == 0, result.stderr
+    return result
+
+
+def placed_images(page) -> list[tuple[float, float, float, float]]:
+    """(x, y, width, height) of every image drawn by the page's content, in its own space."""
+    found = []
+    streams = [page.get_contents().get_data()]
+    xobjects = page["/Resources"].get("/XObject") or {}
+    streams += [xobjects[n].get_object().get_data() for n in xobjects
+                if xobjects[n].get_object().get("/Subtype") == "/Form"]
+    for data in streams:
+        for m in re.finditer(rb"([\d.-]+) 0 0 ([\d.-]+) ([\d.-]+) ([\d.-]+) cm\s*/FormXob\.\w+ Do", data):
+            w, h, x, y = (float(v) for v in m.groups())
+            found.append((x, y, w, h))
+    return found
+
+
+def test_an_icon_sits_on_the_baseline_at_the_cap_height_of_its_text(mini, tmp_path):
+    with_icons(mini, "Gain 2 :coin: now")
+    build(mini, tmp_path)
+    page = pdf(tmp_path / "mini/cards-a4.pdf").pages[0]
+    images = placed_images(page)
+    assert images, "no icon drawn"
+    x, y, w, h = images[0]
+    assert abs(w - h) < 0.01 and abs(h - 8 * 0.72) < 0.05   # 8 pt text: capitals 5.76 pt tall
+    stream = b"".join(xo.get_object().get_data() for xo in (page["/Resources"].get("/XObject") or {}).values()
+                      if xo.get_object().get("/Subtype") == "/Form") + page.get_contents().get_data()
+    # the paragraph writes its lines and places its icons in one space: same baseline
+    baselines = [float(v) for v in re.findall(rb"BT 1 0 0 1 [\d.]+ ([\d.]+) Tm", stream)]
+    assert any(abs(y - b) < 0.6 for b in baselines), (y, baselines)
+
+
+def test_a_single_colour_icon_takes_the_text_colour_and_others_keep_theirs(mini, tmp_path):
+    with_icons(mini, ":coin: :star:")
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text().replace("    size: 8\n", "    size: 30\n    min_size: 30\n"))
+    build(mini, tmp_path, "--shop", "tgc")
+    face = Image.open(next((tmp_path / "mini/tgc/cards").glob("cards-001-front*.png"))).convert("RGB")
+    colours = {face.getpixel((x, y)) for x in range(0, face.size[0], 3) for y in range(0, face.size[1], 3)}
+    assert (255, 255, 255) in colours                     # the coin, in the text's white
+    assert any(abs(r - 0xf0) < 12 and abs(g - 0xc0) < 12 and b < 60 for r, g, b in colours)   # the star's gold
+    assert not any(r < 20 and g < 20 and b < 20 for r, g, b in colours)   # the coin's own black is gone
+
+
+def test_an_unknown_icon_fails_validate_with_did_you_mean(mini):
+    with_icons(mini, "Gain 2 :coins: now")
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1
+    assert "cards.yaml:" in result.stderr and "card 'Knight', text" in result.stderr
+    assert "no icon ':coins:' in icons/ (did you mean 'coin'?)" in result.stderr and "card.yaml:" in result.stderr
+
+
+def test_an_escaped_colon_starts_no_icon(mini, tmp_path):
+    with_icons(mini, "Kick off at 12\\:30, not \\:coin:")
+    build(mini, tmp_path)
+    page = pdf(tmp_path / "mini/cards-a4.pdf").pages[0]
+    assert not placed_images(page)
+    assert "not :coin:" in " ".join(page.extract_text().split())
+
+
+def test_icons_in_the_rule_sheet(mini, tmp_path):
+    with_icons(mini, "Moves in an L.")
+    rules = mini / "card_data/mini/rules.md"
+    rules.write_text(rules.read_text() + "\nEach touchdown earns :coin: and a :star:.\n")
+    build(mini, tmp_path)
+    page = pdf(tmp_path / "mini/rules-a4.pdf").pages[0]
+    assert "Each touchdown earns" in page.extract_text()
+    assert len(placed_images(page)) == 2
