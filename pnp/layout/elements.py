@@ -175,10 +175,21 @@ class ShapeSpec(Element):
     fill: str = field(default="none", metadata=BIND)
     stroke: str = field(default="none", metadata=BIND)
     stroke_width: Length = Length(0.75)
+    dash: list[float] | None = None   # the stroke's on and off lengths in points, e.g. [4, 2]
+    opacity: float = field(default=1.0, metadata={"min": 0, "max": 1})   # of fill and stroke
+
+
+def checked_dash(spec) -> list[float] | None:
+    dash = spec.dash
+    if dash is not None and (not 0 < len(dash) <= 16 or sum(dash) <= 0 or any(d < 0 or d > 1000 for d in dash)):
+        raise spec._where.key(spec, "dash").error(
+            "a dash is a list of on and off lengths in points, none negative and not all 0, e.g. [4, 2]")
+    return dash
 
 
 class ShapeDrawer(Drawer):
-    """What boxes and ellipses share: a fill and a stroke, either of which may be bound."""
+    """What boxes, ellipses, polygons, stars and hex grids share: a fill and a stroke, either
+    of which may be bound, a dash and an opacity. Subclasses draw the outline (`shape`)."""
 
     full_bleed = False
 
@@ -188,6 +199,28 @@ class ShapeDrawer(Drawer):
         self.stroke = Colour(spec.stroke, spec._where, piece.palette)
         self.stroke_width = spec.stroke_width.of(min(piece.width, piece.height))
         self.ink_saver = piece.ink_saver
+        self.dash = checked_dash(spec)
+        self.opacity = spec.opacity
+        # reportlab leaves a form's transparency out of its resources: see-through is drawn on the page
+        self.stampable = spec.opacity >= 1
+
+    def draw(self, canvas, card) -> None:
+        styled = bool(self.dash) or self.opacity < 1
+        if styled:
+            canvas.saveState()
+            if self.dash:
+                canvas.setDash(self.dash)
+        fill, stroke = self.paint(canvas, card)
+        if self.opacity < 1:   # after the colours: setting a colour sets its own (full) alpha
+            canvas.setFillAlpha(self.opacity)
+            canvas.setStrokeAlpha(self.opacity)
+        if fill is not None or stroke is not None:
+            self.shape(canvas, int(fill is not None), int(stroke is not None))
+        if styled:
+            canvas.restoreState()
+
+    def shape(self, canvas, fill: int, stroke: int) -> None:
+        raise NotImplementedError
 
     def paint(self, canvas, card) -> tuple:
         """Set the canvas's colours for this card; (fill, stroke) to use, either may be None.
@@ -244,16 +277,12 @@ class BoxDrawer(ShapeDrawer):
         canvas.setLineWidth(1.2)
         canvas.roundRect(*self.outline_rect, self.radius or 4, stroke=1, fill=0)
 
-    def draw(self, canvas, card) -> None:
-        fill, stroke = self.paint(canvas, card)
-        if fill is None and stroke is None:
-            return
+    def shape(self, canvas, fill: int, stroke: int) -> None:
         x, y, w, h = self.rect
         if self.radius:
-            canvas.roundRect(x, y, w, h, self.radius, stroke=int(stroke is not None),
-                             fill=int(fill is not None))
+            canvas.roundRect(x, y, w, h, self.radius, stroke=stroke, fill=fill)
         else:
-            canvas.rect(x, y, w, h, stroke=int(stroke is not None), fill=int(fill is not None))
+            canvas.rect(x, y, w, h, stroke=stroke, fill=fill)
 
 
 @dataclass(kw_only=True)
@@ -263,12 +292,9 @@ class EllipseSpec(ShapeSpec):
 
 
 class EllipseDrawer(ShapeDrawer):
-    def draw(self, canvas, card) -> None:
-        fill, stroke = self.paint(canvas, card)
-        if fill is None and stroke is None:
-            return
+    def shape(self, canvas, fill: int, stroke: int) -> None:
         x, y, w, h = self.rect
-        canvas.ellipse(x, y, x + w, y + h, stroke=int(stroke is not None), fill=int(fill is not None))
+        canvas.ellipse(x, y, x + w, y + h, stroke=stroke, fill=fill)
 
 
 # --- line ------------------------------------------------------------------------------------
@@ -294,12 +320,7 @@ class LineDrawer(Drawer):
         self.points = (x, y, x + spec.w.of(piece.width), y - spec.h.of(piece.height))
         self.stroke = Colour(spec.stroke, spec._where, piece.palette)
         self.stroke_width = spec.stroke_width.of(min(piece.width, piece.height))
-        self.dash = spec.dash
-        if spec.dash is not None and (not 0 < len(spec.dash) <= 16 or sum(spec.dash) <= 0
-                                      or any(d < 0 or d > 1000 for d in spec.dash)):
-            raise spec._where.key(spec, "dash").error(
-                "a dash is a list of on and off lengths in points, none negative and not all 0, "
-                "e.g. [4, 2]")
+        self.dash = checked_dash(spec)
         self.ink_saver = piece.ink_saver
 
     def draw(self, canvas, card) -> None:

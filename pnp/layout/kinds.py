@@ -8,6 +8,7 @@ from pnp.errors import did_you_mean, known
 from pnp.layout.compound import FormFieldSpec, RepeatSpec, TableSpec
 from pnp.layout.elements import BoxSpec, EllipseSpec, LineSpec, TextSpec
 from pnp.layout.image import ImageSpec
+from pnp.layout.shapes import HexGridSpec, PolygonSpec, StarSpec
 
 ELEMENT_KINDS = {
     "box": BoxSpec,
@@ -18,6 +19,9 @@ ELEMENT_KINDS = {
     "table": TableSpec,
     "repeat": RepeatSpec,
     "field": FormFieldSpec,
+    "polygon": PolygonSpec,
+    "star": StarSpec,
+    "hexgrid": HexGridSpec,
 }
 
 

@@ -1,0 +1,125 @@
+"""Shapes: regular polygons, polygons through points, stars, hex grids, dashed strokes and
+opacity; vertices read back from the PDF's content stream, opacity from its graphics states
+and a render."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+from PIL import Image
+
+from conftest import MM, pdf, run
+
+# The mini card is 44.45 x 63.5 mm; each test adds one element in a 20 mm box at (10, 10) mm.
+BOX = "x: 10mm, y: 10mm, w: 20mm, h: 20mm"
+CARD_H = 63.5 * MM
+
+
+def with_element(mini, element: str) -> None:
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text() + f"  - {{{element}}}\n")
+
+
+def built(mini, tmp_path, *extra):
+    result = run("build", "--game", "mini", "--out", str(tmp_path), *extra, root=mini)
+    assert result.exit_code == 0, result.stderr
+    return pdf(tmp_path / "mini/cards-a4.pdf").pages[0]
+
+
+def drawing(page) -> bytes:
+    xobjects = page["/Resources"].get("/XObject") or {}
+    return page.get_contents().get_data() + b"".join(
+        xobjects[n].get_object().get_data() for n in xobjects if xobjects[n].get_object().get("/Subtype") == "/Form")
+
+
+def closed_paths(page) -> list[list[tuple[float, float]]]:
+    """Every path of straight lines that is closed (m, l..., h), as its points."""
+    paths = []
+    for match in re.finditer(rb"([\d.-]+) ([\d.-]+) m((?:\s[\d.-]+ [\d.-]+ l)+)\sh", drawing(page)):
+        points = [(float(match.group(1)), float(match.group(2)))]
+        points += [(float(x), float(y)) for x, y in re.findall(rb"([\d.-]+) ([\d.-]+) l", match.group(3))]
+        paths.append(points)
+    return paths
+
+
+def centre_and_radii(points):
+    cx = sum(x for x, _ in points) / len(points)
+    cy = sum(y for _, y in points) / len(points)
+    return cx, cy, [math.hypot(x - cx, y - cy) for x, y in points]
+
+
+def test_a_hexagon_is_six_corners_on_a_circle_filling_its_box(mini, tmp_path):
+    with_element(mini, f"kind: polygon, sides: 6, {BOX}, fill: red")
+    paths = [p for p in closed_paths(built(mini, tmp_path)) if len(p) == 6]
+    assert paths
+    cx, cy, radii = centre_and_radii(paths[0])
+    assert all(abs(r - 10 * MM) < 0.01 for r in radii)                     # on the box's circle
+    assert abs(cx - 20 * MM) < 0.01 and abs(cy - (CARD_H - 20 * MM)) < 0.01   # centred in the box
+    assert max(y for _, y in paths[0]) == pytest.approx(cy + 10 * MM, abs=0.01)   # a corner at the top
+
+
+def test_a_star_alternates_tips_and_inner_corners(mini, tmp_path):
+    with_element(mini, f"kind: star, points: 5, inner: 0.4, {BOX}, fill: gold")
+    paths = [p for p in closed_paths(built(mini, tmp_path)) if len(p) == 10]
+    assert paths
+    _, _, radii = centre_and_radii(paths[0])
+    assert all(abs(r - 10 * MM) < 0.01 for r in radii[0::2])
+    assert all(abs(r - 4 * MM) < 0.01 for r in radii[1::2])
+
+
+def test_a_polygon_goes_through_its_points_measured_from_the_box_top_left(mini, tmp_path):
+    with_element(mini, f"kind: polygon, points: [[0, 0], [20mm, 0], [10mm, 50%]], {BOX}, fill: blue")
+    paths = [p for p in closed_paths(built(mini, tmp_path)) if len(p) == 3]
+    expected = [(10 * MM, CARD_H - 10 * MM), (30 * MM, CARD_H - 10 * MM), (20 * MM, CARD_H - 20 * MM)]
+    assert any(all(abs(a - b) < 0.01 for p, q in zip(path, expected) for a, b in zip(p, q)) for path in paths), paths
+
+
+@pytest.mark.parametrize("orientation, step", [("flat", (1.5, math.sqrt(3) / 2)), ("pointy", (math.sqrt(3), 0))])
+def test_a_hex_grid_has_rows_times_columns_hexes_that_touch(mini, tmp_path, orientation, step):
+    with_element(mini, f"kind: hexgrid, size: 2mm, rows: 3, columns: 4, orientation: {orientation}, "
+                       f"x: 4mm, y: 4mm, w: 36mm, h: 30mm, labels: true")
+    page = built(mini, tmp_path)
+    hexes = [p for p in closed_paths(page) if len(p) == 6]
+    per_card = 12
+    assert len(hexes) % per_card == 0 and hexes
+    centres = [centre_and_radii(h)[:2] for h in hexes[:per_card]]
+    first, second = centres[0], centres[1]   # neighbours in the first row
+    assert abs(second[0] - first[0] - step[0] * 2 * MM) < 0.01
+    assert abs(abs(second[1] - first[1]) - step[1] * 2 * MM) < 0.01
+    text = page.extract_text()
+    assert "A1" in text and "C4" in text
+
+
+def test_a_dashed_rounded_box_keeps_its_dash_to_itself(mini, tmp_path):
+    with_element(mini, f"kind: box, {BOX}, stroke: white, dash: [3, 2], radius: 2mm")
+    data = drawing(built(mini, tmp_path))
+    assert b"[3 2] 0 d" in data
+    assert data.count(b"[3 2] 0 d") == data.count(b"[] 0 d") or b"Q" in data.split(b"[3 2] 0 d")[1]
+
+
+def test_opacity_lets_the_card_show_through_a_fill(mini, tmp_path):
+    with_element(mini, f"kind: box, {BOX}, fill: \"#ffffff\", opacity: 0.5")
+    page = built(mini, tmp_path, "--shop", "tgc")
+    states = page["/Resources"].get("/ExtGState") or {}
+    assert any(s.get_object().get("/ca") == 0.5 for s in states.values())
+    face = Image.open(next((tmp_path / "mini/tgc/cards").glob("cards-001-front*.png"))).convert("RGB")
+    per_mm = face.size[0] / (44.45 + 6.35)
+    r, g, b = face.getpixel((int((20 + 3.175) * per_mm), int((12 + 3.175) * per_mm)))
+    background = (0x22, 0x44, 0x66)
+    assert all(abs(c - (255 + bg) / 2) < 12 for c, bg in zip((r, g, b), background)), (r, g, b)
+
+
+@pytest.mark.parametrize("element, message", [
+    (f"kind: polygon, {BOX}", "exactly one of 'sides' (a regular polygon) or 'points'"),
+    (f"kind: polygon, sides: 2, {BOX}", "too small"),
+    (f"kind: polygon, points: [[0, 0], [1mm, 1mm]], {BOX}", "at least three [x, y] pairs"),
+    ("kind: hexgrid, size: 1mm, rows: 100, columns: 100", "more than a board needs"),
+    (f"kind: box, {BOX}, stroke: red, dash: [-1, 2]", "a dash is a list of on and off lengths"),
+])
+def test_a_bad_shape_is_one_clear_error(mini, element, message):
+    with_element(mini, element)
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1 and message in result.stderr, result.stderr
+    assert "card.yaml:" in result.stderr
