@@ -123,3 +123,29 @@ def test_a_bad_shape_is_one_clear_error(mini, element, message):
     result = run("validate", "--game", "mini", root=mini)
     assert result.exit_code == 1 and message in result.stderr, result.stderr
     assert "card.yaml:" in result.stderr
+
+
+def test_a_deck_with_rounded_corners_shows_them_in_proofs_and_shop_pngs(mini, tmp_path):
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("    back: mini/back\n", "    back: mini/back\n    radius: 3mm\n"))
+    built(mini, tmp_path, "--shop", "tgc")
+    face = Image.open(next((tmp_path / "mini/tgc/cards").glob("cards-001-front*.png")))
+    assert face.mode == "RGBA"
+    w, h = face.size
+    per_mm = w / (44.45 + 6.35)
+    assert face.getpixel((0, 0))[3] == 0 and face.getpixel((w - 1, h - 1))[3] == 0   # cut away
+    assert face.getpixel((w // 2, 0))[3] == 255 and face.getpixel((0, h // 2))[3] == 255   # bleed kept
+    inside = int((3.175 + 3) * per_mm * 0.35)   # well inside the rounding of trim + bleed
+    assert face.getpixel((inside + int(per_mm), inside + int(per_mm)))[3] == 255
+    assert run("proof", "--game", "mini", "--out", str(tmp_path), root=mini).exit_code == 0
+    sheet = Image.open(tmp_path / "mini/proof/cards-faces.png").convert("RGB")
+    assert sheet.getpixel((12, 12)) == (228, 228, 228)   # the sheet shows through the corner
+    assert sheet.getpixel((12 + 40, 12 + 40)) != (228, 228, 228)
+
+
+def test_a_corner_radius_must_be_a_sane_length(mini, tmp_path):
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("    back: mini/back\n", "    back: mini/back\n    radius: 50%\n"))
+    result = run("build", "--game", "mini", "--out", str(tmp_path), root=mini)
+    assert result.exit_code == 1 and "a corner radius is a length from 0 to 20mm" in result.stderr
+    assert "game.yaml:" in result.stderr

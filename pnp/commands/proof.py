@@ -14,10 +14,10 @@ from PIL import Image, ImageDraw
 from pnp.outputs.folder import OutputFolder
 from pnp.outputs.pdf import OutputFile
 from pnp.outputs.pieces import pieces_pdf
-from pnp.outputs.raster import rasterise
+from pnp.outputs.raster import rasterise, rounded
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions, renderer_for
-from pnp.render.deck import compile_deck_layouts
+from pnp.render.deck import compile_deck_layouts, corner_radius
 from pnp.render.shop import first_copies
 from pnp.contents.validate import validate
 
@@ -52,7 +52,9 @@ def contact_sheet(ctx, component) -> OutputFile:
     front, _ = compile_deck_layouts(ctx, component, 0.0)
     cards = first_copies(ctx.decks[component.id])
     pdf = pieces_pdf([(front, card) for card in cards], 0.0, component.id, "faces.pdf")
-    faces = [Image.open(io.BytesIO(data)).convert("RGB") for data in rasterise(pdf.data, FACE_DPI)]
+    radius = corner_radius(component) * FACE_DPI / 72
+    faces = [Image.open(io.BytesIO(rounded(data, radius) if radius else data)).convert("RGBA")
+             for data in rasterise(pdf.data, FACE_DPI)]
     width, height = faces[0].size
     columns = min(len(faces), max(3, math.ceil(math.sqrt(len(faces) * 1.6))))
     rows = math.ceil(len(faces) / columns)
@@ -61,8 +63,9 @@ def contact_sheet(ctx, component) -> OutputFile:
     for index, face in enumerate(faces):
         x = GAP + (index % columns) * (width + GAP)
         y = GAP + (index // columns) * (height + GAP)
-        sheet.paste(face, (x, y))
-        draw.rectangle((x - 1, y - 1, x + width, y + height), outline=(150, 150, 150))
+        sheet.paste(face, (x, y), face)
+        if not radius:
+            draw.rectangle((x - 1, y - 1, x + width, y + height), outline=(150, 150, 150))
     buffer = io.BytesIO()
     from PIL.PngImagePlugin import PngInfo
     info = PngInfo()

@@ -41,6 +41,7 @@ class DeckComponent(Component):
     where: dict[str, Any] = field(default_factory=dict)  # only the cards whose fields match
     gap: Any = None  # a Length between pieces; None: touching, or twice the bleed
     sheet: str | None = None  # a sheet layout in sheets/ (see pnp.sheet_layouts); None: fit the paper
+    radius: Any = None  # a Length: the cut cards' rounded corners, shown in proofs and shop PNGs
 
 
 @dataclass(kw_only=True)

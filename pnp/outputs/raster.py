@@ -55,3 +55,20 @@ def rasterise(pdf_bytes: bytes, dpi: float, workers: int | None = None) -> list[
         for index, data in zip(chunk, rendered):
             images[index] = data
     return images
+
+
+def rounded(png: bytes, radius_px: float) -> bytes:
+    """The picture with its corners outside a rounded rectangle of `radius_px` made
+    transparent: how a deck with rounded corners looks once cut."""
+    from PIL import Image, ImageDraw
+    from PIL.PngImagePlugin import PngInfo
+    image = Image.open(io.BytesIO(png)).convert("RGBA")
+    scale = 4   # drawn large and shrunk: smooth corners
+    mask = Image.new("L", (image.width * scale, image.height * scale), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, mask.width - 1, mask.height - 1), radius=radius_px * scale, fill=255)
+    image.putalpha(mask.resize(image.size, Image.LANCZOS))
+    info = PngInfo()
+    info.add_text("Software", "pnp")
+    out = io.BytesIO()
+    image.save(out, format="PNG", pnginfo=info, compress_level=6)
+    return out.getvalue()

@@ -48,6 +48,16 @@ def deck_layout(ctx, name, where, args: dict, size, deck):
     return ChosenLayout(spec.by, layouts, default, where)
 
 
+def corner_radius(component) -> float:
+    """The deck's rounded-corner radius in points (0: square corners)."""
+    if component.radius is None:
+        return 0.0
+    radius = Length.parse(component.radius, component._where.key(component, "radius"))
+    if radius.percent is not None or not 0 <= radius.points <= 20 * 72 / 25.4:
+        raise component._where.key(component, "radius").error("a corner radius is a length from 0 to 20mm, e.g. 3mm")
+    return radius.points
+
+
 def deck_gap(component) -> float | None:
     """The layout's own gap between pieces, or None to let the sheet choose."""
     if component.gap is not None:
@@ -57,6 +67,7 @@ def deck_gap(component) -> float | None:
 
 def render_deck(ctx, component) -> list[OutputFile]:
     options = ctx.options
+    corner_radius(component)   # checked on every build, though only proofs and shop files show it
     front, back = compile_deck_layouts(ctx, component, options.bleed)
     cards = ctx.decks[component.id].expanded()
     front.plan(cards)

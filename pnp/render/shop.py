@@ -13,9 +13,9 @@ from pnp.config.deck import Card
 from pnp.errors import PnpError
 from pnp.outputs.pdf import OutputFile
 from pnp.outputs.pieces import pieces_pdf
-from pnp.outputs.raster import rasterise
+from pnp.outputs.raster import rasterise, rounded
 from pnp.render.board import compile_board
-from pnp.render.deck import compile_deck_layouts
+from pnp.render.deck import compile_deck_layouts, corner_radius
 from pnp.render.tts import save_file, tts_deck
 
 
@@ -125,6 +125,9 @@ def deck_pngs(ctx, preset, component, front, back, deck, bleed, rows: list[list]
     back_numbers = {back_key(back, card): number for number, card in enumerate(backs, start=1)}
     pdf = pieces_pdf(pages, bleed, f"{ctx.game.title}: {component.id}", "pieces.pdf")
     images = rasterise(pdf.data, preset.dpi)
+    radius = corner_radius(component)
+    if radius:   # the shop cuts round corners: show them, the bleed rounding with the trim
+        images = [rounded(image, (radius + bleed) * preset.dpi / 72) for image in images]
     folder = f"{preset.id}/{component.id}"
     files = []
     for number, (card, count, image) in enumerate(zip(cards, deck.counts, images), start=1):
