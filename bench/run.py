@@ -45,8 +45,8 @@ def pnp(*args: str) -> list[str]:
     return [PYTHON, "-m", "pnp", *args]
 
 
-def compare(root: Path, work: Path, cards: int, runs: int) -> dict:
-    game = make_game(root, cards)
+def compare(root: Path, work: Path, cards: int, runs: int, icons: bool = False) -> dict:
+    game = make_game(root, cards, icons=icons)
     out = work / f"out-{cards}"
     pnp_time, pnp_memory = median_run(
         lambda i: pnp("build", "--game", game, "--root", str(root), "--out", str(out / str(i)), "-q"), runs, REPO)
@@ -115,7 +115,7 @@ def machine() -> str:
 
 
 def report(results: dict) -> str:
-    small, large = results["560"], results["5600"]
+    small, large, icons = results["560"], results["5600"], results["icons"]
     games, png, tts, sheets = results["games"], results["png"], results["tts"], results["sheets"]
     extra_cards = large["cards"] - small["cards"]
     pnp_marginal = (large["pnp"] - small["pnp"]) / extra_cards * 1000
@@ -127,6 +127,8 @@ def report(results: dict) -> str:
         f"{small['ratio']:.2f}x | at most 2x |",
         f"| 5,600 cards with backs | {large['pnp']:.2f} s | {large['plain']:.2f} s | {large['ratio']:.2f}x | "
         f"at most 1.5x |",
+        f"| 560 cards, two inline SVG icons in every card's text | {icons['pnp']:.2f} s | {icons['plain']:.2f} s | "
+        f"{icons['ratio']:.2f}x | at most 2x |",
         f"| peak memory, 5,600 cards | {large['pnp_mb']:.0f} MB | {large['plain_mb']:.0f} MB | | under 150 MB |",
         f"| PDF size, 560 cards | {small['pnp_kb']:.0f} KiB | {small['plain_kb']:.0f} KiB | "
         f"{small['size_ratio']:.2f}x | at most 1.5x |",
@@ -161,6 +163,7 @@ def main() -> None:
         results = {
             "560": compare(root, work, 560, options.runs),
             "5600": compare(root, work, 5600, max(3, options.runs // 2)),
+            "icons": compare(root, work, 560, options.runs, icons=True),
             "games": bundled_games(work, options.runs),
             "png": png_export(root, work, max(3, options.runs // 2)),
             "tts": tts_export(work, max(3, options.runs // 2)),

@@ -11,10 +11,15 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 
 
-def make_game(root: Path, cards: int, paper: str = "a4", data: str = "yaml") -> str:
+ICON = ('<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24">'
+        '<circle cx="12" cy="12" r="10" fill="#000"/></svg>')
+
+
+def make_game(root: Path, cards: int, paper: str = "a4", data: str = "yaml", icons: bool = False) -> str:
     """Write a game `bench-N` with `cards` distinct cards under `root`, its data as YAML or as
-    a `csv` or `xlsx` sheet (the same cards, fields declared beside it); returns its id."""
-    game_id = f"bench-{cards}" + ("" if data == "yaml" else f"-{data}")
+    a `csv` or `xlsx` sheet (the same cards, fields declared beside it), with two inline icons
+    in every card's text if `icons`; returns its id."""
+    game_id = f"bench-{cards}" + ("" if data == "yaml" else f"-{data}") + ("-icons" if icons else "")
     for folder in ("layouts", "fonts"):
         if not (root / folder).exists():
             shutil.copytree(REPO / folder, root / folder)
@@ -25,11 +30,17 @@ def make_game(root: Path, cards: int, paper: str = "a4", data: str = "yaml") -> 
         card = dict(kinds[index % len(kinds)])
         card.pop("count", None)
         card["text"] = f"{card['text']} (card {index + 1})"   # every card different
+        if icons:
+            card["text"] = f"Gain :coin: and :gem: {card['text']}"
         if "yards" in card:
             card["yards"] = 5 + index % 60
         made.append(card)
     folder = root / "card_data" / game_id
     folder.mkdir(parents=True, exist_ok=True)
+    if icons:
+        (folder / "icons").mkdir(exist_ok=True)
+        for name in ("coin", "gem"):
+            (folder / "icons" / f"{name}.svg").write_text(ICON)
     deck = {"label": source["label"], "fields": source["fields"], "cards": made}
     if data == "yaml":
         (folder / "cards.yaml").write_text(yaml.safe_dump(deck, sort_keys=False, allow_unicode=True))

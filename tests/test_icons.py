@@ -96,3 +96,16 @@ def test_icons_in_the_rule_sheet(mini, tmp_path):
     page = pdf(tmp_path / "mini/rules-a4.pdf").pages[0]
     assert "Each touchdown earns" in page.extract_text()
     assert len(placed_images(page)) == 2
+
+
+def test_pnp_new_shows_bold_an_icon_and_an_svg_at_work(tmp_path):
+    assert run("new", "demo", root=tmp_path).exit_code == 0
+    out = tmp_path / "out"
+    assert run("build", "--game", "demo", "--out", str(out), root=tmp_path).exit_code == 0
+    page = pdf(out / "demo/cards-letter.pdf").pages[0]
+    fonts = {str(f.get_object()["/BaseFont"]).split("+")[-1] for f in page["/Resources"]["/Font"].values()}
+    assert "Lato-Bold" in fonts or any("Lato-Bold" in str(x.get_object().get("/Resources", {}).get("/Font", {}))
+                                       for x in page["/Resources"]["/XObject"].values())
+    assert placed_images(page)   # the :star: icons
+    forms = b"".join(x.get_object().get_data() for x in page["/Resources"]["/XObject"].values())
+    assert b".85098 .635294 .105882 rg" in forms + page.get_contents().get_data()   # the SVG emblem's gold, as paths

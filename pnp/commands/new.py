@@ -36,9 +36,9 @@ fields:
   text: {type: text}
   colour: {type: colour, default: "#1f3a5f"}
 cards:
-  - {name: Scout, power: 1, count: 4, text: Look at the top card of the deck.}
+  - {name: Scout, power: 1, count: 4, text: "Look at the top card of the deck, then gain 1 :star:."}
   - {name: Guard, power: 3, count: 3, text: "**Block** the next attack against you."}
-  - {name: Champion, power: 5, count: 2, colour: "#7a1f1f", text: Wins every tie.}
+  - {name: Champion, power: 5, count: 2, colour: "#7a1f1f", text: "Wins every tie. *Worth* 2 :star:."}
 """
 
 RULES = """A one-paragraph summary of your game goes here.
@@ -92,6 +92,24 @@ elements:
     y: 58mm
     w: 47.5mm
     h: 22mm
+  - kind: image
+    src: emblem.svg
+    x: 5.5mm
+    y: 5.5mm
+    w: 7mm
+    h: 7mm
+"""
+
+STAR_ICON = """<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24">
+  <!-- one colour: an icon drawn in text takes the text's colour -->
+  <polygon points="12,1.5 15,9 23,9.3 16.8,14.2 19,22 12,17.6 5,22 7.2,14.2 1,9.3 9,9" fill="#000"/>
+</svg>
+"""
+
+EMBLEM = """<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="0 0 40 40">
+  <circle cx="20" cy="20" r="18" fill="#d9a21b" stroke="#6b4a05" stroke-width="2"/>
+  <path d="M20 8 L30 20 L20 32 L10 20 Z" fill="#fbf8ef"/>
+</svg>
 """
 
 BACK = """description: {back_description}
@@ -159,6 +177,8 @@ def new_game(root: Path, game_id: str, title: str | None, data: Path | None = No
         game_dir / "game.yaml": game_text,
         game_dir / "cards.yaml": CARDS,
         game_dir / "rules.md": RULES,
+        game_dir / "icons/star.svg": STAR_ICON,    # :star: in card text and the rules
+        game_dir / "emblem.svg": EMBLEM,           # an SVG image on every front
         layout_dir / "card.yaml": CARD.format(front_description=yaml_text(f"The front of a {title} card.")),
         layout_dir / "back.yaml": back_text,
     }

@@ -17,7 +17,9 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 
-from pnp.layout.icons import image_markup
+from pnp.layout.icons import CAP_HEIGHT, FIRST_TOKEN, TOKEN, image_markup
+
+TOKEN_SPLIT = re.compile(f"({TOKEN.pattern})")
 
 ALIGNMENTS = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 _BOLD_ITALIC = re.compile(r"\*\*\*(?!\s)(.+?)(?<!\s)\*\*\*")
@@ -70,13 +72,14 @@ class PlainLines:
     where a Paragraph would put them. Most card text is plain, and a Paragraph costs several
     times as much to draw; the line breaks are the same greedy breaks at spaces."""
 
-    __slots__ = ("lines", "widths", "font", "size", "leading", "colour", "align", "width", "height")
+    __slots__ = ("lines", "widths", "font", "size", "leading", "colour", "align", "width", "height", "images")
 
-    def __init__(self, lines, widths, font, size, leading, colour_hex, align, width):
+    def __init__(self, lines, widths, font, size, leading, colour_hex, align, width, images=()):
         self.lines, self.widths, self.font, self.size, self.align = lines, widths, font, size, align
         self.leading = leading
         self.colour = HexColor("#" + colour_hex)
         self.width, self.height = width, leading * len(lines)
+        self.images = images   # inline icons (pnp.layout.icons): lines hold a token for each
 
     def getActualLineWidths0(self):
         return list(self.widths)
@@ -85,8 +88,11 @@ class PlainLines:
         canvas.setFillColor(self.colour)
         canvas.setFont(self.font, self.size)
         baseline = y + self.height - self.size   # where Paragraph puts its first line
-        for line in self.lines:
-            if self.align == "center":
+        for line, line_width in zip(self.lines, self.widths):
+            if self.images and TOKEN.search(line):
+                left = x + {"center": (self.width - line_width) / 2, "right": self.width - line_width}.get(self.align, 0.0)
+                self._draw_with_icons(canvas, line, left, baseline)
+            elif self.align == "center":
                 canvas.drawCentredString(x + self.width / 2, baseline, line)
             elif self.align == "right":
                 canvas.drawRightString(x + self.width, baseline, line)
@@ -94,17 +100,38 @@ class PlainLines:
                 canvas.drawString(x, baseline, line)
             baseline -= self.leading
 
+    def _draw_with_icons(self, canvas, line: str, left: float, baseline: float) -> None:
+        height = self.size * CAP_HEIGHT
+        for piece in TOKEN_SPLIT.split(line):
+            if not piece:
+                continue
+            if TOKEN.fullmatch(piece):
+                path, aspect = self.images[ord(piece) - FIRST_TOKEN]
+                canvas.drawImage(path, left, baseline, height * aspect, height, mask="auto")
+                left += height * aspect
+            else:
+                canvas.drawString(left, baseline, piece)
+                left += stringWidth(piece, self.font, self.size)
+
 
 def plain_lines(text: str, font: str, size: float, leading: float, colour_hex: str, align: str,
-                width: float, height: float) -> PlainLines | None:
+                width: float, height: float, images: tuple = ()) -> PlainLines | None:
     """The text broken greedily at spaces to fit `width`, if every word fits and the lines
     fit `height`; None otherwise. Like Paragraph, a line may run over by letting its spaces
     shrink a little (reportlab's spaceShrinkage), so both break the same text the same way."""
     space = stringWidth(" ", font, size)
     shrink = rl_config.spaceShrinkage * space
+    icon_height = size * CAP_HEIGHT
+
+    def measure(word: str) -> float:
+        if not images or not TOKEN.search(word):
+            return stringWidth(word, font, size)
+        return sum(icon_height * images[ord(piece) - FIRST_TOKEN][1] if TOKEN.fullmatch(piece)
+                   else stringWidth(piece, font, size) for piece in TOKEN_SPLIT.split(word) if piece)
+
     lines, widths, line, line_width = [], [], [], 0.0
     for word in text.split():
-        word_width = stringWidth(word, font, size)
+        word_width = measure(word)
         if word_width > width + 0.01:
             return None
         if line and line_width + space + word_width > width + shrink * len(line):
@@ -118,7 +145,7 @@ def plain_lines(text: str, font: str, size: float, leading: float, colour_hex: s
         widths.append(line_width)
     if not lines or len(lines) * size * leading > height + 0.01:
         return None
-    return PlainLines(lines, widths, font, size, size * leading, colour_hex, align, width)
+    return PlainLines(lines, widths, font, size, size * leading, colour_hex, align, width, images)
 
 
 _ENTITY_OR_TAG = re.compile(r"(<[^>]*>|&[a-z]+;)")
@@ -186,9 +213,9 @@ def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: f
     markup = to_markup(text)
     if fallbacks:
         markup = with_fallbacks(markup, font, fallbacks)
-    if markup == text and align != "justify" and not images:
+    if markup == text and align != "justify":
         found = largest_fitting(size, min_size, lambda current: plain_lines(
-            text, font, current, leading, colour_hex, align, width, height))
+            text, font, current, leading, colour_hex, align, width, height, images))
         if found is not None:
             return found, found.height, True
 
