@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image
 
-from conftest import pdf, run
+from conftest import embedded, pdf, run
 
 # A red square with a blue bar across its top quarter, 100 x 100 user units.
 SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">
@@ -57,6 +57,11 @@ def test_an_svg_is_drawn_as_vector_paths_not_a_picture(mini, tmp_path):
     stream = page.get_contents().get_data()
     forms = b"".join(xobjects[n].get_object().get_data() for n in xobjects)
     assert b" re" in stream + forms and b".815686 .062745 .062745 rg" in stream + forms   # the red fill
+    # and drawing it names no font the file does not carry (svglib's renderer starts with Helvetica)
+    fonts = list((page["/Resources"].get("/Font") or {}).values())
+    for name in xobjects:
+        fonts += list(((xobjects[name].get_object().get("/Resources") or {}).get("/Font") or {}).values())
+    assert fonts and all(embedded(font.get_object()) for font in fonts)
 
 
 def test_an_svg_fills_its_box_with_its_own_colours(mini, tmp_path):

@@ -97,13 +97,26 @@ class ImageDrawer(Drawer):
         if spec.rotate:
             canvas.rotate(spec.rotate)
         if picture.drawing is not None:
-            from reportlab.graphics import renderPDF
             canvas.translate(-drawn_w / 2, -drawn_h / 2)
             canvas.scale(scale_x, scale_y)
-            renderPDF.draw(picture.drawing, canvas, 0, 0)
+            draw_vector(picture.drawing, canvas)
         else:
             canvas.drawImage(picture.raster, -drawn_w / 2, -drawn_h / 2, drawn_w, drawn_h, mask="auto")
         canvas.restoreState()
+
+
+def draw_vector(drawing, canvas) -> None:
+    """renderPDF starts every drawing by setting Helvetica, which would name a font the PDF
+    does not embed; it starts with pnp's starting font instead (written only if used)."""
+    from reportlab.graphics import renderPDF
+    from reportlab.graphics.shapes import STATE_DEFAULTS
+    from pnp.outputs.pdf import starting_font
+    default = STATE_DEFAULTS["fontName"]
+    STATE_DEFAULTS["fontName"] = starting_font()
+    try:
+        renderPDF.draw(drawing, canvas, 0, 0)
+    finally:
+        STATE_DEFAULTS["fontName"] = default
 
 
 def load_raster(path, name: str, where, who: str) -> Picture:
