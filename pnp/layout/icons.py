@@ -4,13 +4,16 @@ the height of the text's capitals, on its baseline, wrapping and shrinking with 
 
 An icon stands in the text as a private-use character until the paragraph is laid out at its
 final size, where it becomes an inline image; SVG icons are rasterised once per colour at a
-resolution well above print (pdfium), kept in a temporary folder for the process."""
+resolution well above print (pdfium). The pictures are kept in one folder under the system's
+temporary folder, named by what they show: reportlab names an image in the PDF after its file
+name, so the same icon must always have the same name for the same input to give the same bytes."""
 
 from __future__ import annotations
 
-import atexit
+import hashlib
+import io
+import os
 import re
-import shutil
 import tempfile
 from functools import lru_cache
 from pathlib import Path
@@ -130,14 +133,21 @@ def rasterise(drawing, name: str, colour_hex: str) -> str:
     page = pypdfium2.PdfDocument(pdf)[0]
     image = page.render(scale=PIXELS_PER_POINT * 12 / max(drawing.width, drawing.height),
                         fill_color=(255, 255, 255, 0)).to_pil()
-    target = temporary_folder() / f"{name}-{colour_hex}.png"
-    image.save(target)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    data = buffer.getvalue()
+    target = icon_folder() / f"{name}-{hashlib.sha256(data).hexdigest()[:20]}.png"
+    if not target.is_file():   # written whole, then renamed: a parallel build never reads half
+        fd, temp = tempfile.mkstemp(prefix=".pnp-part.", dir=target.parent)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temp, target)
     return str(target)
 
 
-def temporary_folder() -> Path:
+def icon_folder() -> Path:
     global _folder
     if _folder is None:
-        _folder = Path(tempfile.mkdtemp(prefix="pnp-icons-"))
-        atexit.register(shutil.rmtree, _folder, True)
+        _folder = Path(tempfile.gettempdir()) / "pnp-icons"
+        _folder.mkdir(exist_ok=True)
     return _folder
