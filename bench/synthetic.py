@@ -23,6 +23,10 @@ def make_game(root: Path, cards: int, paper: str = "a4", data: str = "yaml", ico
     for folder in ("layouts", "fonts"):
         if not (root / folder).exists():
             shutil.copytree(REPO / folder, root / folder)
+            if folder == "layouts":   # the plain decks measure drawing without icons: leave out
+                card = root / "layouts/jukem/card.yaml"   # Jukem's side icon (icons are timed apart)
+                card.write_text("".join(line for line in card.read_text().splitlines(True)
+                                        if "when: {side:" not in line))
     source = yaml.safe_load((REPO / "card_data/jukem/cards.yaml").read_text())
     kinds = source["cards"]
     made = []
