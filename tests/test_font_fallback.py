@@ -145,3 +145,18 @@ def test_a_right_to_left_paragraph_aligns_from_the_right(mini, tmp_path):
     # the Hebrew word sits at its right end, the Latin one at its left
     hebrew, latin = min(x_of(text, places, "שלום")), min(x_of(text, places, "Hello"))
     assert hebrew - latin > 20 * 72 / 25.4, (hebrew, latin)
+
+
+def test_the_rule_sheet_lays_out_hebrew_right_to_left_from_the_right(mini, tmp_path):
+    rules = mini / "card_data/mini/rules.md"
+    rules.write_text(rules.read_text() + "\n## כללים\n\nכל שחקן מקבל שלושה קלפים, ומשחק אחד בכל תור.\n")
+    build(mini, "mini", tmp_path)
+    path = tmp_path / "mini/rules-a4.pdf"
+    text, places = glyph_places(path)
+    assert "כל שחקן מקבל" in text
+    words = ["מקבל", "שחקן", "כל"]   # on paper, left to right
+    lefts = [min(x_of(text, places, word)) for word in words]
+    assert lefts == sorted(lefts), lefts
+    heading = x_of(text, places, "כללים")
+    body_start = max(x_of(text, places, "כל שחקן"))
+    assert max(heading) > 150 and body_start > 150   # both from the right of the column

@@ -9,14 +9,15 @@ from the game's data.
 
 from __future__ import annotations
 
+import html
 import io
 import re
 from contextvars import ContextVar
 
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import (BaseDocTemplate, Frame, KeepTogether, ListFlowable, ListItem,
+from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, ListFlowable, ListItem,
                                 PageTemplate, Paragraph, Spacer, Table, TableStyle)
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -30,7 +31,7 @@ from pnp.layout.binding import text_of
 from pnp.paths import safe_path
 from pnp.fonts import fallbacks_for
 from pnp.layout.icons import icon_image, icons_of, image_markup, with_tokens, without_tokens
-from pnp.layout.text import to_markup, with_fallbacks
+from pnp.layout.text import bidi_lines, has_rtl, to_markup, with_fallbacks
 from pnp.layout.units import mm
 from pnp.outputs.pdf import OutputFile, draft_kind, starting_font
 from pnp.project import select
@@ -165,9 +166,42 @@ def paragraph(markup: str, style) -> Paragraph:
         ink = style.textColor.hexval()[2:] if hasattr(style.textColor, "hexval") else "000000"
         images = tuple(icon_image(icons[name], ink, source) for name in names)
     fallbacks = fallbacks_for(style.fontName, without_tokens(markup))
+    if has_rtl(markup) and not images:
+        return RightToLeft(markup, style, fallbacks)
     if fallbacks:
         markup = with_fallbacks(markup, style.fontName, fallbacks)
     return Paragraph(image_markup(markup, images, style.fontSize) if images else markup, style)
+
+
+class RightToLeft(Flowable):
+    """A rule-sheet paragraph in a right-to-left script: broken into lines in reading order and
+    drawn line by line in visual order (pnp.layout.text.bidi_lines), aligned from the right.
+    Its bold and italic marks are not drawn (as on cards)."""
+
+    def __init__(self, markup: str, style, fallbacks: tuple):
+        super().__init__()
+        self.text = html.unescape(re.sub(r"<[^>]+>", " ", markup)).strip()
+        self.style, self.fallbacks = style, fallbacks
+        self.lines = None
+
+    def wrap(self, available_width, available_height):
+        style = self.style
+        colour = style.textColor.hexval()[2:] if hasattr(style.textColor, "hexval") else "000000"
+        align = {TA_LEFT: "left", TA_CENTER: "center", TA_RIGHT: "right"}.get(style.alignment, "left")
+        self.lines = bidi_lines(self.text, style.fontName, self.fallbacks, style.fontSize,
+                                style.leading / style.fontSize, colour, align, available_width, float("inf"))
+        self.width = available_width
+        return available_width, (self.lines.height if self.lines else style.leading)
+
+    def draw(self):
+        if self.lines is not None:
+            self.lines.drawOn(self.canv, 0, 0)
+
+    def getSpaceBefore(self):
+        return self.style.spaceBefore
+
+    def getSpaceAfter(self):
+        return self.style.spaceAfter
 
 
 def escape(text: str) -> str:
