@@ -229,20 +229,23 @@ def validate(games, every, root):
 @all_option
 @paper_option("Paper size of the page pictures (default: the game's own).")
 @out_option("Output folder; pictures go into OUT/ID/proof/.")
+@click.option("--guides", is_flag=True, help="Draw each face with its 3 mm bleed and lines over it: "
+              "bleed edge (red), trim (black), safe zone 3 mm inside the trim (blue, dashed).")
 @root_option
-def proof(games, every, paper, out, root):
+def proof(games, every, paper, out, guides, root):
     """Write PNG proofs to check on screen: a contact sheet of every card face per deck, and
     each printed page at screen resolution.
 
     \b
     Example:
       pnp proof --game jukem            # output/jukem/proof/cards-faces.png, ...
+      pnp proof --game jukem --guides   # faces with bleed, trim and safe-zone lines
     """
     out = checked_out(root, out)
     from pnp.commands.proof import proof_game
     project = open_project(root)
     made, failed = each_game(chosen_games(project, games, every),
-                             lambda game_id: proof_game(project, game_id, out, paper))
+                             lambda game_id: proof_game(project, game_id, out, paper, guides))
     for game_id, paths in made.items():
         faces = [p for p in paths if p.name.endswith("-faces.png")]
         click.echo(f"{game_id}: {len(faces)} contact sheet(s) and {len(paths) - len(faces)} page "

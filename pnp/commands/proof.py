@@ -20,13 +20,14 @@ from pnp.render import BuildContext, PrintOptions, renderer_for
 from pnp.render.deck import compile_deck_layouts, corner_radius
 from pnp.render.shop import first_copies
 from pnp.contents.validate import validate
+from pnp.layout.units import mm
 
 FACE_DPI = 90
 PAGE_DPI = 60
 GAP = 12
 
 
-def proof_game(project: Project, game_id: str, out: Path, paper: str | None) -> list[Path]:
+def proof_game(project: Project, game_id: str, out: Path, paper: str | None, guides: bool = False) -> list[Path]:
     game = project.game(game_id)
     decks = project.decks(game)
     problems = validate(game, decks)
@@ -37,7 +38,7 @@ def proof_game(project: Project, game_id: str, out: Path, paper: str | None) -> 
     files: list[OutputFile] = []
     for component in game.components:
         if component.kind == "deck":
-            files.append(contact_sheet(ctx, component))
+            files.append(contact_sheet(ctx, component, guides))
         for rendered in renderer_for(component.kind)(ctx, component):
             if rendered.name.endswith("-whole.pdf"):
                 continue   # the tiled pages show the board already
@@ -47,14 +48,22 @@ def proof_game(project: Project, game_id: str, out: Path, paper: str | None) -> 
     return OutputFolder(out / game_id / "proof").commit(files)
 
 
-def contact_sheet(ctx, component) -> OutputFile:
-    """Every distinct face of a deck, in rows, on one image."""
-    front, _ = compile_deck_layouts(ctx, component, 0.0)
+GUIDE_BLEED = mm(3)   # drawn round each face with --guides, as a print shop asks
+SAFE = mm(3)          # inside the trim: keep text and key art within it
+
+
+def contact_sheet(ctx, component, guides: bool = False) -> OutputFile:
+    """Every distinct face of a deck, in rows, on one image; with `guides`, each face with its
+    bleed and lines for the bleed edge, the trim and the safe zone."""
+    bleed = GUIDE_BLEED if guides else 0.0
+    front, _ = compile_deck_layouts(ctx, component, bleed)
     cards = first_copies(ctx.decks[component.id])
-    pdf = pieces_pdf([(front, card) for card in cards], 0.0, component.id, "faces.pdf")
+    pdf = pieces_pdf([(front, card) for card in cards], bleed, component.id, "faces.pdf")
     radius = corner_radius(component) * FACE_DPI / 72
-    faces = [Image.open(io.BytesIO(rounded(data, radius) if radius else data)).convert("RGBA")
+    faces = [Image.open(io.BytesIO(rounded(data, radius) if radius and not guides else data)).convert("RGBA")
              for data in rasterise(pdf.data, FACE_DPI)]
+    if guides:
+        faces = [with_guides(face, bleed * FACE_DPI / 72, SAFE * FACE_DPI / 72) for face in faces]
     width, height = faces[0].size
     columns = min(len(faces), max(3, math.ceil(math.sqrt(len(faces) * 1.6))))
     rows = math.ceil(len(faces) / columns)
@@ -72,3 +81,23 @@ def contact_sheet(ctx, component) -> OutputFile:
     info.add_text("Software", "pnp")
     sheet.save(buffer, format="PNG", pnginfo=info, optimize=True)
     return OutputFile(f"{component.id}-faces.png", buffer.getvalue())
+
+
+def with_guides(face: Image.Image, bleed_px: float, safe_px: float) -> Image.Image:
+    """The face with its bleed edge (red), trim (black beside white) and safe zone (blue,
+    dashed) drawn on."""
+    draw = ImageDraw.Draw(face)
+    w, h = face.size
+    draw.rectangle((0, 0, w - 1, h - 1), outline=(220, 30, 30, 255))
+    trim = (round(bleed_px), round(bleed_px), round(w - 1 - bleed_px), round(h - 1 - bleed_px))
+    draw.rectangle(trim, outline=(0, 0, 0, 255))
+    draw.rectangle((trim[0] + 1, trim[1] + 1, trim[2] - 1, trim[3] - 1), outline=(255, 255, 255, 255))   # seen on dark cards
+    inset = round(bleed_px + safe_px)
+    left, top, right, bottom = inset, inset, w - 1 - inset, h - 1 - inset
+    for start in range(left, right, 8):   # dashes of 5 px
+        draw.line((start, top, min(start + 5, right), top), fill=(30, 90, 220, 255))
+        draw.line((start, bottom, min(start + 5, right), bottom), fill=(30, 90, 220, 255))
+    for start in range(top, bottom, 8):
+        draw.line((left, start, left, min(start + 5, bottom)), fill=(30, 90, 220, 255))
+        draw.line((right, start, right, min(start + 5, bottom)), fill=(30, 90, 220, 255))
+    return face
