@@ -231,8 +231,15 @@ def validate(games, every, root):
 @out_option("Output folder; pictures go into OUT/ID/proof/.")
 @click.option("--guides", is_flag=True, help="Draw each face with its 3 mm bleed and lines over it: "
               "bleed edge (red), trim (black), safe zone 3 mm inside the trim (blue, dashed).")
+@click.option("--showcase", is_flag=True, help="Also write pictures for a web page: a fanned hand "
+              "and a row of each deck's cards with soft shadows (DECK-showcase-fan.png, -row.png).")
+@click.option("--width", default=1600, show_default=True, type=click.IntRange(200, 8000),
+              help="Width in pixels of the showcase pictures.")
+@click.option("--background", default="#2b3440", show_default=True, help="Background colour of the showcase pictures.")
+@click.option("--pick", "picks", multiple=True, metavar="CARD",
+              help="A card to show (by name; repeat for several). Default: each deck's first five.")
 @root_option
-def proof(games, every, paper, out, guides, root):
+def proof(games, every, paper, out, guides, showcase, width, background, picks, root):
     """Write PNG proofs to check on screen: a contact sheet of every card face per deck, and
     each printed page at screen resolution.
 
@@ -240,12 +247,14 @@ def proof(games, every, paper, out, guides, root):
     Example:
       pnp proof --game jukem            # output/jukem/proof/cards-faces.png, ...
       pnp proof --game jukem --guides   # faces with bleed, trim and safe-zone lines
+      pnp proof --game jukem --showcase --width 1200 --pick RUN --pick JUKEM
     """
     out = checked_out(root, out)
     from pnp.commands.proof import proof_game
     project = open_project(root)
     made, failed = each_game(chosen_games(project, games, every),
-                             lambda game_id: proof_game(project, game_id, out, paper, guides))
+                             lambda game_id: proof_game(project, game_id, out, paper, guides,
+                                                        (width, background, picks) if showcase else None))
     for game_id, paths in made.items():
         faces = [p for p in paths if p.name.endswith("-faces.png")]
         click.echo(f"{game_id}: {len(faces)} contact sheet(s) and {len(paths) - len(faces)} page "

@@ -25,3 +25,25 @@ def test_guides_mark_bleed_trim_and_safe_zone_on_every_face(mini, tmp_path):
     plain = tmp_path / "plain"
     assert run("proof", "--game", "mini", "--out", str(plain), root=mini).exit_code == 0
     assert Image.open(plain / "mini/proof/cards-faces.png").size[0] < sheet.size[0]   # no bleed without
+
+
+def test_showcase_pictures_have_the_width_background_and_cards_asked_for(mini, tmp_path):
+    result = run("proof", "--game", "mini", "--out", str(tmp_path), "--showcase", "--width", "900",
+                 "--background", "#102030", "--pick", "Bishop", "--pick", "Knight", root=mini)
+    assert result.exit_code == 0, result.stderr
+    row = Image.open(tmp_path / "mini/proof/cards-showcase-row.png").convert("RGB")
+    fan = Image.open(tmp_path / "mini/proof/cards-showcase-fan.png").convert("RGB")
+    assert row.size[0] == fan.size[0] == 900
+    assert row.getpixel((2, 2)) == (0x10, 0x20, 0x30) and fan.getpixel((2, 2)) == (0x10, 0x20, 0x30)
+    # two cards across the row: the card colour (#224466) in two separate runs along the middle
+    line = [row.getpixel((x, row.size[1] // 2)) for x in range(row.size[0])]
+    card = [abs(r - 0x22) < 8 and abs(g - 0x44) < 8 and abs(b - 0x66) < 8 for r, g, b in line]
+    runs = sum(1 for a, b in zip([False] + card, card) if b and not a)
+    assert runs == 2, runs
+    shadow = row.getpixel((int(900 * 0.5), row.size[1] - 6))
+    assert sum(shadow) <= sum((0x10, 0x20, 0x30))   # never lighter than the background: a shadow, if any
+
+
+def test_showcase_names_a_card_the_deck_does_not_have(mini, tmp_path):
+    result = run("proof", "--game", "mini", "--out", str(tmp_path), "--showcase", "--pick", "Rook", root=mini)
+    assert result.exit_code == 1 and "no card named 'Rook' to show; its cards: Bishop, Knight" in result.stderr

@@ -27,7 +27,10 @@ PAGE_DPI = 60
 GAP = 12
 
 
-def proof_game(project: Project, game_id: str, out: Path, paper: str | None, guides: bool = False) -> list[Path]:
+def proof_game(project: Project, game_id: str, out: Path, paper: str | None, guides: bool = False,
+               showcase: tuple | None = None) -> list[Path]:
+    """Contact sheets and page pictures; with `showcase` (width, background, picks), also the
+    showcase pictures of each deck (pnp.commands.showcase)."""
     game = project.game(game_id)
     decks = project.decks(game)
     problems = validate(game, decks)
@@ -39,6 +42,9 @@ def proof_game(project: Project, game_id: str, out: Path, paper: str | None, gui
     for component in game.components:
         if component.kind == "deck":
             files.append(contact_sheet(ctx, component, guides))
+            if showcase is not None:
+                from pnp.commands.showcase import showcase as showcase_pictures
+                files.extend(showcase_pictures(ctx, component, *showcase))
         for rendered in renderer_for(component.kind)(ctx, component):
             if rendered.name.endswith("-whole.pdf"):
                 continue   # the tiled pages show the board already
