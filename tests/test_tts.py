@@ -64,3 +64,27 @@ def test_a_big_deck_is_drawn_smaller_to_fit_4096_px(mini, tmp_path):
     assert max(save["ObjectStates"][0]["DeckIDs"]) == 2 * 100 + 12
     with Image.open(folder / custom["1"]["FaceURL"]) as sheet:
         assert max(sheet.size) <= 4096 and max(sheet.size) > 3800
+
+
+def test_boards_end_zones_and_tokens_come_as_tiles_and_tokens_in_the_same_save(tmp_path):
+    from conftest import REPO
+    for game in ("big-ten", "monster-ball"):
+        result = run("build", "--game", game, "--out", str(tmp_path), "--shop", "tts", root=REPO)
+        assert result.exit_code == 0, result.stderr
+    big_ten = json.loads((tmp_path / "big-ten/tts/tts.json").read_text())["ObjectStates"]
+    kinds = [(o["Name"], o["Nickname"]) for o in big_ten]
+    assert sum(name == "Deck" for name, _ in kinds) == 4
+    zones = [o for o in big_ten if o["Name"] == "Custom_Tile" and o["Nickname"] != "Game board"]
+    assert len(zones) == 14 and {"Illinois", "Iowa"} <= {o["Nickname"] for o in zones}
+    board = [o for o in big_ten if o["Name"] == "Custom_Tile" and o["CustomImage"]["ImageURL"] == "board.png"]
+    assert len(board) == 1
+    monster = json.loads((tmp_path / "monster-ball/tts/tts.json").read_text())["ObjectStates"]
+    tokens = [o for o in monster if o["Name"] == "Custom_Token"]
+    assert tokens and all(o["CustomImage"]["CustomToken"]["Thickness"] > 0 for o in tokens)
+    for game, objects in (("big-ten", big_ten), ("monster-ball", monster)):
+        for obj in objects:   # every picture a tile names is there, and is a picture of that piece
+            if "CustomImage" in obj:
+                image = Image.open(tmp_path / game / "tts" / obj["CustomImage"]["ImageURL"])
+                assert image.size[0] > 20 and image.size[1] > 20
+    zone = Image.open(tmp_path / "big-ten/tts" / zones[0]["CustomImage"]["ImageURL"])
+    assert zone.size[1] / zone.size[0] == round(240 / 48, 0) or abs(zone.size[1] / zone.size[0] - 5) < 0.05

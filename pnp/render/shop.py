@@ -16,7 +16,7 @@ from pnp.outputs.pieces import pieces_pdf
 from pnp.outputs.raster import rasterise, rounded
 from pnp.render.board import compile_board
 from pnp.render.deck import compile_deck_layouts, corner_radius
-from pnp.render.tts import save_file, tts_deck
+from pnp.render.tts import is_card, save_file, tile, tts_deck, tts_pieces
 
 
 def render_shop(ctx, preset) -> list[OutputFile]:
@@ -36,9 +36,13 @@ def render_shop(ctx, preset) -> list[OutputFile]:
                 continue
             check_pixel_size(preset, component, front, bleed)
             deck = ctx.decks[component.id]
-            if preset.format == "tts":
+            if preset.format == "tts" and not is_card(front):   # end zones, tokens: tiles
+                pieces, objects = tts_pieces(ctx, preset, component, front, deck)
+                files.extend(pieces)
+                tts_objects.extend(objects)
+            elif preset.format == "tts":
                 sheets, obj = tts_deck(ctx, preset, component, front, back, deck,
-                                       first=1 + sum(len(o["CustomDeck"]) for o in tts_objects))
+                                       first=1 + sum(len(o.get("CustomDeck", {})) for o in tts_objects))
                 files.extend(sheets)
                 tts_objects.append(obj)
             elif preset.format == "pdf":
@@ -48,6 +52,11 @@ def render_shop(ctx, preset) -> list[OutputFile]:
         elif component.kind == "board" and preset.boards and preset.format == "png":
             files.extend(board_png(ctx, preset, component))
             rows.append([f"{component.id}.png", component.title or component.id, 1, ""])
+        elif component.kind == "board" and preset.format == "tts":   # the board as a tile
+            layout, _ = compile_board(ctx, component)
+            files.extend(board_png(ctx, preset, component, dpi=min(preset.dpi, 100)))
+            tts_objects.append(tile(f"{component.id}.png", component.title or component.id,
+                                    layout.width, layout.height))
     files = owned(files, starts)
     if preset.format == "tts":
         files.append(save_file(preset, ctx.game.title, tts_objects))
@@ -157,7 +166,7 @@ def deck_pdf(ctx, preset, component, front, back, deck, bleed, rows: list[list])
                       f"{preset.id}/{component.id}.pdf", pdfx=preset.pdfx)
 
 
-def board_png(ctx, preset, component) -> list[OutputFile]:
+def board_png(ctx, preset, component, dpi: float | None = None) -> list[OutputFile]:
     layout, card = compile_board(ctx, component)
     pdf = pieces_pdf([(layout, card)], 0.0, f"{ctx.game.title}: {component.id}", "board.pdf")
-    return [OutputFile(f"{preset.id}/{component.id}.png", rasterise(pdf.data, preset.dpi)[0])]
+    return [OutputFile(f"{preset.id}/{component.id}.png", rasterise(pdf.data, dpi or preset.dpi)[0])]

@@ -101,8 +101,47 @@ def transform(x: float) -> dict:
 
 
 def save_file(preset, title: str, objects: list[dict]) -> OutputFile:
-    """The saved object: one deck per pnp deck, side by side; image paths relative to it."""
+    """The saved object: decks and tiles side by side, image paths relative to it."""
     for index, obj in enumerate(objects):
-        obj["Transform"] = transform(index * 3.0)
+        obj["Transform"] = {**obj["Transform"], "posX": index * 3.0}
     save = {"SaveName": title, "ObjectStates": objects}
     return OutputFile(f"{preset.id}/tts.json", json.dumps(save, indent=1, sort_keys=True).encode())
+
+
+CARD_SIZES = ("poker", "bridge", "mini", "tarot", "square")   # TTS decks; other pieces are tiles
+
+
+def is_card(front) -> bool:
+    return front.size_name in CARD_SIZES
+
+
+def tts_pieces(ctx, preset, component, front, deck) -> tuple[list[OutputFile], list[dict]]:
+    """Pieces that are not cards (end zones, tokens): one image each, and a TTS custom tile
+    (a token, for round tokens) per copy, named after the piece."""
+    from pnp.render.shop import first_copies
+    cards = first_copies(deck)
+    pdf = pieces_pdf([(front, card) for card in cards], 0.0, f"{ctx.game.title}: {component.id}", "pieces.pdf")
+    images = rasterise(pdf.data, min(preset.dpi, 150))
+    folder = f"{preset.id}/{component.id}"
+    files, objects = [], []
+    for number, (card, count, image) in enumerate(zip(cards, deck.counts, images), start=1):
+        name = f"{folder}/{component.id}-{number:03d}.png"
+        files.append(OutputFile(name, image))
+        for _ in range(count):
+            objects.append(tile(name.split("/", 1)[1], card.label, front.width, front.height,
+                                token=front.size_name == "token"))
+    return files, objects
+
+
+def tile(image: str, nickname: str, width: float, height: float, token: bool = False) -> dict:
+    """A TTS Custom_Tile (a flat piece with the image on top), or a Custom_Token for a token;
+    scaled so that one TTS unit is about an inch."""
+    custom = {"ImageURL": image, "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0}
+    if token:
+        custom["CustomToken"] = {"Thickness": 0.2, "MergeDistancePixels": 15.0, "StandUp": False, "Stackable": True}
+    else:
+        custom["CustomTile"] = {"Type": 0, "Thickness": 0.1, "Stackable": False, "Stretch": True}
+    scale = max(width, height) / 72 / 2   # TTS's tile is about two units across at scale 1
+    return {"Name": "Custom_Token" if token else "Custom_Tile", "Nickname": nickname,
+            "Transform": {**transform(0), "rotY": 180.0, "rotZ": 0.0, "scaleX": scale, "scaleY": 1.0, "scaleZ": scale},
+            "CustomImage": custom}
