@@ -158,7 +158,7 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
 @click.option("--bleed", callback=parse_bleed, is_flag=False, flag_value="3mm", default=None,
               metavar="[LENGTH]", help="Extend backgrounds past the cut line (3mm if no length).")
 @click.option("--shop", "shops", multiple=True, metavar="NAME",
-              help="Also write files for a print shop: tgc, mpc, drivethru, tts (or a preset in shops/).")
+              help="Also write files for a print shop: tgc, mpc, drivethru, tts (Tabletop Simulator), ttp (Tabletop Playground), or a preset in shops/.")
 @click.option("--ink-saver", is_flag=True, help="Print with little ink: no full-bleed backgrounds "
               "or dark fills (files get an -ink-saver suffix).")
 @click.option("--draft", is_flag=True, help="Build even when composition rules fail (while balancing): "

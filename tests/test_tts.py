@@ -88,3 +88,25 @@ def test_boards_end_zones_and_tokens_come_as_tiles_and_tokens_in_the_same_save(t
                 assert image.size[0] > 20 and image.size[1] > 20
     zone = Image.open(tmp_path / "big-ten/tts" / zones[0]["CustomImage"]["ImageURL"])
     assert zone.size[1] / zone.size[0] == round(240 / 48, 0) or abs(zone.size[1] / zone.size[0] - 5) < 0.05
+
+
+def test_tabletop_playground_templates_name_every_card_at_its_sheet_cell(mini, tmp_path):
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("    power: 2\n", "    power: 2\n    colour: '#aa0000'\n"))
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--shop", "ttp", root=mini)
+    assert result.exit_code == 0, result.stderr
+    folder = tmp_path / "mini/ttp"
+    template = json.loads((folder / "Templates/cards-1.json").read_text())
+    assert template["Type"] == "Card" and len(template["GUID"]) == 32
+    assert (template["Width"], template["Height"]) == (4.445, 6.35)   # mini cards, in cm
+    assert sorted(template["Indices"]) == [0, 0, 0, 0, 1, 1]          # 4 Knights, 2 Bishops
+    assert template["BackIndex"] == -1 and (folder / "Textures" / template["BackTexture"]).is_file()
+    columns, rows = template["NumHorizontal"], template["NumVertical"]
+    assert template["HiddenIndex"] == columns * rows - 1
+    with Image.open(folder / "Textures" / template["FrontTexture"]) as sheet:
+        width, height = sheet.width // columns, sheet.height // rows
+        for cell, name in template["CardNames"].items():
+            x, y = (int(cell) % columns) * width, (int(cell) // columns) * height
+            assert sheet.convert("RGB").getpixel((x + 5, y + 5)) == {"Knight": KNIGHT, "Bishop": BISHOP}[name]
+    again = run("build", "--game", "mini", "--out", str(tmp_path / "again"), "--shop", "ttp", root=mini)
+    assert json.loads((tmp_path / "again/mini/ttp/Templates/cards-1.json").read_text())["GUID"] == template["GUID"]

@@ -17,7 +17,7 @@ BUNDLED = Path(__file__).resolve().parent.parent / "shops"
 @dataclass
 class ShopPreset:
     name: str
-    format: Literal["png", "pdf", "tts"]   # tts: Tabletop Simulator sheets + save (pnp.render.tts)
+    format: Literal["png", "pdf", "tts", "ttp"]   # tts: Tabletop Simulator (pnp.render.tts); ttp: Tabletop Playground
     bleed: Length
     description: str = ""
     dpi: int = field(default=300, metadata={"min": 10, "max": 1200})

@@ -17,6 +17,7 @@ from pnp.outputs.raster import rasterise, rounded
 from pnp.render.board import compile_board
 from pnp.render.deck import compile_deck_layouts, corner_radius
 from pnp.render.tts import is_card, save_file, tile, tts_deck, tts_pieces
+from pnp.render.ttp import ttp_deck
 
 
 def render_shop(ctx, preset) -> list[OutputFile]:
@@ -36,7 +37,10 @@ def render_shop(ctx, preset) -> list[OutputFile]:
                 continue
             check_pixel_size(preset, component, front, bleed)
             deck = ctx.decks[component.id]
-            if preset.format == "tts" and not is_card(front):   # end zones, tokens: tiles
+            if preset.format == "ttp":
+                if is_card(front):   # other pieces: not yet (see docs/print-guide.md)
+                    files.extend(ttp_deck(ctx, preset, component, front, back, deck))
+            elif preset.format == "tts" and not is_card(front):   # end zones, tokens: tiles
                 pieces, objects = tts_pieces(ctx, preset, component, front, deck)
                 files.extend(pieces)
                 tts_objects.extend(objects)

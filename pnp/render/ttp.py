@@ -1,0 +1,69 @@
+"""Tabletop Playground decks: the same card sheets as for Tabletop Simulator (at most 10 x 7
+cells, the last the hidden card, 4096 px a side) under Textures/, and a card template per sheet
+under Templates/, as a Tabletop Playground package folder holds them.
+
+The template's keys follow the card templates Tabletop Playground's editor writes (Type "Card",
+FrontTexture, BackTexture, NumHorizontal, NumVertical, Indices, CardNames, Width and Height in
+centimetres). Not confirmed here against the game itself: the meaning of BackIndex -1 (one back
+image for every card) and -2 (a sheet of backs in the faces' layout), which pnp uses as read in
+published templates."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from pnp.outputs.pdf import OutputFile
+from pnp.outputs.pieces import pieces_pdf
+from pnp.outputs.raster import rasterise
+from pnp.render.tts import MAX_COLUMNS, MAX_ROWS, grid, paste_sheet, sheet_dpi
+
+
+def ttp_deck(ctx, preset, component, front, back, deck) -> list[OutputFile]:
+    from pnp.render.shop import back_key, distinct_backs, first_copies
+    cards = first_copies(deck)
+    backs = distinct_backs(back, cards) if back is not None else []
+    per_sheet = MAX_COLUMNS * MAX_ROWS - 1
+    columns, rows = grid(min(len(cards), per_sheet))
+    dpi = sheet_dpi(preset, front, columns, rows)
+    pages = [(front, card) for card in cards] + [(back, card) for card in backs]
+    images = rasterise(pieces_pdf(pages, 0.0, f"{ctx.game.title}: {component.id}", "pieces.pdf").data, dpi)
+    faces, back_images = images[:len(cards)], images[len(cards):] or images[:1]
+    back_of = {back_key(back, card): n for n, card in enumerate(backs)}
+    files = []
+    for sheet, start in enumerate(range(0, len(cards), per_sheet), start=1):
+        chunk = cards[start:start + per_sheet]
+        stem = f"{component.id}-{sheet}"
+        files.append(OutputFile(f"{preset.id}/Textures/{stem}-faces.png",
+                                paste_sheet(faces[start:start + per_sheet], columns, rows, back_images[0])))
+        if len(back_images) > 1:   # each card its own back: a sheet of backs in the same cells
+            chosen = [back_images[back_of[back_key(back, card)]] for card in chunk]
+            files.append(OutputFile(f"{preset.id}/Textures/{stem}-backs.png",
+                                    paste_sheet(chosen, columns, rows, back_images[0])))
+            back_texture, back_index = f"{stem}-backs.png", -2
+        else:
+            back_texture, back_index = f"{component.id}-back.png", -1
+        indices = [cell for cell, count in enumerate(deck.counts[start:start + per_sheet]) for _ in range(count)]
+        template = {
+            "Type": "Card", "GUID": guid(ctx.game.id, stem), "Name": f"{ctx.game.title}: {component.title or component.id}"
+            + (f" ({sheet})" if len(cards) > per_sheet else ""),
+            "Metadata": "", "CollisionType": "Regular", "Friction": 0.7, "Restitution": 0, "Density": 0.5,
+            "SurfaceType": "Cardboard", "Roughness": 1, "Metallic": 0, "Flippable": True, "AutoStraighten": False,
+            "ShouldSnap": True, "ScriptName": "", "Blueprint": "", "Models": [], "Collision": [], "Tags": [],
+            "FrontTexture": f"{stem}-faces.png", "BackTexture": back_texture, "HiddenTexture": "",
+            "BackIndex": back_index, "HiddenIndex": columns * rows - 1,
+            "NumHorizontal": columns, "NumVertical": rows,
+            "Width": round(front.width / 72 * 2.54, 3), "Height": round(front.height / 72 * 2.54, 3), "Thickness": 0.05,
+            "Indices": indices, "CardNames": {str(cell): card.label for cell, card in enumerate(chunk)},
+            "CardMetadata": {}, "CardTags": {},
+        }
+        files.append(OutputFile(f"{preset.id}/Templates/{stem}.json",
+                                json.dumps(template, indent=1, ensure_ascii=False).encode()))
+    if len(back_images) == 1:
+        files.append(OutputFile(f"{preset.id}/Textures/{component.id}-back.png", back_images[0]))
+    return files
+
+
+def guid(game_id: str, stem: str) -> str:
+    """A template id the same at every build: Tabletop Playground keys templates by it."""
+    return hashlib.sha256(f"pnp:{game_id}:{stem}".encode()).hexdigest()[:32].upper()
