@@ -84,8 +84,17 @@ class SheetComponent(Component):
     rows: list[str] | None = None
 
 
+@dataclass(kw_only=True)
+class TuckboxComponent(Component):
+    """A tuck box for each deck named (every deck of the game if none), sized from it."""
+
+    decks: list[str] = field(default_factory=list)
+    thickness: Any = "0.3mm"   # of one card
+    clearance: Any = "1mm"     # added to the cards' width, height and stack
+
+
 COMPONENT_KINDS = {"deck": DeckComponent, "rules": RulesComponent,
-                   "board": BoardComponent, "sheet": SheetComponent}
+                   "board": BoardComponent, "sheet": SheetComponent, "tuckbox": TuckboxComponent}
 
 
 @dataclass

@@ -19,6 +19,7 @@ class Part:
 
 
 CUTTING = {"deck": "cut on the marks", "board": "trim and tape the tiles as the first page shows",
+           "tuckbox": "cut on the solid lines, fold on the dashed ones, glue the grey flaps",
            "sheet": "no cutting", "rules": "no cutting"}
 
 

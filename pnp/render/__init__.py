@@ -58,6 +58,6 @@ class BuildContext:
 
 
 def renderer_for(kind: str):
-    from pnp.render import board, deck, rulesheet, sheet
+    from pnp.render import board, deck, rulesheet, sheet, tuckbox
     return {"deck": deck.render_deck, "rules": rulesheet.render_rules,
-            "board": board.render_board, "sheet": sheet.render_sheet}[kind]
+            "board": board.render_board, "sheet": sheet.render_sheet, "tuckbox": tuckbox.render_tuckboxes}[kind]

@@ -1,0 +1,212 @@
+"""Tuck boxes: a box to keep each printed deck in, sized from the deck.
+
+The inside is the card's width and height plus clearance, and as deep as the cards are thick
+(the deck's total times a card's thickness, 0.3 mm by default, plus clearance). The net is a
+row of panels, back | side | front | side | glue flap, with a tuck-in lid above the back and
+a tuck-in bottom below the front, and dust flaps on the sides. The deck's back art is drawn on
+the front and back panels, the game's title and the deck's name on both sides. Cut lines are
+solid, fold lines dashed, glue flaps marked GLUE. The net goes on one sheet (turned if that
+helps); one too big for a sheet is split after the first side, with a glue tab to join it."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from pnp.impose import PAPER_SIZES, UNPRINTABLE
+from pnp.layout.units import Length, mm
+from pnp.outputs.pdf import OutputFile, finish, new_canvas
+from pnp.render.deck import compile_deck_layouts
+
+GLUE = mm(8)     # the glue flap down the side
+TAB = mm(10)     # the glue tab that joins a net split over two sheets
+FOLD_DASH = [3, 2]
+
+
+@dataclass(frozen=True)
+class Box:
+    """The inside of the box, in points: width and height of the cards, depth of the stack."""
+
+    width: float
+    height: float
+    depth: float
+
+    @property
+    def tuck(self) -> float:   # the tongue that tucks the lid in
+        return min(mm(15), self.height / 4)
+
+    @property
+    def net(self) -> tuple[float, float]:
+        return 2 * self.width + 2 * self.depth + GLUE, self.height + 2 * (self.depth + self.tuck)
+
+
+def box_for(front, cards: int, thickness: float, clearance: float) -> Box:
+    return Box(front.width + clearance, front.height + clearance, cards * thickness + clearance)
+
+
+def render_tuckboxes(ctx, component) -> list[OutputFile]:
+    options = ctx.options
+    paper = PAPER_SIZES[options.paper]
+    thickness = Length.parse(component.thickness, component._where.key(component, "thickness")).points
+    clearance = Length.parse(component.clearance, component._where.key(component, "clearance")).points
+    decks = component.decks or [c.id for c in ctx.game.components if c.kind == "deck"]
+    font = ctx.project.fonts.family("display", component._where).face()
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, paper, f"{ctx.game.title}: {component.title or 'tuck boxes'}")
+    for deck_id in decks:
+        deck_component = next((c for c in ctx.game.components if c.id == deck_id and c.kind == "deck"), None)
+        if deck_component is None:
+            raise component._where.key(component, "decks").error(f"'{deck_id}' is not a deck of this game")
+        front, back = compile_deck_layouts(ctx, deck_component, 0.0)
+        deck = ctx.decks[deck_id]
+        box = box_for(front, deck.total, thickness, clearance)
+        if not fits(box, paper):
+            message = (f"{deck_id}: {front.width / mm(1):.0f} x {front.height / mm(1):.0f} mm pieces make a tuck "
+                       f"box too big for {options.paper} paper, even over two sheets")
+            if component.decks:   # asked for by name: an error
+                raise component._where.key(component, "decks").error(message)
+            continue   # by default: pieces no box holds (Big Ten's end zones) get none
+        art = (back or front, deck.expanded()[0])
+        draw_net(canvas, paper, box, art, ctx.game.title, deck_component.title or deck_id, font)
+    return [finish(canvas, buffer, f"{component.id}-{options.paper}{options.variant}.pdf")]
+
+
+def fits(box: Box, paper) -> bool:
+    """Whether the net goes on a sheet, turned or not, whole or in its two parts."""
+    width, height = box.net
+    parts = [(width, height), (box.width + box.depth + TAB, height), (width - box.width - box.depth, height)]
+    return placeable(parts[0], paper) or all(placeable(part, paper) for part in parts[1:])
+
+
+def placeable(size: tuple[float, float], paper) -> bool:
+    room = (paper[0] - 2 * UNPRINTABLE, paper[1] - 2 * UNPRINTABLE)
+    return (size[0] <= room[0] and size[1] <= room[1]) or (size[1] <= room[0] and size[0] <= room[1])
+
+
+def draw_net(canvas, paper, box: Box, art, title: str, name: str, font: str) -> None:
+    """The net on one sheet (turned a quarter if that fits), or split over two."""
+    room = (paper[0] - 2 * UNPRINTABLE, paper[1] - 2 * UNPRINTABLE)
+    width, height = box.net
+    for turned in (False, True):
+        w, h = (height, width) if turned else (width, height)
+        if w <= room[0] and h <= room[1]:
+            canvas.saveState()
+            if turned:   # the net's left edge runs up the sheet
+                canvas.translate((paper[0] + w) / 2, (paper[1] - h) / 2)
+                canvas.rotate(90)
+            else:
+                canvas.translate((paper[0] - w) / 2, (paper[1] - h) / 2)
+            panels(canvas, box, art, title, name, range(5), font)
+            canvas.restoreState()
+            canvas.showPage()
+            return
+    first = box.width + box.depth + TAB    # back and a side, then the tab
+    for part, (keep, shift) in enumerate(((range(2), 0.0), (range(2, 5), box.width + box.depth))):
+        canvas.saveState()
+        part_width = first if part == 0 else width - box.width - box.depth
+        if part_width <= room[0] and height <= room[1]:
+            canvas.translate((paper[0] - part_width) / 2 - shift, (paper[1] - height) / 2)
+        else:   # turned on the sheet
+            canvas.translate((paper[0] + height) / 2, (paper[1] - part_width) / 2 - shift)
+            canvas.rotate(90)
+        panels(canvas, box, art, title, name, keep, font, tab=part == 0)
+        canvas.restoreState()
+        canvas.showPage()
+
+
+def panels(canvas, box: Box, art, title: str, name: str, keep, font: str, tab: bool = False) -> None:
+    """Draw the panels numbered in `keep` (0 back, 1 side, 2 front, 3 side, 4 glue flap),
+    the net's bottom-left at the origin."""
+    W, H, D, T = box.width, box.height, box.depth, box.tuck
+    y0 = D + T                        # the body's bottom edge
+    xs = [0.0, W, W + D, 2 * W + D, 2 * W + 2 * D, 2 * W + 2 * D + GLUE]
+    cut, fold = [], []                # lines: (x1, y1, x2, y2)
+    layout, card = art
+    for index in keep:
+        left, right = xs[index], xs[index + 1]
+        if index in (0, 2):           # the back and front: the deck's back art, a lid or bottom
+            draw_art(canvas, layout, card, left, y0, W, H)
+            if index == 0:            # the lid and its tongue above the back
+                fold += [(left, y0 + H, right, y0 + H), (left, y0 + H + D, right, y0 + H + D)]
+                cut += outline([(left, y0 + H), (left, y0 + H + D + T * 0.6), (left + T * 0.4, y0 + H + D + T),
+                                (right - T * 0.4, y0 + H + D + T), (right, y0 + H + D + T * 0.6), (right, y0 + H)])
+                cut += [(left, y0, left, y0 + H), (left, y0, right, y0)]
+            else:                     # the bottom and its tongue below the front
+                fold += [(left, y0, right, y0), (left, y0 - D, right, y0 - D)]
+                cut += outline([(left, y0), (left, y0 - D - T * 0.6), (left + T * 0.4, y0 - D - T),
+                                (right - T * 0.4, y0 - D - T), (right, y0 - D - T * 0.6), (right, y0)])
+                cut += [(left, y0 + H, right, y0 + H)]
+                thumb(canvas, left + W / 2, y0 + H, min(mm(10), W / 4))
+            fold += [(left, y0, left, y0 + H)] if index == 2 else []
+        elif index in (1, 3):         # the sides: dust flaps, the title and deck name
+            spine(canvas, left, y0, D, H, title, name, font)
+            fold += [(left, y0, left, y0 + H), (left, y0 + H, right, y0 + H), (left, y0, right, y0)]
+            flap = D * 0.85
+            cut += outline([(left, y0 + H), (left + D * 0.15, y0 + H + flap), (right, y0 + H + flap), (right, y0 + H)])
+            cut += outline([(left, y0), (left + D * 0.15, y0 - flap), (right, y0 - flap), (right, y0)])
+        else:                         # the glue flap, glued inside the back
+            fold.append((left, y0, left, y0 + H))
+            cut += outline([(left, y0), (right, y0 + mm(4)), (right, y0 + H - mm(4)), (left, y0 + H)])
+            glue_label(canvas, left, y0, GLUE, H, font)
+    if tab:                           # a split net: the tab the second sheet's front is glued on
+        left = xs[2]
+        fold.append((left, y0, left, y0 + H))
+        cut += outline([(left, y0), (left + TAB, y0 + mm(4)), (left + TAB, y0 + H - mm(4)), (left, y0 + H)])
+        glue_label(canvas, left, y0, TAB, H, font)
+    canvas.saveState()
+    canvas.setLineWidth(0.6)
+    canvas.setStrokeGray(0)
+    canvas.lines(cut)
+    canvas.setStrokeGray(0.45)
+    canvas.setDash(FOLD_DASH)
+    canvas.lines(fold)
+    canvas.restoreState()
+
+
+def outline(points) -> list[tuple[float, float, float, float]]:
+    return [(x1, y1, x2, y2) for (x1, y1), (x2, y2) in zip(points, points[1:])]
+
+
+def draw_art(canvas, layout, card, x: float, y: float, w: float, h: float) -> None:
+    """The deck's back, centred on the panel (the panel has the clearance to spare)."""
+    canvas.saveState()
+    canvas.translate(x + (w - layout.width) / 2, y + (h - layout.height) / 2)
+    layout.draw(canvas, card)
+    canvas.restoreState()
+
+
+def thumb(canvas, cx: float, top: float, radius: float) -> None:
+    """The half-circle cut at the front's top edge, to pull the cards out by."""
+    canvas.saveState()
+    canvas.setLineWidth(0.6)
+    canvas.setStrokeGray(0)
+    path = canvas.beginPath()
+    path.arc(cx - radius, top - radius, cx + radius, top + radius, startAng=180, extent=180)
+    canvas.drawPath(path, stroke=1, fill=0)
+    canvas.restoreState()
+
+
+def spine(canvas, x: float, y: float, depth: float, height: float, title: str, name: str, font: str) -> None:
+    canvas.saveState()
+    canvas.translate(x + depth / 2, y + height / 2)
+    canvas.rotate(90)
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    text = f"{title}: {name}"
+    # as large as the spine allows: a third of its width, and the whole text within its length
+    size = min(11.0, depth * 0.35, height * 0.9 / max(stringWidth(text, font, 1), 1))
+    canvas.setFillGray(0.15)
+    canvas.setFont(font, size)
+    canvas.drawCentredString(0, -size * 0.35, text)
+    canvas.restoreState()
+
+
+def glue_label(canvas, x: float, y: float, width: float, height: float, font: str) -> None:
+    canvas.saveState()
+    canvas.setFillGray(0.85)
+    canvas.rect(x, y + mm(4), width, height - mm(8), stroke=0, fill=1)
+    canvas.setFillGray(0.35)
+    canvas.translate(x + width / 2, y + height / 2)
+    canvas.rotate(90)
+    canvas.setFont(font, 7)
+    canvas.drawCentredString(0, -2.5, "GLUE")
+    canvas.restoreState()

@@ -1,0 +1,75 @@
+"""Tuck boxes: panels sized from the deck's cards and count (read from the PDF's fold lines),
+folds dashed and cuts solid, every bundled game with one."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import MM, REPO, build, pdf, run
+
+
+def lines_of(page) -> tuple[list[tuple[float, ...]], list[tuple[float, ...]]]:
+    """(cut lines, fold lines): the solid lines drawn before the dash is set, the dashed after."""
+    data = page.get_contents().get_data()
+    block = data[data.rindex(b".6 w"):]          # the net's lines come last on the page
+    solid, _, dashed = block.partition(b"[3 2] 0 d")
+    parse = lambda chunk: [tuple(float(v) for v in m) for m in
+                           re.findall(rb"(-?[\d.]+) (-?[\d.]+) m (-?[\d.]+) (-?[\d.]+) l", chunk)]
+    return parse(solid), parse(dashed)
+
+
+def steps(values) -> list[float]:
+    values = sorted({round(v, 2) for v in values})
+    return [round((b - a) / MM, 1) for a, b in zip(values, values[1:])]
+
+
+def test_the_panels_are_sized_from_the_cards_and_their_count(tmp_path):
+    build(REPO, "jukem", tmp_path)
+    page = pdf(tmp_path / "jukem/tuck-boxes-letter.pdf").pages[0]
+    cuts, folds = lines_of(page)
+    assert cuts and folds
+    # across: back | side | front | side | glue flap; 56 cards x 0.3 mm + 1 mm = 17.8 mm deep
+    vertical = [x1 for x1, y1, x2, y2 in folds if x1 == x2]
+    assert steps(vertical) == [17.8, 64.5, 17.8]         # 63.5 mm cards + 1 mm clearance
+    horizontal = [y1 for x1, y1, x2, y2 in folds if y1 == y2]
+    assert 89.9 in steps(horizontal) or round(89.9 + 17.8, 1) in steps(horizontal)   # 88.9 mm + 1 mm
+
+
+def test_a_thicker_deck_makes_a_deeper_box(mini, tmp_path):
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("contents:", "  - {id: box, kind: tuckbox, thickness: 0.5mm}\ncontents:"))
+    build(mini, "mini", tmp_path)
+    _, folds = lines_of(pdf(tmp_path / "mini/box-a4.pdf").pages[0])
+    vertical = [x1 for x1, y1, x2, y2 in folds if x1 == x2]
+    assert steps(vertical) == [4.0, 45.5, 4.0]           # 6 cards x 0.5 mm + 1 mm; 44.45 + 1 mm wide
+
+
+def test_folds_are_dashed_and_cuts_solid_with_glue_marked(tmp_path):
+    build(REPO, "12th-player", tmp_path)
+    page = pdf(tmp_path / "12th-player/tuck-boxes-letter.pdf").pages[0]
+    data = page.get_contents().get_data()
+    cuts, folds = lines_of(page)
+    assert b"[3 2] 0 d" in data and len(cuts) > 20 and len(folds) >= 8
+    assert "GLUE" in page.extract_text() and "The 12th Player" in page.extract_text()
+    # no fold line is also a cut line
+    assert not {tuple(round(v, 2) for v in line) for line in cuts} & {tuple(round(v, 2) for v in line) for line in folds}
+
+
+@pytest.mark.parametrize("game, boxes", [("12th-player", 1), ("jukem", 1), ("big-ten", 4), ("monster-ball", 3)])
+def test_every_bundled_game_has_a_box_per_deck_that_a_box_can_hold(tmp_path, game, boxes):
+    build(REPO, game, tmp_path)
+    assert len(pdf(tmp_path / game / "tuck-boxes-letter.pdf").pages) == boxes   # Big Ten's end zones: none
+
+
+def test_a_deck_named_that_no_box_on_the_paper_can_hold_is_an_error(tmp_path):
+    import shutil
+    root = tmp_path / "root"
+    for folder in ("card_data/big-ten", "layouts", "fonts"):
+        shutil.copytree(REPO / folder, root / folder)
+    game = root / "card_data/big-ten/game.yaml"
+    game.write_text(game.read_text().replace("    kind: tuckbox\n", "    kind: tuckbox\n    decks: [end-zones]\n"))
+    result = run("build", "--game", "big-ten", "--out", str(tmp_path / "out"), root=root)
+    assert result.exit_code == 1 and "end-zones: 48 x 240 mm pieces make a tuck box too big" in result.stderr
+    assert "game.yaml:" in result.stderr
