@@ -249,7 +249,7 @@ def test_one_print_all_file_per_game_with_a_cover_then_every_part(tmp_path, pape
     assert "Monster Ball" in cover and "Roster cards (pages 3-6)" in cover.replace("  ", " ")
     assert "double-sided, 2 sheets: cut on the marks" in cover and "Rule sheet" in cover
     parts = ["roster-cards", "blank-rosters", "law-roster", "chaos-roster", "tokens", "scoreboard",
-             "field", "rules"]
+             "field", "rules", "tuck-boxes"]
     page = 2
     for part in parts:
         source = pdf(folder / f"{part}-{paper}.pdf")
