@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import MM, REPO, build, pdf, run
+from conftest import MM, REPO, build, pdf, render_png, run
 
 
 def lines_of(page) -> tuple[list[tuple[float, ...]], list[tuple[float, ...]]]:
@@ -73,3 +73,25 @@ def test_a_deck_named_that_no_box_on_the_paper_can_hold_is_an_error(tmp_path):
     result = run("build", "--game", "big-ten", "--out", str(tmp_path / "out"), root=root)
     assert result.exit_code == 1 and "end-zones: 48 x 240 mm pieces make a tuck box too big" in result.stderr
     assert "game.yaml:" in result.stderr
+
+
+def test_a_net_too_big_for_one_sheet_is_split_over_two_with_a_glue_tab(mini, tmp_path):
+    """280 mini cards make a box 85 mm deep: the net fits no sheet whole, each half does."""
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("count: 4", "count: 140").replace("count: 2", "count: 140"))
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("equals: 6", "equals: 280")
+                    .replace("contents:", "  - {id: box, kind: tuckbox}\ncontents:"))
+    build(mini, "mini", tmp_path)
+    reader = pdf(tmp_path / "mini/box-a4.pdf")
+    assert len(reader.pages) == 2
+    first, second = reader.pages
+    assert "GLUE" in first.extract_text() and "GLUE" in second.extract_text()   # the tab; the side flap
+    for number in (0, 1):   # each half whole on its sheet: ink inside, nothing in the 5 mm margin
+        image = render_png(tmp_path / "mini/box-a4.pdf", number, scale=1).convert("L")
+        w, h = image.size
+        edge = int(5 * MM) - 1
+        margin = [image.getpixel((x, y)) for x in range(0, w, 2) for y in list(range(edge)) + list(range(h - edge, h))]
+        margin += [image.getpixel((x, y)) for y in range(0, h, 2) for x in list(range(edge)) + list(range(w - edge, w))]
+        assert min(margin) > 240
+        assert min(image.getpixel((x, y)) for x in range(0, w, 3) for y in range(0, h, 3)) < 60
