@@ -99,13 +99,7 @@ class Grid:
         A long-edge flip mirrors the columns, a short-edge flip mirrors the rows; a separate
         back sheet (`none`) is turned over like a book page, which mirrors the columns too. The
         offset (points right and down, as seen on the back page) makes up for a printer's shift."""
-        x, y = self.slot(index)
-        pw, ph = self.piece
-        if duplex in ("long-edge", "none"):
-            x = self.paper[0] - x - pw
-        elif duplex == "short-edge":
-            y = self.paper[1] - y - ph
-        return x + offset[0], y - offset[1]
+        return turned_over(self.slot(index), self.piece, self.paper, duplex, offset)
 
     def cut_lines(self) -> tuple[list[float], list[float]]:
         """The x of every vertical and the y of every horizontal trim line."""
@@ -114,6 +108,18 @@ class Grid:
         xs = sorted({round(left + c * (pw + self.gap) + d, 4) for c in range(self.cols) for d in (0, pw)})
         ys = sorted({round(top - r * (ph + self.gap) - d, 4) for r in range(self.rows) for d in (0, ph)})
         return xs, ys
+
+
+def turned_over(corner: tuple[float, float], piece: tuple[float, float], paper: tuple[float, float],
+                duplex: Duplex, offset: tuple[float, float]) -> tuple[float, float]:
+    """Where a piece at `corner` on the front lands on the back page: mirrored as the sheet is
+    turned, then moved by the printer's offset (right and down)."""
+    x, y = corner
+    if duplex in ("long-edge", "none"):
+        x = paper[0] - x - piece[0]
+    elif duplex == "short-edge":
+        y = paper[1] - y - piece[1]
+    return x + offset[0], y - offset[1]
 
 
 def grid_for(paper: tuple[float, float], piece: tuple[float, float], gap: float | None,

@@ -25,7 +25,7 @@ from typing import Literal
 
 from pnp.config.typed import Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, known
-from pnp.impose import MARK_OFFSET, PAPER_SIZES, UNPRINTABLE, CUTTABLE_MARK, Duplex
+from pnp.impose import CUTTABLE_MARK, MARK_OFFSET, PAPER_SIZES, UNPRINTABLE, Duplex, turned_over
 from pnp.layout.template import Size
 from pnp.layout.units import Length
 from pnp.resources import BUNDLED
@@ -121,13 +121,7 @@ class SlotSheet:
 
     def back_slot(self, index: int, duplex: Duplex, offset: tuple[float, float]) -> tuple[float, float]:
         """Where the back of slot `index` goes on the next page: mirrored as the sheet turns."""
-        x, y = self.corners[index]
-        pw, ph = self.piece
-        if duplex in ("long-edge", "none"):
-            x = self.paper[0] - x - pw
-        elif duplex == "short-edge":
-            y = self.paper[1] - y - ph
-        return x + offset[0], y - offset[1]
+        return turned_over(self.corners[index], self.piece, self.paper, duplex, offset)
 
     def back_index(self, index: int, duplex: Duplex) -> int:
         """The slot whose place the back of slot `index` takes (the layout is symmetric)."""

@@ -8,6 +8,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Literal
 
+from pnp.config.sheets import column_letter   # A, B ... Z, AA: rows named as a spreadsheet names columns
 from pnp.layout.elements import PieceContext, ShapeDrawer, ShapeSpec
 from pnp.layout.units import Length
 
@@ -124,17 +125,7 @@ class HexGridDrawer(ShapeDrawer):
             canvas.setFillColor(self.stroke.fixed if self.stroke.fixed is not None else (0, 0, 0))
             canvas.setFont(self.font, self.spec.label_size)
             for row, col, cx, cy, _ in self.hexes:
-                canvas.drawCentredString(cx, cy - self.spec.label_size * 0.35, f"{hex_row_name(row)}{col + 1}")
-
-
-def hex_row_name(row: int) -> str:
-    """A, B ... Z, AA, AB ...: spreadsheet-style row names."""
-    name = ""
-    row += 1
-    while row:
-        row, rest = divmod(row - 1, 26)
-        name = chr(ord("A") + rest) + name
-    return name
+                canvas.drawCentredString(cx, cy - self.spec.label_size * 0.35, f"{column_letter(row)}{col + 1}")
 
 
 def hex_centres(rect, r: float, rows: int, columns: int, orientation: str) -> list[tuple[int, int, float, float, float]]:

@@ -14,22 +14,12 @@ import hashlib
 import json
 
 from pnp.outputs.pdf import OutputFile
-from pnp.outputs.pieces import pieces_pdf
-from pnp.outputs.raster import rasterise
-from pnp.render.tts import MAX_COLUMNS, MAX_ROWS, grid, paste_sheet, sheet_dpi
+from pnp.render.tts import PER_SHEET, card_pictures, paste_sheet
 
 
 def ttp_deck(ctx, preset, component, front, back, deck) -> list[OutputFile]:
-    from pnp.render.shop import back_key, distinct_backs, first_copies
-    cards = first_copies(deck)
-    backs = distinct_backs(back, cards) if back is not None else []
-    per_sheet = MAX_COLUMNS * MAX_ROWS - 1
-    columns, rows = grid(min(len(cards), per_sheet))
-    dpi = sheet_dpi(preset, front, columns, rows)
-    pages = [(front, card) for card in cards] + [(back, card) for card in backs]
-    images = rasterise(pieces_pdf(pages, 0.0, f"{ctx.game.title}: {component.id}", "pieces.pdf").data, dpi)
-    faces, back_images = images[:len(cards)], images[len(cards):] or images[:1]
-    back_of = {back_key(back, card): n for n, card in enumerate(backs)}
+    cards, columns, rows, faces, back_images, back_of = card_pictures(ctx, preset, component, front, back, deck)
+    per_sheet = PER_SHEET
     files = []
     for sheet, start in enumerate(range(0, len(cards), per_sheet), start=1):
         chunk = cards[start:start + per_sheet]
@@ -37,7 +27,7 @@ def ttp_deck(ctx, preset, component, front, back, deck) -> list[OutputFile]:
         files.append(OutputFile(f"{preset.id}/Textures/{stem}-faces.png",
                                 paste_sheet(faces[start:start + per_sheet], columns, rows, back_images[0])))
         if len(back_images) > 1:   # each card its own back: a sheet of backs in the same cells
-            chosen = [back_images[back_of[back_key(back, card)]] for card in chunk]
+            chosen = [back_images[back_of(card)] for card in chunk]
             files.append(OutputFile(f"{preset.id}/Textures/{stem}-backs.png",
                                     paste_sheet(chosen, columns, rows, back_images[0])))
             back_texture, back_index = f"{stem}-backs.png", -2

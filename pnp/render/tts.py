@@ -51,21 +51,30 @@ def paste_sheet(images: list[bytes], columns: int, rows: int, hidden: bytes) -> 
     return out.getvalue()
 
 
-def tts_deck(ctx, preset, component, front, back, deck, first: int) -> tuple[list[OutputFile], dict]:
-    """Sheets for one deck and its TTS object; CustomDeck keys start at `first`."""
+PER_SHEET = MAX_COLUMNS * MAX_ROWS - 1
+
+
+def card_pictures(ctx, preset, component, front, back, deck):
+    """What both online tables are made from: the deck's distinct cards, the sheet's columns
+    and rows, each card's face and each distinct back as PNG, and which back each card has."""
     from pnp.render.shop import back_key, distinct_backs, first_copies
     cards = first_copies(deck)
     backs = distinct_backs(back, cards) if back is not None else []
-    per_sheet = MAX_COLUMNS * MAX_ROWS - 1
-    columns, rows = grid(min(len(cards), per_sheet))
+    columns, rows = grid(min(len(cards), PER_SHEET))
     dpi = sheet_dpi(preset, front, columns, rows)
     pages = [(front, card) for card in cards] + [(back, card) for card in backs]
-    pdf = pieces_pdf(pages, 0.0, f"{ctx.game.title}: {component.id}", "pieces.pdf")
-    images = rasterise(pdf.data, dpi)
-    faces, back_images = images[:len(cards)], images[len(cards):]
-    back_images = back_images or faces[:1]   # a piece without a back (end zone, token) shows its face
+    images = rasterise(pieces_pdf(pages, 0.0, f"{ctx.game.title}: {component.id}", "pieces.pdf").data, dpi)
+    faces = images[:len(cards)]
+    back_images = images[len(cards):] or faces[:1]   # a piece without a back shows its face
+    index = {back_key(back, card): n for n, card in enumerate(backs)}
+    return cards, columns, rows, faces, back_images, lambda card: index[back_key(back, card)]
+
+
+def tts_deck(ctx, preset, component, front, back, deck, first: int) -> tuple[list[OutputFile], dict]:
+    """Sheets for one deck and its TTS object; CustomDeck keys start at `first`."""
+    cards, columns, rows, faces, back_images, back_of = card_pictures(ctx, preset, component, front, back, deck)
+    per_sheet = PER_SHEET
     unique_back = len(back_images) > 1
-    back_of = {back_key(back, card): n for n, card in enumerate(backs)}
     folder = f"{preset.id}/{component.id}"
     files, custom, ids, contained = [], {}, [], []
     for start in range(0, len(cards), per_sheet):
@@ -77,7 +86,7 @@ def tts_deck(ctx, preset, component, front, back, deck, first: int) -> tuple[lis
         back_name = f"{folder}/{component.id}-back.png"
         if unique_back:
             back_name = f"{folder}/{component.id}-backs-{key}.png"
-            chosen = [back_images[back_of[back_key(back, card)]] for card in chunk]
+            chosen = [back_images[back_of(card)] for card in chunk]
             files.append(OutputFile(back_name, paste_sheet(chosen, columns, rows, hidden)))
         custom[str(key)] = {"FaceURL": face_name.split("/", 1)[1], "BackURL": back_name.split("/", 1)[1],
                             "NumWidth": columns, "NumHeight": rows, "BackIsHidden": True,
