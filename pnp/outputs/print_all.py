@@ -7,6 +7,7 @@ import io
 from dataclasses import dataclass
 
 from pnp.layout.units import mm
+from pnp.outputs.joining import joined
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
 
 
@@ -40,17 +41,16 @@ def print_all(game_title: str, game_id: str, paper: tuple[float, float], suffix:
               fonts) -> OutputFile:
     """The cover, then each part, each padded to an even number of pages so that printing the
     whole file double-sided starts every part on a fresh sheet."""
-    from pypdf import PdfReader, PdfWriter
-    writer = PdfWriter()
-    for source in [cover(game_title, paper, parts, fonts)] + [part.file for part in parts]:
-        writer.append(PdfReader(io.BytesIO(source.data)))
-        if len(writer.pages) % 2:
-            writer.add_blank_page(*paper)
-    writer.add_metadata({"/Title": f"{game_title}: everything to print", "/Producer": "pnp (pypdf)"})
-    writer.create_viewer_preferences().print_scaling = "/None"   # print at 100 %
-    buffer = io.BytesIO()
-    writer.write(buffer)
-    return OutputFile(f"{game_id}-print-all-{suffix}.pdf", buffer.getvalue(), len(writer.pages))
+    sources = [cover(game_title, paper, parts, fonts)] + [part.file for part in parts]
+    blank_after, total = [], 0
+    for source in sources:   # each part starts on a fresh sheet when printed double-sided
+        total += source.pages
+        blank_after.append(total % 2 == 1)
+        total += total % 2
+    data, pages = joined([source.data for source in sources], blank_after, paper,
+                         f"{game_title}: everything to print",
+                         b"/ViewerPreferences<</PrintScaling/None>>")   # print at 100 %
+    return OutputFile(f"{game_id}-print-all-{suffix}.pdf", data, pages)
 
 
 def cover(game_title: str, paper: tuple[float, float], parts: list[Part], fonts) -> OutputFile:
