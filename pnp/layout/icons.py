@@ -5,8 +5,9 @@ the height of the text's capitals, on its baseline, wrapping and shrinking with 
 An icon stands in the text as a private-use character until the paragraph is laid out at its
 final size, where it becomes an inline image; SVG icons are rasterised once per colour at a
 resolution well above print (pdfium). The pictures are kept in one folder under the system's
-temporary folder, named by what they show: reportlab names an image in the PDF after its file
-name, so the same icon must always have the same name for the same input to give the same bytes."""
+temporary folder, named by what they are drawn from (the SVG's bytes and the colour): reportlab
+names an image in the PDF after its file name, so the same input gives the same bytes, and a
+later build finds the picture made and need not read the SVG again."""
 
 from __future__ import annotations
 
@@ -85,9 +86,17 @@ def icon_image(path: Path, colour_hex: str, where_text: str) -> tuple[str, float
         except Exception:   # Pillow's words name no card
             raise PnpError(f"{where_text}: icon '{path.name}' is not a PNG pnp can read") from None
         return str(path), width / height
-    drawing = svg_drawing(path, where_text)
-    recolour(drawing, colour_hex)
-    return rasterise(drawing, path.stem, colour_hex), drawing.width / drawing.height
+    # named by what it is drawn from: a picture made before (by any build) is used again
+    # without reading the SVG, which spares loading the SVG reader at all
+    key = hashlib.sha256(path.read_bytes() + f"\0{colour_hex}\0{PIXELS_PER_POINT}".encode()).hexdigest()[:20]
+    target = icon_folder() / f"{path.stem}-{key}.png"
+    if not target.is_file():
+        drawing = svg_drawing(path, where_text)
+        recolour(drawing, colour_hex)
+        write_whole(target, rasterise(drawing))
+    from PIL import Image
+    with Image.open(target) as picture:
+        return str(target), picture.width / picture.height
 
 
 def svg_drawing(path: Path, where_text: str):
@@ -126,23 +135,24 @@ def recolour(drawing, colour_hex: str) -> None:
             setattr(node, attribute, ink)
 
 
-def rasterise(drawing, name: str, colour_hex: str) -> str:
+def rasterise(drawing) -> bytes:
+    """The drawing as a PNG with a transparent background, about 96 px on its longer side."""
     import pypdfium2
     from reportlab.graphics import renderPDF
-    pdf = renderPDF.drawToString(drawing)
-    page = pypdfium2.PdfDocument(pdf)[0]
+    page = pypdfium2.PdfDocument(renderPDF.drawToString(drawing))[0]
     image = page.render(scale=PIXELS_PER_POINT * 12 / max(drawing.width, drawing.height),
                         fill_color=(255, 255, 255, 0)).to_pil()
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
-    data = buffer.getvalue()
-    target = icon_folder() / f"{name}-{hashlib.sha256(data).hexdigest()[:20]}.png"
-    if not target.is_file():   # written whole, then renamed: a parallel build never reads half
-        fd, temp = tempfile.mkstemp(prefix=".pnp-part.", dir=target.parent)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temp, target)
-    return str(target)
+    return buffer.getvalue()
+
+
+def write_whole(target: Path, data: bytes) -> None:
+    """Written to a temporary name, then renamed: a parallel build never reads half a file."""
+    fd, temp = tempfile.mkstemp(prefix=".pnp-part.", dir=target.parent)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+    os.replace(temp, target)
 
 
 def icon_folder() -> Path:

@@ -107,11 +107,19 @@ class PlainLines:
                 continue
             if TOKEN.fullmatch(piece):
                 path, aspect = self.images[ord(piece) - FIRST_TOKEN]
-                canvas.drawImage(path, left, baseline, height * aspect, height, mask="auto")
+                canvas.drawImage(image_reader(path), left, baseline, height * aspect, height, mask="auto")
                 left += height * aspect
             else:
                 canvas.drawString(left, baseline, piece)
                 left += stringWidth(piece, self.font, self.size)
+
+
+@lru_cache(maxsize=256)
+def image_reader(path: str):
+    """An icon's picture, read once: given to reportlab as data, it is named in the PDF by its
+    content, not by where the file lies, so the bytes do not depend on the temporary folder."""
+    from reportlab.lib.utils import ImageReader
+    return ImageReader(path)
 
 
 def plain_lines(text: str, font: str, size: float, leading: float, colour_hex: str, align: str,
