@@ -255,3 +255,21 @@ def test_the_example_game_keeps_the_offense_deck_in_a_csv_and_prints_the_same_pa
     for a, b in zip(old_pages, new_pages):
         assert a.get_contents().get_data() == b.get_contents().get_data()
         assert a.extract_text() == b.extract_text()
+
+
+def test_xlsx_merged_cells_give_each_row_their_value_and_blank_cells_their_default(tmp_path):
+    path = xlsx(tmp_path / "cards.xlsx", [["type", "name", "power"],
+                                          ["hero", "Ada", 3],
+                                          [None, "Bo", None],
+                                          [None, "Cy", 5],
+                                          ["foe", "Dee", 1]], first=None)
+    book = openpyxl.load_workbook(path)
+    book.active.merge_cells("A2:A4")      # the type written once beside its three cards
+    book.active.merge_cells("B5:C5")      # merged across: the name stays in its own column
+    book.save(path)
+    (tmp_path / "cards.fields.yaml").write_text(
+        "fields:\n  type: {type: text}\n  name: {type: text, required: true}\n"
+        "  power: {type: whole, default: 2}\n")
+    deck = load_sheet_deck(path, None)
+    assert [(c["type"], c["name"], c["power"]) for c in deck.cards] == \
+        [("hero", "Ada", 3), ("hero", "Bo", 2), ("hero", "Cy", 5), ("foe", "Dee", 2)]

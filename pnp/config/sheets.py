@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -276,7 +277,42 @@ def xlsx_rows(path: Path, sheet: str | None):
                            file=path.name, hint=did_you_mean(sheet, book.sheetnames)
                            or f"its sheets: {', '.join(book.sheetnames)}")
         rows = [(n, list(cells)) for n, cells in enumerate(chosen.iter_rows(values_only=True), 1)]
+        fill_merged_down(rows, merged_ranges(chosen))
         return [(n, cells) for n, cells in rows if not all(blank(c) for c in cells)], \
             f"sheet {chosen.title}, "
     finally:
         book.close()
+
+
+MERGE_CELL = re.compile(rb'<(?:\w+:)?mergeCell\s+ref="([A-Z]+[0-9]+:[A-Z]+[0-9]+)"')
+
+
+def merged_ranges(worksheet) -> list[tuple[int, int, int, int]]:
+    """The sheet's merged cells as (first column, first row, last column, last row). A read-only
+    sheet (kept for speed on big sheets) does not parse them, so they are read from its XML."""
+    from openpyxl.utils.cell import range_boundaries
+    try:
+        with worksheet.parent._archive.open(worksheet._worksheet_path) as source:
+            xml = source.read()
+    except (AttributeError, KeyError):   # another openpyxl: no merged cells rather than no deck
+        return []
+    if b"mergeCell" not in xml:
+        return []
+    return [range_boundaries(ref.decode()) for ref in MERGE_CELL.findall(xml)]
+
+
+def fill_merged_down(rows: list[tuple[int, list[Any]]], ranges) -> None:
+    """A cell merged down several rows (a card type written once beside its cards) gives its
+    value to each of those rows, as the sheet shows it; merged across, it stays in its column."""
+    by_number = {n: cells for n, cells in rows}
+    for first_col, first_row, _, last_row in ranges:
+        anchor = by_number.get(first_row)
+        if anchor is None or first_col > len(anchor):
+            continue
+        value = anchor[first_col - 1]
+        for n in range(first_row + 1, last_row + 1):
+            cells = by_number.get(n)
+            if cells is None:
+                continue
+            cells.extend([None] * (first_col - len(cells)))
+            cells[first_col - 1] = value
