@@ -100,6 +100,22 @@ def test_watch_rebuilds_after_an_edit_and_survives_a_bad_one(mini, tmp_path, wat
     assert "Bishop II" in pdf(tmp_path / "mini/cards-a4.pdf").pages[0].extract_text()
 
 
+
+def test_watch_reports_markup_it_cannot_read_and_goes_on(mini, tmp_path, watching):
+    process, out, errors = watching
+    out.wait_for("mini: rebuilt")
+    good = (tmp_path / "mini/cards-a4.pdf").read_bytes()
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("text: Moves in an L.", 'text: "Moves **in *an** L*."'))
+    line = errors.wait_for("cross")
+    assert "cards.yaml:" in line and "Knight" in line
+    errors.wait_for("not rebuilt; the last good files stay")
+    assert process.poll() is None
+    assert (tmp_path / "mini/cards-a4.pdf").read_bytes() == good
+    cards.write_text(cards.read_text().replace('"Moves **in *an** L*."', '"Moves **in an L**."'))
+    out.wait_for("mini: rebuilt")
+    assert process.poll() is None
+
 def test_an_edit_saved_during_a_build_never_counts_as_up_to_date(mini, tmp_path, monkeypatch):
     """The edit lands after the fingerprint was taken but before the data is read: the output
     shows the edit, so putting the old text back must rebuild, not reuse that output."""
