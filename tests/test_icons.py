@@ -109,3 +109,17 @@ def test_pnp_new_shows_bold_an_icon_and_an_svg_at_work(tmp_path):
     assert placed_images(page)   # the :star: icons
     forms = b"".join(x.get_object().get_data() for x in page["/Resources"]["/XObject"].values())
     assert b".85098 .635294 .105882 rg" in forms + page.get_contents().get_data()   # the SVG emblem's gold, as paths
+
+
+def test_icons_wrap_and_shrink_with_the_text(mini, tmp_path):
+    with_icons(mini, ":coin: Gain two coins at once, then gain one more every time the round ends "
+                     "and each player has scored :coin:")
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text().replace("    size: 8\n", "    size: 14\n    min_size: 5\n"))
+    build(mini, tmp_path)
+    first, last = placed_images(pdf(tmp_path / "mini/cards-a4.pdf").pages[0])[:2]
+    used = first[3] / 0.72                       # the size the text was drawn at
+    assert 5 <= used < 14                        # shrunk from 14 pt to fit, as the words were
+    assert abs(last[3] - first[3]) < 0.01        # both icons at the one size
+    assert last[1] < first[1] - used             # the second sits on a later line: the text wrapped
+    assert last[0] + last[2] <= first[0] + 36 / 25.4 * 72 + 0.5   # within the box's width
