@@ -87,3 +87,23 @@ def render_png(path: Path, page_index: int, scale: float = 1.0):
     image = document[page_index].render(scale=scale).to_pil()
     document.close()
     return image
+
+
+def images_on(page) -> list[tuple[int, int]]:
+    """(width, height) in pixels of each distinct picture a page draws, itself or through the
+    forms it stamps (icons, raster art)."""
+    found, seen = [], set()
+    stack = [page["/Resources"]]
+    while stack:
+        resources = stack.pop().get_object()
+        for ref in (resources.get("/XObject") or {}).values():
+            key = getattr(ref, "idnum", id(ref))
+            if key in seen:
+                continue
+            seen.add(key)
+            xobject = ref.get_object()
+            if xobject.get("/Subtype") == "/Image":
+                found.append((int(xobject["/Width"]), int(xobject["/Height"])))
+            elif "/Resources" in xobject:
+                stack.append(xobject["/Resources"])
+    return found

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, build, pdf, placements, run
+from conftest import REPO, build, images_on, pdf, placements, run
 
 LAW = {"Barbarian": (2, 2, 4, 1, 3), "Dwarf": (1, 1, 2, 1, 4), "Gnome": (2, 1, 2, 2, 4),
        "Paladin": (4, 3, 2, 2, 3), "Pixie": (1, 3, 1, 1, 3), "Valkyrie": (2, 3, 3, 3, 3),
@@ -36,6 +36,15 @@ def test_16_roster_cards_with_the_documents_stats(out):
         numbers = [line for line in lines[at + 1:at + 12] if line.isdigit()][:5]
         assert tuple(int(n) for n in numbers) == stats, name
     assert "Divine Intervention!" in text and "Bring lost player back into game" in text
+
+
+def test_each_stat_has_its_icon_in_the_teams_colour(out):
+    """pass, catch, tackle, kick and cheat (icons/*.svg) over the stat labels: one colour each,
+    so a page with both teams' cards draws every icon in blue and in red."""
+    reader = pdf(out / "roster-cards-letter.pdf")
+    teams_on_first_page = 2   # eight Law cards and the first Chaos card
+    assert len(images_on(reader.pages[0])) == 5 * teams_on_first_page
+    assert len(images_on(pdf(out / "blank-rosters-letter.pdf").pages[0])) == 5
 
 
 def test_roster_sheets_list_each_team(out):
