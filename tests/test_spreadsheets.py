@@ -140,26 +140,42 @@ def test_xlsx_column_types_are_inferred_from_its_cells(tmp_path):
                            ({"name": "7", "power": 4, "brave": False}, 1)]
 
 
+def sheet_of(tmp_path: Path, kind: str, rows: list[list[str]]) -> tuple[Path, str | None, str]:
+    """The rows written as a CSV, TSV or XLSX sheet (with FIELDS beside it): the path, the
+    sheet to pick and how messages name it."""
+    if kind == "xlsx":
+        path = xlsx(tmp_path / "crew.xlsx", rows, first=None)
+        (tmp_path / "crew.fields.yaml").write_text(FIELDS)
+        return path, "Crew", "crew.xlsx: sheet Crew, "
+    separator = "\t" if kind == "tsv" else ","
+    text = "".join(separator.join(row) + "\n" for row in rows)
+    return sheet(tmp_path, f"crew.{kind}", text), None, f"crew.{kind}: "
+
+
+@pytest.mark.parametrize("kind", ["csv", "tsv", "xlsx"])
 @pytest.mark.parametrize("column, value, message", [
     ("power", "3a", 'row 2, column B (power): expected a whole number, found "3a"'),
     ("power", "2.5", "row 2, column B (power): expected a whole number, found the number 2.5"),
     ("speed", "fast", 'row 2, column C (speed): expected a number, found "fast"'),
     ("brave", "maybe", 'row 2, column D (brave): expected true or false, found "maybe"'),
     ("count", "-1", "row 2, column F (count): count -1 is out of range"),
+    ("name", "", "row 2: missing required field 'name'"),
 ])
-def test_a_bad_cell_of_each_type_is_named_by_row_and_column(tmp_path, column, value, message):
+def test_a_bad_cell_of_each_type_is_named_by_row_and_column(tmp_path, kind, column, value, message):
     row = {"name": "Ada", "power": "3", "speed": "1", "brave": "yes", "pips": "1", "count": "1"}
     row[column] = value
-    text = "name,power,speed,brave,pips,count\n" + ",".join(row.values()) + "\n"
+    path, chosen, prefix = sheet_of(tmp_path, kind, [list(row), list(row.values())])
     with pytest.raises(PnpError) as error:
-        load_sheet_deck(sheet(tmp_path, "crew.csv", text))
-    assert str(error.value).startswith("crew.csv: " + message)
+        load_sheet_deck(path, chosen)
+    assert str(error.value).startswith(prefix + message)
 
 
-def test_unknown_column_gets_did_you_mean(tmp_path):
+@pytest.mark.parametrize("kind", ["csv", "tsv", "xlsx"])
+def test_unknown_column_gets_did_you_mean(tmp_path, kind):
+    path, chosen, prefix = sheet_of(tmp_path, kind, [["name", "powr"], ["Ada", "3"]])
     with pytest.raises(PnpError) as error:
-        load_sheet_deck(sheet(tmp_path, "crew.csv", "name,powr\nAda,3\n"))
-    assert str(error.value) == ("crew.csv: row 1, column B (powr): unknown column 'powr' "
+        load_sheet_deck(path, chosen)
+    assert str(error.value) == (prefix + "row 1, column B (powr): unknown column 'powr' "
                                 "(did you mean 'power'?)")
 
 
