@@ -40,8 +40,13 @@ def test_showcase_pictures_have_the_width_background_and_cards_asked_for(mini, t
     card = [abs(r - 0x22) < 8 and abs(g - 0x44) < 8 and abs(b - 0x66) < 8 for r, g, b in line]
     runs = sum(1 for a, b in zip([False] + card, card) if b and not a)
     assert runs == 2, runs
-    shadow = row.getpixel((int(900 * 0.5), row.size[1] - 6))
-    assert sum(shadow) <= sum((0x10, 0x20, 0x30))   # never lighter than the background: a shadow, if any
+    # a soft shadow: just below the first card, darker than the background, fading out below
+    x = card.index(True) + 10
+    bottom = max(y for y in range(row.size[1]) if row.getpixel((x, y)) != (0x10, 0x20, 0x30)
+                 and sum(row.getpixel((x, y))) > sum((0x10, 0x20, 0x30)))
+    below = [sum(row.getpixel((x, y))) for y in range(bottom + 1, min(bottom + 40, row.size[1]))]
+    assert below and min(below) < sum((0x10, 0x20, 0x30)) - 10, below[:10]
+    assert below[-1] > min(below)   # soft: it fades back towards the background
 
 
 def test_showcase_names_a_card_the_deck_does_not_have(mini, tmp_path):
