@@ -57,6 +57,28 @@ def test_folds_are_dashed_and_cuts_solid_with_glue_marked(tmp_path):
     assert not {tuple(round(v, 2) for v in line) for line in cuts} & {tuple(round(v, 2) for v in line) for line in folds}
 
 
+
+def test_the_decks_back_is_on_front_and_back_and_its_name_on_the_sides(tmp_path):
+    build(REPO, "jukem", tmp_path)
+    path = tmp_path / "jukem/tuck-boxes-letter.pdf"
+    scale = 2
+    image = render_png(path, 0, scale=scale).convert("RGB")
+    w, h = image.size
+    green = lambda y: [(lambda r, g, b: g > r + 40 and g > b + 40)(*image.getpixel((x, y))) for x in range(w)]
+    row = green(max(range(0, h, 4), key=lambda y: sum(green(y))))   # across the big panels
+    runs, start = [], None
+    for x, d in enumerate(row + [False]):
+        if d and start is None:
+            start = x
+        elif not d and start is not None:
+            runs.append((start, x))
+            start = None
+    wide = [(a, b) for a, b in runs if b - a > 40 * MM * scale]
+    assert len(wide) == 2, runs               # Jukem's green back on the back and the front panel
+    assert wide[1][0] - wide[0][1] > 15 * MM * scale   # with a paper-white side between them
+    text = pdf(path).pages[0].extract_text()
+    assert text.count("Jukem: Deck") == 2     # title and deck name on both sides
+
 @pytest.mark.parametrize("game, boxes", [("12th-player", 1), ("jukem", 1), ("big-ten", 4), ("monster-ball", 3)])
 def test_every_bundled_game_has_a_box_per_deck_that_a_box_can_hold(tmp_path, game, boxes):
     build(REPO, game, tmp_path)
