@@ -149,3 +149,19 @@ def test_a_corner_radius_must_be_a_sane_length(mini, tmp_path):
     result = run("build", "--game", "mini", "--out", str(tmp_path), root=mini)
     assert result.exit_code == 1 and "a corner radius is a length from 0 to 20mm" in result.stderr
     assert "game.yaml:" in result.stderr
+
+
+@pytest.mark.parametrize("kind", ["board", "sheet"])
+def test_a_hex_grid_draws_on_a_board_and_a_sheet(mini, tmp_path, kind):
+    (mini / "layouts/mini/hexes.yaml").write_text(
+        "size: [160mm, 120mm]\nelements:\n"
+        "  - {kind: hexgrid, size: 8mm, rows: 5, columns: 7, orientation: pointy, labels: true, "
+        "x: 10mm, y: 10mm, w: 140mm, h: 100mm}\n")
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("contents:", f"  - {{id: map, kind: {kind}, layout: mini/hexes}}\ncontents:"))
+    result = run("build", "--game", "mini", "--out", str(tmp_path), root=mini)
+    assert result.exit_code == 0, result.stderr
+    path = tmp_path / ("mini/map-whole.pdf" if kind == "board" else "mini/map-a4.pdf")
+    page = pdf(path).pages[0]
+    assert len([p for p in closed_paths(page) if len(p) == 6]) == 5 * 7
+    assert "A1" in page.extract_text() and "E7" in page.extract_text()
