@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+from dataclasses import replace
 import re
 import sys
 import time
@@ -168,13 +169,18 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
               "otherwise use the copy downloaded first).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no list of files; "
               "problems are still reported.")
-def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink_saver, draft, refresh, quiet):
+@click.option("--lang", "langs", multiple=True, metavar="CODE",
+              help="Build in a language the game has a translation for (card_data/ID/lang/CODE.yaml); "
+              "repeat for several, or 'all'. Files get the code in their names (cards-letter-de.pdf).")
+def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink_saver, draft, refresh, quiet,
+          langs):
     """Build print-ready PDFs for one or more games.
 
     \b
     Example:
       pnp build --game 12th-player --paper a4
       pnp build --all --bleed --duplex short-edge
+      pnp build --game 12th-player --lang de --lang he
     """
     out = checked_out(root, out)
     from pnp.commands.build import build_game
@@ -186,14 +192,24 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
     if duplex == "fold" and back_offset != (0.0, 0.0):
         fail("--back-offset does not apply to --duplex fold: fronts and backs print on the same "
              "side, so there is no printer shift to make up for")
+    if langs and shops:
+        raise click.UsageError("--shop files are made in the game's own language only; "
+                               "build them without --lang")
     options = PrintOptions(duplex=duplex, back_offset=back_offset, bleed=bleed, ink_saver=ink_saver,
                            draft=draft)
 
     def build_one(game_id):
-        with ProgressBar(game_id, enabled=not quiet) as bar:
-            written = build_game(project, game_id, out, paper, options, presets, bar.start)
-        if not quiet:
-            summarise(game_id, written, out)
+        languages = [None]
+        if langs:
+            from pnp.lang import chosen_languages
+            languages = chosen_languages(root / "card_data" / game_id, game_id, langs)
+        for lang in languages:
+            label = f"{game_id} ({lang})" if lang else game_id
+            with ProgressBar(label, enabled=not quiet) as bar:
+                written = build_game(project, game_id, out, paper, replace(options, lang=lang), presets,
+                                     bar.start)
+            if not quiet:
+                summarise(label, written, out)
 
     _, failed = each_game(ids, build_one)
     conclude(project, failed)
