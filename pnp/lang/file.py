@@ -121,7 +121,7 @@ def load_translation(game, decks: dict, code: str) -> Translation:
     spec = load_as(LangSpec, node, where)
     labels = {}
     for source, text in spec.labels.items():
-        at = where.key(node["labels"], source)
+        at = where.key(node, "labels").key(node["labels"], source)
         if Binding(source, at).fields != Binding(text, at).fields:
             raise at.error(f"the translation must keep the same {{field}} holes as '{source}'")
         labels[source] = (text, at)
@@ -190,7 +190,7 @@ def read_rules(node, where: Where, spec: LangSpec, game) -> dict:
     sheets = {c.source: c for c in game.components if c.kind == "rules"}
     rules = {}
     for name, entry in spec.rules.items():
-        at = where.key(node["rules"], name)
+        at = where.key(node, "rules").key(node["rules"], name)
         if name not in sheets:
             raise at.error(f"the game has no rule sheet '{name}'",
                            hint=did_you_mean(name, sheets) or (f"its rule sheets: {known(sheets)}"
