@@ -290,7 +290,9 @@ def proof(games, every, paper, out, guides, showcase, width, background, picks, 
               default=0.5, show_default=True,
               help="Seconds between looks at the files where the system can't report changes "
               "(some network drives); elsewhere each save is seen at once.")
-def watch(games, every, paper, out, root, interval):
+@click.option("--lang", "langs", multiple=True, metavar="CODE",
+              help="Also rebuild these translations (or 'all') on every save.")
+def watch(games, every, paper, out, root, interval, langs):
     """Rebuild a game each time you save one of its files, layouts or fonts. Stop with Ctrl-C.
 
     A bad edit prints what is wrong and keeps watching; the last good PDFs stay.
@@ -318,6 +320,10 @@ def watch(games, every, paper, out, root, interval):
             started = time.perf_counter()
             try:
                 written = build_game(project, game_id, out, paper, PrintOptions())
+                if langs:   # a translation's files follow the game's
+                    from pnp.lang import chosen_languages
+                    for lang in chosen_languages(root / "card_data" / game_id, game_id, langs):
+                        written += build_game(project, game_id, out, paper, PrintOptions(lang=lang))
             except Exception as exc:  # noqa: BLE001 - a watch outlives every bad edit
                 report_problem(exc if isinstance(exc, PnpError) else
                                PnpError(f"pnp hit an internal problem ({exc.__class__.__name__}: {exc})"))

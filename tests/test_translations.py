@@ -222,3 +222,20 @@ def test_the_files_of_a_translation_that_is_gone_are_removed(root, tmp_path):
     build(root, GAME, tmp_path, "--quiet")
     assert not (tmp_path / GAME / "cards-letter-de.pdf").exists()
     assert (tmp_path / GAME / "cards-letter.pdf").is_file()
+
+
+def test_watch_with_lang_rebuilds_a_translation_when_its_file_is_saved(root, tmp_path):
+    from test_edit_loop import Lines
+    process = subprocess.Popen([sys.executable, "-m", "pnp", "watch", "--game", GAME, "--lang", "de",
+                                "--root", str(root), "--out", str(tmp_path), "--interval", "0.1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    try:
+        out = Lines(process.stdout)
+        out.wait_for(f"{GAME}: rebuilt")
+        assert "Schiedsrichter" in text_of(tmp_path / GAME / "cards-letter-de.pdf")
+        replace_in(root / "card_data" / GAME / "lang" / "de.yaml", '"Schiedsrichter"', '"Unparteiischer"')
+        out.wait_for(f"{GAME}: rebuilt")
+        assert "Unparteiischer" in text_of(tmp_path / GAME / "cards-letter-de.pdf")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
