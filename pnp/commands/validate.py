@@ -27,17 +27,23 @@ def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
 
 
 def translation_problems(ctx) -> list[str]:
-    """Each translation the game has, drawn in memory like a translated build: its bad input
-    stops validation, and what it lacks or has let fall behind is a problem."""
+    """Each translation the game has, drawn in memory like a translated build; what it lacks
+    or has let fall behind is a problem. Bad input in a lang file is one problem too, told
+    after the game's own (a card renamed in the data is a rule problem first)."""
     from pnp.lang import language_codes
     codes = language_codes(ctx.game.folder)
     if not codes:
         return []
+    from pnp.errors import PnpError
     from pnp.lang.apply import in_language
     from pnp.lang.check import translation_problems as lacking
     problems = []
     for code in codes:
-        translated = in_language(replace(ctx, options=replace(ctx.options, lang=code)), code)
+        try:
+            translated = in_language(replace(ctx, options=replace(ctx.options, lang=code)), code)
+        except PnpError as exc:
+            problems.append(str(exc))
+            continue
         for component in translated.game.components:
             renderer_for(component.kind)(translated, component)
         problems += lacking(ctx.game, ctx.decks, translated.translation)
