@@ -88,7 +88,6 @@ class Translation:
         self.missing_labels.setdefault(text, where)
         return text
 
-
     @property
     def right_to_left(self) -> bool:
         """Written in a right-to-left script (as its labels show): tables and columns run
