@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+from dataclasses import replace
 import re
 import sys
 import time
@@ -168,13 +169,18 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
               "otherwise use the copy downloaded first).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no list of files; "
               "problems are still reported.")
-def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink_saver, draft, refresh, quiet):
+@click.option("--lang", "langs", multiple=True, metavar="CODE",
+              help="Build in a language the game has a translation for (card_data/ID/lang/CODE.yaml); "
+              "repeat for several, or 'all'. Files get the code in their names (cards-letter-de.pdf).")
+def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink_saver, draft, refresh, quiet,
+          langs):
     """Build print-ready PDFs for one or more games.
 
     \b
     Example:
       pnp build --game 12th-player --paper a4
       pnp build --all --bleed --duplex short-edge
+      pnp build --game 12th-player --lang de --lang he
     """
     out = checked_out(root, out)
     from pnp.commands.build import build_game
@@ -186,14 +192,24 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
     if duplex == "fold" and back_offset != (0.0, 0.0):
         fail("--back-offset does not apply to --duplex fold: fronts and backs print on the same "
              "side, so there is no printer shift to make up for")
+    if langs and shops:
+        raise click.UsageError("--shop files are made in the game's own language only; "
+                               "build them without --lang")
     options = PrintOptions(duplex=duplex, back_offset=back_offset, bleed=bleed, ink_saver=ink_saver,
                            draft=draft)
 
     def build_one(game_id):
-        with ProgressBar(game_id, enabled=not quiet) as bar:
-            written = build_game(project, game_id, out, paper, options, presets, bar.start)
-        if not quiet:
-            summarise(game_id, written, out)
+        languages = [None]
+        if langs:
+            from pnp.lang import chosen_languages
+            languages = chosen_languages(root / "card_data" / game_id, game_id, langs)
+        for lang in languages:
+            label = f"{game_id} ({lang})" if lang else game_id
+            with ProgressBar(label, enabled=not quiet) as bar:
+                written = build_game(project, game_id, out, paper, replace(options, lang=lang), presets,
+                                     bar.start)
+            if not quiet:
+                summarise(label, written, out)
 
     _, failed = each_game(ids, build_one)
     conclude(project, failed)
@@ -274,7 +290,9 @@ def proof(games, every, paper, out, guides, showcase, width, background, picks, 
               default=0.5, show_default=True,
               help="Seconds between looks at the files where the system can't report changes "
               "(some network drives); elsewhere each save is seen at once.")
-def watch(games, every, paper, out, root, interval):
+@click.option("--lang", "langs", multiple=True, metavar="CODE",
+              help="Also rebuild these translations (or 'all') on every save.")
+def watch(games, every, paper, out, root, interval, langs):
     """Rebuild a game each time you save one of its files, layouts or fonts. Stop with Ctrl-C.
 
     A bad edit prints what is wrong and keeps watching; the last good PDFs stay.
@@ -302,6 +320,10 @@ def watch(games, every, paper, out, root, interval):
             started = time.perf_counter()
             try:
                 written = build_game(project, game_id, out, paper, PrintOptions())
+                if langs:   # a translation's files follow the game's
+                    from pnp.lang import chosen_languages
+                    for lang in chosen_languages(root / "card_data" / game_id, game_id, langs):
+                        written += build_game(project, game_id, out, paper, PrintOptions(lang=lang))
             except Exception as exc:  # noqa: BLE001 - a watch outlives every bad edit
                 report_problem(exc if isinstance(exc, PnpError) else
                                PnpError(f"pnp hit an internal problem ({exc.__class__.__name__}: {exc})"))

@@ -86,7 +86,7 @@ def printed_texts():
             yield path, [(w, line) for w in words(value)]
     for game in sorted(p for p in (ROOT / "card_data").iterdir() if p.is_dir()):
         facts = fact_values(game)
-        for path in sorted(game.glob("*.yaml")):
+        for path in sorted(game.glob("*.yaml")) + sorted(game.glob("lang/*.yaml")):   # translations too
             if path.name == "facts.yaml":
                 continue
             for line, value in yaml_strings(path):

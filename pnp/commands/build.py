@@ -49,7 +49,7 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     files at once (see OutputFolder), so a failed build leaves the earlier output as it was.
     When nothing the build reads has changed since the last build there, nothing is redone.
     `progress(total)` may return a function to call with each step done."""
-    folder = OutputFolder(out / game_id)
+    folder = OutputFolder(out / game_id, language=options.lang)
     project.fetch_data(game_id)   # data given by URL: its local copy counts in what changed
     asked = (project.root, game_id, options, paper, tuple(shops))   # before options get the paper
     inputs = fingerprint(*asked)
@@ -68,6 +68,9 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         project.diagnostics.warn(f"draft: {problem}")
     options = replace(options, paper=paper or game.spec.paper)
     ctx = BuildContext(project, game, decks, options)
+    if options.lang:   # only a translated build loads the translation machinery
+        from pnp.lang.apply import in_language
+        ctx = in_language(ctx, options.lang)
     steps = sum(decks[c.id].total if c.kind == "deck" else 1 for c in game.components)
     if progress is not None:
         ctx.tick = progress(steps * (1 + len(shops)))
@@ -76,23 +79,40 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         rendered = render_all(ctx, game, game_id, options, shops, steps)
     finally:
         DRAFT.reset(marked)
+    if ctx.translation is not None:   # built with the source text where a translation lacks it
+        from pnp.lang.check import translation_problems
+        for problem in translation_problems(game, decks, ctx.translation):
+            project.diagnostics.warn(f"{options.lang}: {problem}")
     if fingerprint(*asked) != inputs:
         inputs = None   # a file was saved during the build: never count this output up to date
     paths = folder.commit([file for file, _ in rendered], inputs, project.diagnostics.warnings,
-                          components={component.id for component in game.components})
+                          components=output_components(game))
     return [Written(path, file.pages, len(file.data), spent)
             for path, (file, spent) in zip(paths, rendered)] + \
         [Written(path, 0, 0, 0.0, removed=True) for path in folder.removed]
 
 
+def output_components(game) -> set[str]:
+    """What a file in the output folder may be made for: a component of the game, in the
+    game's language or one it has a translation for. A file made for anything else (a
+    component or a translation since removed) goes."""
+    from pnp.lang import language_codes
+    ids = {component.id for component in game.components}
+    return ids | {f"{id}@{code}" for id in ids for code in language_codes(game.folder)}
+
+
 def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int) -> list:
-    """Every file of a build, in memory, each with the time it took."""
+    """Every file of a build, in memory, each with the time it took. The pieces are drawn
+    from `ctx.game` (translated in a translated build); the print-all cover is pnp's own page
+    and names the parts as `game` does."""
     project = ctx.project
     rendered: list[tuple[OutputFile, float]] = []
     parts = []
+    drawn = {component.id: component for component in ctx.game.components}
     for component in game.components:
-        files = [(replace(file, component=component.id), spent)
-                 for file, spent in timed(renderer_for(component.kind), ctx, component)]
+        made_for = f"{component.id}@{options.lang}" if options.lang else component.id
+        files = [(replace(file, component=made_for), spent)
+                 for file, spent in timed(renderer_for(component.kind), ctx, drawn[component.id])]
         rendered += files
         parts.append(home_part(options, component, [file for file, _ in files]))
         if component.kind != "deck":

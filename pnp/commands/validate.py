@@ -4,7 +4,8 @@ memory exactly as `pnp build` would, writing nothing.
 Drawing is what makes the promise hold: whatever `build` would stop on (a field the cards
 lack, markup that can't be drawn, an image that won't decode, a piece larger than the paper,
 a rule-sheet table naming an unknown column) stops `validate` too, and the warnings a build
-would give (text that doesn't fit, missing glyphs) are given here."""
+would give (text that doesn't fit, missing glyphs) are given here. Each translation in the
+game's lang/ folder is drawn too, and what it lacks is reported (pnp.lang.check)."""
 
 from __future__ import annotations
 
@@ -22,4 +23,28 @@ def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
     ctx = BuildContext(project, game, decks, replace(PrintOptions(), paper=game.spec.paper))
     for component in game.components:
         renderer_for(component.kind)(ctx, component)
-    return validate(game, decks), len(game.contents)
+    return validate(game, decks) + translation_problems(ctx), len(game.contents)
+
+
+def translation_problems(ctx) -> list[str]:
+    """Each translation the game has, drawn in memory like a translated build; what it lacks
+    or has let fall behind is a problem. Bad input in a lang file is one problem too, told
+    after the game's own (a card renamed in the data is a rule problem first)."""
+    from pnp.lang import language_codes
+    codes = language_codes(ctx.game.folder)
+    if not codes:
+        return []
+    from pnp.errors import PnpError
+    from pnp.lang.apply import in_language
+    from pnp.lang.check import translation_problems as lacking
+    problems = []
+    for code in codes:
+        try:
+            translated = in_language(replace(ctx, options=replace(ctx.options, lang=code)), code)
+        except PnpError as exc:
+            problems.append(str(exc))
+            continue
+        for component in translated.game.components:
+            renderer_for(component.kind)(translated, component)
+        problems += lacking(ctx.game, ctx.decks, translated.translation)
+    return problems

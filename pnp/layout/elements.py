@@ -41,6 +41,7 @@ class PieceContext:
     palette: dict = field(default_factory=dict)  # colour names the layout defines
     safe: float | None = None  # for print shops: warn about text closer than this to the trim
     ink_saver: object = None   # an InkSaver when printing with little ink
+    labels: object = None      # labels(text, where): fixed text in a translated build's language
 
 
 class Colour:
@@ -366,7 +367,8 @@ class TextDrawer(Drawer):
         self.rect = spec.box(piece)
         self.family = piece.fonts.family(spec.font, spec._where.key(spec, "font"))
         self.font = self.family.face(bold=spec.bold, italic=spec.italic)
-        self.text = Binding(spec.text, spec._where)
+        text = piece.labels(spec.text, spec._where.key(spec, "text")) if piece.labels else spec.text
+        self.text = Binding(text, spec._where)
         self.colour = Colour(spec.colour, spec._where, piece.palette)
         self.diagnostics = piece.diagnostics
         self.safe = piece.safe

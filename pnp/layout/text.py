@@ -304,7 +304,9 @@ def bidi_lines(text: str, font: str, fallbacks: tuple, size: float, leading: flo
     `height`; None otherwise. A paragraph that starts right-to-left is aligned from the
     right: `left` means where reading starts."""
     import arabic_reshaper
-    from bidi import get_display
+    # the pure-Python algorithm: python-bidi's compiled get_display leaves brackets unmirrored,
+    # so "(word)" in Hebrew would print as ")word("
+    from bidi.algorithm import get_display
     from reportlab.pdfbase.pdfmetrics import getFont
     shaped = arabic_reshaper.reshape(text)
     covers = [(name, getFont(name).face.charToGlyph) for name in (font,) + tuple(s[0] for s in fallbacks)]

@@ -72,14 +72,16 @@ def digest(data: bytes) -> str:
 
 
 class OutputFolder:
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, language: str | None = None):
         self.folder = folder
+        # each language's build keeps its own record, so building one never makes another's stale
+        self.record = RECORD if not language else RECORD.replace(".json", f"-{language}.json")
         self.removed: list[Path] = []   # by the last commit: files of components that are gone
 
     def last_warnings(self) -> list[str]:
         """The warnings the last build gave, to tell again when it is reused."""
         try:
-            record = json.loads((self.folder / RECORD).read_text(encoding="utf-8"))
+            record = json.loads((self.folder / self.record).read_text(encoding="utf-8"))
             return [str(w) for w in record.get("warnings") or []]
         except (OSError, ValueError, AttributeError):
             return []
@@ -88,7 +90,7 @@ class OutputFolder:
         """The files of the last build, if it was made from `fingerprint` and every file it
         wrote is still there unchanged; else None."""
         try:
-            record = json.loads((self.folder / RECORD).read_text(encoding="utf-8"))
+            record = json.loads((self.folder / self.record).read_text(encoding="utf-8"))
         except (FileNotFoundError, ValueError, OSError):
             return None
         if not isinstance(record, dict) or record.get("fingerprint") != fingerprint:
@@ -123,6 +125,7 @@ class OutputFolder:
                     {"name": f.name, "digest": digest(f.data), "pages": f.pages, "size": len(f.data)}
                     for f in files], "warnings": list(warnings)}
                 journal = {"renames": staged, "manifest": dict(sorted(manifest.items())), "record": record,
+                           "record_name": self.record,
                            "old_manifest": old_manifest}
                 with _holding_signals():
                     try:
@@ -191,7 +194,7 @@ class OutputFolder:
             return
         if all(self._holds(entry["name"], entry["digest"]) for entry in renames):
             self._write_json(MANIFEST, journal["manifest"])
-            self._write_json(RECORD, journal["record"])
+            self._write_json(journal.get("record_name", RECORD), journal["record"])
             self._forget(journal)
         else:
             self._undo(journal)
@@ -206,7 +209,7 @@ class OutputFolder:
         for entry in journal["renames"]:
             os.replace(self.folder / entry["part"], self.folder / entry["name"])
         self._write_json(MANIFEST, journal["manifest"])
-        self._write_json(RECORD, journal["record"])
+        self._write_json(journal.get("record_name", RECORD), journal["record"])
 
     def _undo(self, journal: dict) -> None:
         """Put back every file as it was before the commit began."""

@@ -20,6 +20,7 @@ class PrintOptions:
     bleed: float = 0.0                              # points
     ink_saver: bool = False
     draft: bool = False        # built despite rule problems: every page says DRAFT
+    lang: str | None = None    # a translation's code (pnp.lang); None: the game as written
 
     @property
     def variant(self) -> str:
@@ -35,6 +36,8 @@ class PrintOptions:
             parts.append("ink-saver")
         if self.draft:
             parts.append("draft")
+        if self.lang:
+            parts.append(self.lang)
         return "".join(f"-{part}" for part in parts if part)
 
 
@@ -45,6 +48,7 @@ class BuildContext:
     decks: dict
     options: PrintOptions
     tick: object = lambda steps=1: None            # progress: called as pieces are done
+    translation: object = None   # a pnp.lang.file.Translation in a translated build
 
     def frame_args(self, deck=None, bleed: float = 0.0, component=None, safe: float | None = None) -> dict:
         """What layouts are compiled against: the fields a card of `deck` has (the built-in
@@ -54,6 +58,7 @@ class BuildContext:
             fields["rows"] = None
         return dict(fonts=self.project.fonts, game_dir=self.game.folder, fields=fields,
                     diagnostics=self.project.diagnostics, bleed=bleed, safe=safe,
+                    labels=self.translation.label if self.translation is not None else None,
                     ink_saver=InkSaver() if self.options.ink_saver and safe is None else None)
 
 

@@ -45,7 +45,12 @@ def render_rules(ctx, component) -> list[OutputFile]:
     if not path.is_file():
         raise component._where.error(f"rule sheet '{component.source}' not found in the game folder")
     text = read_rules_text(path, component)
+    say, rtl = str, False
+    if ctx.translation is not None:
+        text, say = ctx.translation.rules_text(component, text), ctx.translation.label
+        rtl = ctx.translation.right_to_left
     styles = make_styles(ctx.project.fonts)
+    styles["rtl"] = rtl
     styles["width"] = column_width(PAPER_SIZES[ctx.options.paper], component.columns)
     icons = RULE_ICONS.set((icons_of(ctx.game.folder), display_path(path)))
     try:
@@ -56,11 +61,12 @@ def render_rules(ctx, component) -> list[OutputFile]:
     paper = PAPER_SIZES[ctx.options.paper]
     buffer = io.BytesIO()
     title = ctx.game.title
-    document = rules_document(buffer, paper, title, component.columns, styles, ctx.game.spec.credit)
+    document = rules_document(buffer, paper, title, component.columns, styles, ctx.game.spec.credit, say, rtl)
     document.build(story, canvasmaker=draft_kind(Canvas))
     pages = document.page
     draft = "-draft" if ctx.options.draft else ""
-    return [OutputFile(f"{component.id}-{ctx.options.paper}{draft}.pdf", buffer.getvalue(), pages)]
+    lang = f"-{ctx.options.lang}" if ctx.options.lang else ""
+    return [OutputFile(f"{component.id}-{ctx.options.paper}{draft}{lang}.pdf", buffer.getvalue(), pages)]
 
 
 def read_rules_text(path, component) -> str:
@@ -108,15 +114,19 @@ def column_width(paper, columns: int) -> float:
     return (paper[0] - 2 * MARGIN - (columns - 1) * GUTTER) / columns
 
 
-def rules_document(buffer, paper, title: str, columns: int, styles, credit: str) -> BaseDocTemplate:
+def rules_document(buffer, paper, title: str, columns: int, styles, credit: str,
+                   say=str, rtl: bool = False) -> BaseDocTemplate:
+    """`say` puts pnp's own words on the sheet into a translated build's language; a
+    right-to-left one fills the columns from the right."""
     margin, banner, gutter = MARGIN, BANNER, GUTTER
     width, height = paper
 
     def frames(top_room: float) -> list[Frame]:
         column_w = column_width(paper, columns)
+        order = range(columns - 1, -1, -1) if rtl else range(columns)
         return [Frame(margin + i * (column_w + gutter), margin, column_w,
                       height - 2 * margin - top_room, id=f"col{i}", leftPadding=0, rightPadding=0,
-                      topPadding=0, bottomPadding=0) for i in range(columns)]
+                      topPadding=0, bottomPadding=0) for i in order]
 
     def first_page(canvas, doc):
         canvas.saveState()
@@ -124,14 +134,14 @@ def rules_document(buffer, paper, title: str, columns: int, styles, credit: str)
         canvas.setViewerPreference("PrintScaling", "None")   # print at 100 %, like the cards
         # the band stays inside the 5 mm a home printer cannot print
         canvas.rect(UNPRINTABLE, height - margin - banner + mm(4), width - 2 * UNPRINTABLE, banner, stroke=0, fill=1)
-        heading = paragraph(escape(title) + " — how to play", styles["title"])
+        heading = paragraph(escape(title) + " — " + escape(say("how to play")), styles["title"])
         heading.wrap(width - 2 * margin, banner)
         heading.drawOn(canvas, margin, height - margin - banner + mm(7.5))
         canvas.restoreState()
         footer(canvas, doc)
 
     def footer(canvas, doc):
-        line = f"{escape(title)} · rules in our own words · page {doc.page}"
+        line = f"{escape(title)} · {escape(say('rules in our own words'))} · {escape(say('page'))} {doc.page}"
         if credit:
             line += f" · {escape(credit)}"
         para = paragraph(line, styles["foot"])
@@ -180,7 +190,8 @@ class RightToLeft(Flowable):
 
     def __init__(self, markup: str, style, fallbacks: tuple):
         super().__init__()
-        self.text = html.unescape(re.sub(r"<[^>]+>", " ", markup)).strip()
+        # emphasis tags go without a trace (a space would split "<b>word</b>:"); others part words
+        self.text = html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"</?[bi]>", "", markup))).strip()
         self.style, self.fallbacks = style, fallbacks
         self.lines = None
 
@@ -256,7 +267,7 @@ def _blocks(tokens, i: int, stop: str | None, styles, generate):
             kind = "bullet" if token.type == "bullet_list_open" else "1"
             if items:
                 out.append(ListFlowable(items, bulletType=kind, start=None if kind == "bullet" else 1,
-                                        leftIndent=12, bulletFontSize=8 if kind == "bullet" else 9,
+                                        **list_side(styles), bulletFontSize=8 if kind == "bullet" else 9,
                                         bulletFontName=styles["body"].fontName,
                                         bulletColor=ACCENT, spaceAfter=4))
         elif token.type == "table_open":
@@ -271,6 +282,13 @@ def _blocks(tokens, i: int, stop: str | None, styles, generate):
         else:
             i += 1
     return out, i
+
+
+def list_side(styles) -> dict:
+    """Where a list's bullets go: on the right in a right-to-left sheet."""
+    if styles.get("rtl"):
+        return {"bulletDir": "rtl", "rightIndent": 12, "leftIndent": 0}
+    return {"leftIndent": 12}
 
 
 def _list_items(tokens, i: int, close: str, styles, generate):
@@ -389,7 +407,7 @@ def contents_list(ctx, styles) -> ListFlowable:
         elif deck is not None and component.kind == "deck":
             line += f": {deck.total} pieces"
         items.append(ListItem(paragraph(line, ParagraphStyle("c", parent=styles["body"], spaceAfter=1.5))))
-    return ListFlowable(items, bulletType="bullet", leftIndent=12, bulletFontSize=8,
+    return ListFlowable(items, bulletType="bullet", **list_side(styles), bulletFontSize=8,
                         bulletFontName=styles["body"].fontName, bulletColor=ACCENT, spaceAfter=4)
 
 

@@ -14,6 +14,7 @@ import io
 from dataclasses import dataclass
 
 from pnp.impose import PAPER_SIZES, UNPRINTABLE
+from pnp.layout.text import has_rtl
 from pnp.layout.units import Length, mm
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
 from pnp.render.deck import compile_deck_layouts
@@ -192,12 +193,28 @@ def spine(canvas, x: float, y: float, depth: float, height: float, title: str, n
     canvas.rotate(90)
     from reportlab.pdfbase.pdfmetrics import stringWidth
     text = f"{title}: {name}"
+    if has_rtl(text):
+        spine_rtl(canvas, text, depth, height, font)
+        canvas.restoreState()
+        return
     # as large as the spine allows: a third of its width, and the whole text within its length
     size = min(11.0, depth * 0.35, height * 0.9 / max(stringWidth(text, font, 1), 1))
     canvas.setFillGray(0.15)
     canvas.setFont(font, size)
     canvas.drawCentredString(0, -size * 0.35, text)
     canvas.restoreState()
+
+
+def spine_rtl(canvas, text: str, depth: float, height: float, font: str) -> None:
+    """The spine's words in a right-to-left script: shaped, in visual order, with the fallback
+    fonts that have its letters (a translated build, pnp.lang)."""
+    from pnp.fonts import fallbacks_for
+    from pnp.layout.text import bidi_lines
+    fallbacks = fallbacks_for(font, text)
+    natural = bidi_lines(text, font, fallbacks, 1.0, 1.2, "262626", "center", 1e9, 1e9).widths[0]
+    size = min(11.0, depth * 0.35, height * 0.9 / max(natural, 1))
+    lines = bidi_lines(text, font, fallbacks, size, 1.2, "262626", "center", natural * size + 1, 1e9)
+    lines.drawOn(canvas, -lines.width / 2, -size * 0.35 - size * 0.2)
 
 
 def glue_label(canvas, x: float, y: float, width: float, height: float, font: str) -> None:

@@ -1,0 +1,78 @@
+"""A build in another language: the game, its decks and its rule sheets seen through a
+Translation. Nothing is drawn a second way: the renderers get translated copies of what they
+always get (card values, titles, headings), and layouts look their fixed text up in the
+translation's labels while they compile (`PieceContext.labels`)."""
+
+from __future__ import annotations
+
+import copy
+
+from pnp.config.deck import Card, Deck
+from pnp.config.typed import Where
+from pnp.lang.file import Translation, data_file_name, load_translation
+
+
+def in_language(ctx, code: str):
+    """`ctx` (a BuildContext over the source data) made to build in the language `code`."""
+    return translated_context(ctx, load_translation(ctx.game, ctx.decks, code))
+
+
+def translated_context(ctx, translation: Translation):
+    """A copy of a BuildContext that builds in the translation's language. Validation has run
+    on the source data already: rules compare names and values as the game states them."""
+    decks = {cid: translated_deck(deck, translation.cards.get(data_file_name(ctx.game, deck), {}))
+             for cid, deck in ctx.decks.items()}
+    result = copy.copy(ctx)
+    result.game = translated_game(ctx.game, translation)
+    result.decks = decks
+    result.translation = translation
+    return result
+
+
+def translated_deck(deck: Deck, by_card: dict) -> Deck:
+    cards = []
+    for card in deck.cards:
+        entries = by_card.get(card.label, {})
+        changed = Card(card)
+        for name, (entry, _) in entries.items():
+            if isinstance(card.get(name), str):
+                changed[name] = entry.text.strip()
+        changed.label, changed.where = card.label, card.where
+        cards.append(changed)
+    return Deck(deck.path, deck.fields, cards, list(deck.counts), deck.designed)
+
+
+def translated_game(game, translation: Translation):
+    """The game with its title, credit, component titles and descriptions and rule-sheet table
+    headings in the translation's language."""
+    say = translation.label
+    at = Where(str(game.manifest), None, "")
+    result = copy.copy(game)
+    result.spec = copy.copy(game.spec)
+    result.spec.title = say(game.spec.title, Where(at.file, None, "title"))
+    result.spec.credit = say(game.spec.credit, Where(at.file, None, "credit"))
+    components = []
+    for component in game.components:
+        changed = copy.copy(component)
+        where = component._where
+        for key in ("title", "description"):
+            if getattr(component, key):
+                setattr(changed, key, say(getattr(component, key), where.key(component, key)))
+        if component.kind == "rules":
+            changed.tables = {name: translated_table(spec, say, where.key(component, "tables"),
+                                                     translation.right_to_left)
+                              for name, spec in component.tables.items()}
+        components.append(changed)
+    result.components = components
+    return result
+
+
+def translated_table(spec, say, where: Where, right_to_left: bool):
+    """A rule-sheet table with its headings translated; read from the right in a right-to-left
+    language, so its columns are turned around."""
+    changed = copy.copy(spec)
+    headings = spec.headings or [c.replace("_", " ").capitalize() for c in spec.columns]
+    changed.headings = [say(heading, where) for heading in headings]
+    if right_to_left:
+        changed.columns, changed.headings = spec.columns[::-1], changed.headings[::-1]
+    return changed

@@ -1,0 +1,200 @@
+"""One language of a game: `card_data/<game>/lang/<code>.yaml`, loaded and checked against the
+game, so every mistake in it is one sentence naming the file, line and field.
+
+    language: Deutsch                  # the language's own name
+    labels:                            # fixed words: layout text, titles, table headings
+      THE: DER
+    cards:                             # by data file, then card (its label), then field
+      cards.yaml:
+        Coach:
+          name: {source: Coach, text: Trainer}
+    rules:                             # by rule sheet file
+      rules.md:
+        translates: 3f2a1b0c9d8e       # the rule sheet it translates (pnp validate prints it)
+        text: |
+          ...
+
+Each card string keeps the source text it translates, so `pnp validate` can tell a
+translation whose source changed since; a rule sheet keeps a short hash of its source instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from pnp.config.typed import Where, load_as, where_of
+from pnp.errors import PnpError, did_you_mean, known
+from pnp.lang import lang_file
+from pnp.layout.binding import Binding
+from pnp.yaml_source import YamlMap, display_path, load_yaml, type_name
+
+
+@dataclass
+class CardText:
+    """One field of one card: the source text it was made from, and the translation."""
+
+    source: str
+    text: str
+
+
+@dataclass
+class RulesText:
+    translates: str   # rules_hash() of the rule sheet it translates
+    text: str
+
+
+@dataclass
+class LangSpec:
+    language: str = ""
+    labels: dict[str, str] = field(default_factory=dict)
+    cards: dict[str, Any] = field(default_factory=dict)    # walked below, keeping each key's line
+    rules: dict[str, RulesText] = field(default_factory=dict)
+
+
+def same_text(a: str, b: str) -> bool:
+    """Equal but for line breaks and spacing: reflowing a paragraph changes no meaning."""
+    return a.split() == b.split()
+
+
+def rules_hash(text: str) -> str:
+    """A short hash of a rule sheet, blind to reflowed lines."""
+    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:12]
+
+
+@dataclass
+class Translation:
+    code: str
+    name: str
+    path: str                                    # as shown in messages
+    labels: dict[str, tuple[str, Where]]
+    cards: dict[str, dict[str, dict[str, tuple[CardText, Where]]]]   # file -> label -> field
+    rules: dict[str, tuple[RulesText, Where]]    # rule sheet file -> translation
+    missing_labels: dict[str, Where | None] = field(default_factory=dict)  # asked for, not found
+    rule_sheets: dict[str, tuple[Any, str]] = field(default_factory=dict)  # drawn: component, source hash
+
+    @property
+    def called(self) -> str:
+        return f"{self.code} ({self.name})" if self.name else self.code
+
+    def label(self, text: str, where: Where | None = None) -> str:
+        """Fixed text in this language; the source text, noted as missing, when the file has
+        none. Text without a letter outside its {field} holes (a value, a number) is kept."""
+        if not has_words(text):
+            return text
+        if text in self.labels:
+            return self.labels[text][0]
+        self.missing_labels.setdefault(text, where)
+        return text
+
+    @property
+    def right_to_left(self) -> bool:
+        """Written in a right-to-left script (as its labels show): tables and columns run
+        from the right."""
+        from pnp.layout.text import has_rtl
+        return any(has_rtl(text) for text, _ in self.labels.values())
+
+    def rules_text(self, component, source: str) -> str:
+        """The rule sheet's Markdown in this language (the source when there is none yet);
+        the source's hash is kept to tell a translation that fell behind."""
+        self.rule_sheets[component.source] = (component, rules_hash(source))
+        found = self.rules.get(component.source)
+        return found[0].text if found is not None else source
+
+
+def has_words(text: str) -> bool:
+    try:
+        parts = Binding(text, Where("", None, "")).parts
+    except PnpError:
+        return False
+    return any(ch.isalpha() for is_field, part in parts if not is_field for ch in part)
+
+
+def load_translation(game, decks: dict, code: str) -> Translation:
+    """The language `code` of `game`, every name in it checked against the game's data files,
+    cards, fields and rule sheets."""
+    path = lang_file(game.folder, code)
+    node = load_yaml(path)
+    where = where_of(node)
+    spec = load_as(LangSpec, node, where)
+    labels = {}
+    for source, text in spec.labels.items():
+        at = where.key(node, "labels").key(node["labels"], source)
+        if Binding(source, at).fields != Binding(text, at).fields:
+            raise at.error(f"the translation must keep the same {{field}} holes as '{source}'")
+        labels[source] = (text, at)
+    cards = read_cards(node, where, data_files(game, decks))
+    rules = read_rules(node, where, spec, game)
+    return Translation(code, spec.language, display_path(path), labels, cards, rules)
+
+
+def data_files(game, decks: dict) -> dict[str, dict]:
+    """Each data file the game's decks read, by its name in the game folder: its fields and
+    its cards by label."""
+    files: dict[str, dict] = {}
+    for deck in decks.values():
+        entry = files.setdefault(data_file_name(game, deck), {"fields": deck.fields, "cards": {}})
+        for card in deck.cards:
+            entry["cards"].setdefault(card.label, card)
+    return files
+
+
+def data_file_name(game, deck) -> str:
+    """How a lang file names a deck's data file: its path in the game folder."""
+    path = deck.path
+    return path.relative_to(game.folder).as_posix() if path.is_relative_to(game.folder) else path.name
+
+
+def expect_map(value, where: Where, what: str) -> YamlMap:
+    if not isinstance(value, dict):
+        raise where.error(f"expected {what}, found {type_name(value)}")
+    return value
+
+
+def read_cards(node, where: Where, files: dict) -> dict:
+    cards: dict = {}
+    by_file = node.get("cards") or {}
+    for file_name, by_card in by_file.items():
+        file_at = where.key(node, "cards").key(by_file, file_name)
+        if file_name not in files:
+            raise file_at.error(f"the game has no data file '{file_name}'",
+                                hint=did_you_mean(str(file_name), files) or f"its data files: {known(files)}")
+        data = files[file_name]
+        expect_map(by_card, file_at, "a map of cards by name")
+        for label, by_field in by_card.items():
+            card_at = file_at.key(by_card, label)
+            label = str(label)
+            if label not in data["cards"]:
+                raise card_at.error(f"unknown card '{label}': {file_name} has no card of that name",
+                                    hint=did_you_mean(label, data["cards"]))
+            expect_map(by_field, card_at, "a map of fields, each {source: ..., text: ...}")
+            for name, entry_node in by_field.items():
+                field_at = card_at.key(by_field, name)
+                spec = data["fields"].get(name)
+                if spec is None:
+                    raise field_at.error(f"unknown field '{name}'", hint=did_you_mean(str(name), data["fields"])
+                                         or f"the cards' fields: {known(data['fields'])}")
+                if spec.type != "text":
+                    raise field_at.error(f"'{name}' is a {spec.type} field; only text fields are translated")
+                entry = load_as(CardText, entry_node, field_at)
+                if not entry.text.strip():
+                    raise field_at.key(entry_node, "text").error("the translation is empty; write it or "
+                                                                 "remove the entry")
+                cards.setdefault(file_name, {}).setdefault(label, {})[name] = (entry, field_at)
+    return cards
+
+
+def read_rules(node, where: Where, spec: LangSpec, game) -> dict:
+    sheets = {c.source: c for c in game.components if c.kind == "rules"}
+    rules = {}
+    for name, entry in spec.rules.items():
+        at = where.key(node, "rules").key(node["rules"], name)
+        if name not in sheets:
+            raise at.error(f"the game has no rule sheet '{name}'",
+                           hint=did_you_mean(name, sheets) or (f"its rule sheets: {known(sheets)}"
+                                                               if sheets else None))
+        if not entry.text.strip():
+            raise at.key(node["rules"][name], "text").error("the rule sheet translation is empty")
+        rules[name] = (entry, at)
+    return rules

@@ -1,0 +1,241 @@
+"""Translated builds (pnp.lang): The 12th Player in German and Hebrew, read back from the PDFs;
+what `pnp validate` says about a translation that lacks a string or has fallen behind; the
+errors for a language the game lacks and for bad input in a lang file."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pypdfium2
+import pytest
+
+from conftest import REPO, build, pdf, run
+
+GAME = "12th-player"
+
+
+@pytest.fixture(scope="module")
+def translated(tmp_path_factory):
+    out = tmp_path_factory.mktemp("out")
+    build(REPO, GAME, out, "--lang", "all", "--quiet")
+    return out / GAME
+
+
+def text_of(path) -> str:
+    return "\n".join(page.extract_text() for page in pdf(path).pages)
+
+
+def glyphs(path, page: int = 0) -> list[tuple[str, float]]:
+    """Each character pdfium finds on a page, with the left edge of its glyph."""
+    textpage = pypdfium2.PdfDocument(str(path))[page].get_textpage()
+    found = []
+    for index in range(textpage.count_chars()):
+        char = textpage.get_text_range(index, 1)
+        if char.strip():
+            found.append((char, textpage.get_charbox(index)[0]))
+    return found
+
+
+def lefts(path, word: str, page: int = 0) -> list[float]:
+    """The left edges of the glyphs of `word` (in reading order) where it is first printed."""
+    chars = glyphs(path, page)
+    joined = "".join(c for c, _ in chars)
+    start = joined.find(word)
+    assert start >= 0, f"{word!r} not on page {page + 1} of {path.name}"
+    return [x for _, x in chars[start:start + len(word)]]
+
+
+def test_lang_all_writes_each_language_under_its_own_names(translated):
+    names = sorted(p.name for p in translated.iterdir() if not p.name.startswith("."))
+    assert names == sorted(f"{stem}-letter-{code}.pdf" for code in ("de", "he")
+                           for stem in ("cards", "rules", "tuck-boxes", f"{GAME}-print-all"))
+
+
+def test_german_words_on_the_cards_backs_and_rule_sheet(translated):
+    cards = text_of(translated / "cards-letter-de.pdf")
+    for word in ("Trainer", "Schiedsrichter", "Stadionsprecher", "Ballverlust!", "Passverteidiger",
+                 "Sieh dir heimlich die Karte eines Mitspielers an.", "DER", "12. MANN"):
+        assert word in " ".join(cards.split()), word
+    assert "Referee" not in cards and "Secretly" not in cards and "12TH PLAYER" not in cards
+    rules = " ".join(text_of(translated / "rules-letter-de.pdf").split())
+    for words in ("Der 12. Mann — so wird gespielt", "Vorbereitung", "Mischt die 17 Karten.",
+                  "Wert Karte Anzahl Wirkung", "Seite 1", "17 Karten mit den Werten 2 bis 12"):
+        assert words in rules, words
+    assert "how to play" not in rules and "Shuffle" not in rules
+
+
+def test_hebrew_is_printed_right_to_left(translated):
+    cards = translated / "cards-letter-he.pdf"
+    for word in ("שופט", "מאמן", "השחקן"):   # the first letter read is the rightmost
+        xs = lefts(cards, word)
+        assert xs == sorted(xs, reverse=True) and xs[0] > xs[-1], (word, xs)
+    rules = translated / "rules-letter-he.pdf"
+    xs = lefts(rules, "טאצ'דאון")
+    assert xs == sorted(xs, reverse=True)
+    # "(הארכה)": the bracket read first is on the right, drawn mirrored, so pdfium reads the
+    # page's brackets from left to right as the closing one, then the opening one
+    marks = [(c, x) for c, x in glyphs(rules) if c in "()"]
+    assert [c for c, _ in sorted(marks, key=lambda m: m[1])] == [")", "("]
+    # a right-to-left sheet starts in its right-hand column: the opening words are right of the table
+    assert lefts(rules, "ביציע")[0] > lefts(rules, "קוורטרבק")[0]
+
+
+def test_hebrew_pages_draw_hebrew_letters_not_empty_boxes(translated):
+    for name in ("cards-letter-he.pdf", "rules-letter-he.pdf", "tuck-boxes-letter-he.pdf"):
+        assert "השחקן" in text_of(translated / name), name
+
+
+def test_a_translated_build_gives_the_same_bytes_twice(tmp_path, translated):
+    again = tmp_path / "again"
+    build(REPO, GAME, again, "--lang", "he", "--quiet")
+    for name in ("cards-letter-he.pdf", "rules-letter-he.pdf", f"{GAME}-print-all-letter-he.pdf"):
+        assert (again / GAME / name).read_bytes() == (translated / name).read_bytes(), name
+
+
+def test_a_build_without_lang_loads_no_translation_code(tmp_path):
+    """A plain build only looks at lang/ (to keep the output folder tidy); it never imports
+    what loads, applies or checks a translation."""
+    script = ("import sys; from pnp.cli import main; sys.argv = ['pnp', 'build', '--game', '12th-player', "
+              f"'--out', {str(tmp_path)!r}, '--quiet']\n"
+              "try:\n    main()\nexcept SystemExit:\n    pass\n"
+              "print(sorted(m for m in sys.modules if m.startswith('pnp.lang.')))")
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+    assert (tmp_path / GAME / "cards-letter.pdf").is_file()
+
+
+def test_a_language_the_game_lacks_is_one_error_listing_its_languages():
+    result = run("build", "--game", GAME, "--lang", "fr", "--out", "/nonexistent/never", root=REPO)
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "error: 12th-player has no translation 'fr'; its languages: de, he"
+    assert "Traceback" not in result.output + result.stderr
+
+
+def test_lang_all_for_a_game_without_translations_says_so(tmp_path):
+    result = run("build", "--game", "jukem", "--lang", "all", "--out", str(tmp_path), root=REPO)
+    assert result.exit_code == 1
+    assert "jukem has no translations; add card_data/jukem/lang/LANG.yaml" in result.stderr
+
+
+def test_shop_files_are_not_made_in_another_language(tmp_path):
+    result = run("build", "--game", GAME, "--lang", "de", "--shop", "tgc", "--out", str(tmp_path), root=REPO)
+    assert result.exit_code == 2 and "build them without --lang" in result.output
+
+
+def test_validate_is_clean_for_the_shipped_translations():
+    result = run("validate", "--game", GAME, root=REPO)
+    assert result.exit_code == 0, result.stderr
+    assert "12th-player: ok" in result.output
+
+
+def replace_in(path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def line_of(path, needle: str) -> int:
+    return next(n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if needle in line)
+
+
+def test_validate_reports_a_missing_and_a_stale_translation_with_file_and_line(root):
+    game = root / "card_data" / GAME
+    de = game / "lang" / "de.yaml"
+    replace_in(de, '      name: {source: "Secondary", text: "Passverteidiger"}\n', "")   # missing
+    replace_in(game / "cards.yaml", "Secretly look at the card", "Secretly peek at the card")   # stale
+    result = run("validate", "--game", GAME, root=root)
+    assert result.exit_code == 1
+    errors = result.stderr.splitlines()
+    card_line = line_of(game / "cards.yaml", "name: Secondary") - 1   # the card's `- value:` line
+    assert (f"error: {game / 'cards.yaml'}:{card_line}: cards[7].name: card 'Secondary' has no "
+            f"translation into de (Deutsch) (add to {de} under cards: cards.yaml: Secondary: "
+            f"name: {{source: ..., text: ...}})") in errors
+    stale = [e for e in errors if "out of date" in e]
+    assert len(stale) == 2   # German and Hebrew both translate the old text
+    source_line = line_of(de, "Secretly look at the card") - 1   # its `source: >-` line
+    assert stale[0].startswith(f"error: {de}:{source_line}: cards.cards.yaml.Secondary.text.source: "
+                               f"out of date: the source text of card 'Secondary' changed since this "
+                               f"translation; it now reads 'Secretly peek at the card of another player.'")
+
+
+def test_validate_reports_a_rule_sheet_changed_since_its_translation(root):
+    game = root / "card_data" / GAME
+    replace_in(game / "rules.md", "1. Shuffle the 17 cards.", "1. Shuffle all 17 cards well.")
+    result = run("validate", "--game", GAME, root=root)
+    assert result.exit_code == 1
+    de = game / "lang" / "de.yaml"
+    line = line_of(de, "    translates: ")
+    assert re.search(rf"^error: {re.escape(str(de))}:{line}: rules\.rules\.md\.translates: out of date: "
+                     rf"rules\.md changed since this translation \(it is now [0-9a-f]{{12}}, the translation "
+                     rf"says 963bde191ada\) \(bring the translation up to date, then set translates: [0-9a-f]{{12}}\)$",
+                     result.stderr, re.M), result.stderr
+
+
+def test_validate_reports_layout_text_without_a_translation(root):
+    back = root / "layouts" / GAME / "back.yaml"
+    replace_in(back, "text: THE\n", "text: THE ONE\n")
+    result = run("validate", "--game", GAME, root=root)
+    assert result.exit_code == 1
+    assert (f"error: {back}:{line_of(back, 'THE ONE')}: elements[5].text: 'THE ONE' has no translation "
+            f"into de (Deutsch)") in result.stderr
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('    "Coach":\n', '    "Coach Carter":\n',
+     "cards.cards.yaml.Coach Carter: unknown card 'Coach Carter': cards.yaml has no card of that name"),
+    ('      name: {source: "Coach", text: "Trainer"}', '      nmae: {source: "Coach", text: "Trainer"}',
+     "cards.cards.yaml.Coach.nmae: unknown field 'nmae' (did you mean 'name'?)"),
+    ('      name: {source: "Coach", text: "Trainer"}', '      name: {source: "Coach", text: 12}',
+     "cards.cards.yaml.Coach.name.text: expected text, found the number 12"),
+    ('      name: {source: "Coach", text: "Trainer"}', '      name: {source: "Coach", text: "Trainer"',
+     "YAML syntax"),
+    ('  "THE": "DER"', '  "{value} THE": "DER"',
+     "labels.{value} THE: the translation must keep the same {field} holes as '{value} THE'"),
+])
+def test_bad_input_in_a_lang_file_is_one_line_with_file_line_and_field(root, tmp_path, old, new, message):
+    de = root / "card_data" / GAME / "lang" / "de.yaml"
+    replace_in(de, old, new)
+    for command in (["validate", "--game", GAME], ["build", "--game", GAME, "--lang", "de", "--out", str(tmp_path)]):
+        result = run(*command, root=root)
+        assert result.exit_code == 1, result.output
+        errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+        assert len(errors) == 1 and errors[0].startswith(f"error: {de}:"), result.stderr
+        assert message in errors[0]
+        assert "Traceback" not in result.output + result.stderr
+
+
+def test_each_language_keeps_its_own_build_record(tmp_path):
+    """Building another language in between does not make a language build again."""
+    build(REPO, GAME, tmp_path, "--lang", "de", "--quiet")
+    build(REPO, GAME, tmp_path, "--lang", "he", "--quiet")
+    build(REPO, GAME, tmp_path, "--quiet")
+    again = build(REPO, GAME, tmp_path, "--lang", "de")
+    assert "12th-player (de): up to date" in again.output
+
+
+def test_the_files_of_a_translation_that_is_gone_are_removed(root, tmp_path):
+    build(root, GAME, tmp_path, "--lang", "de", "--quiet")
+    assert (tmp_path / GAME / "cards-letter-de.pdf").is_file()
+    (root / "card_data" / GAME / "lang" / "de.yaml").unlink()
+    build(root, GAME, tmp_path, "--quiet")
+    assert not (tmp_path / GAME / "cards-letter-de.pdf").exists()
+    assert (tmp_path / GAME / "cards-letter.pdf").is_file()
+
+
+def test_watch_with_lang_rebuilds_a_translation_when_its_file_is_saved(root, tmp_path):
+    from test_edit_loop import Lines
+    process = subprocess.Popen([sys.executable, "-m", "pnp", "watch", "--game", GAME, "--lang", "de",
+                                "--root", str(root), "--out", str(tmp_path), "--interval", "0.1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    try:
+        out = Lines(process.stdout)
+        out.wait_for(f"{GAME}: rebuilt")
+        assert "Schiedsrichter" in text_of(tmp_path / GAME / "cards-letter-de.pdf")
+        replace_in(root / "card_data" / GAME / "lang" / "de.yaml", '"Schiedsrichter"', '"Unparteiischer"')
+        out.wait_for(f"{GAME}: rebuilt")
+        assert "Unparteiischer" in text_of(tmp_path / GAME / "cards-letter-de.pdf")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
