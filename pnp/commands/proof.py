@@ -18,7 +18,7 @@ from pnp.outputs.raster import rasterise, rounded
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions, renderer_for
 from pnp.render.deck import compile_deck_layouts, corner_radius
-from pnp.render.shop import first_copies
+from pnp.render.distinct import first_copies
 from pnp.contents.validate import validate
 from pnp.layout.units import mm
 

@@ -14,7 +14,7 @@ from pnp.outputs.pdf import OutputFile
 from pnp.outputs.pieces import pieces_pdf
 from pnp.outputs.raster import rasterise
 from pnp.render.deck import compile_deck_layouts
-from pnp.render.shop import first_copies
+from pnp.render.distinct import first_copies
 
 FAN_DEGREES = 36   # from the first card to the last
 SHOWN = 5          # cards in a picture unless chosen

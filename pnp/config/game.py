@@ -16,14 +16,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pnp.config.typed import Name, Where, load_as, where_of
-from pnp.yaml_source import YamlMap, display_path, load_yaml, type_name
+from pnp.config.typed import Loaded, Name, Tagged, load_as, where_of
+from pnp.contents import facts, kinds  # noqa: F401 - every rule kind registers itself on Rule
+from pnp.contents.kinds import Rule
+from pnp.yaml_source import display_path, load_yaml
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.template import Size
 
 
 @dataclass(kw_only=True)
-class Component:
+class Component(Tagged, family="component", noun="a map with id and kind"):
     id: Name
     kind: str
     title: str = ""
@@ -31,7 +33,7 @@ class Component:
 
 
 @dataclass(kw_only=True)
-class DeckComponent(Component):
+class DeckComponent(Component, kind="deck"):
     """Cards (or tokens, end zones, roster cards): pieces imposed many to a sheet, with backs."""
 
     data: str
@@ -45,7 +47,7 @@ class DeckComponent(Component):
 
 
 @dataclass(kw_only=True)
-class RulesComponent(Component):
+class RulesComponent(Component, kind="rules"):
     """The rule sheet: Markdown in the game folder, with tables generated from the data."""
 
     source: str
@@ -54,7 +56,7 @@ class RulesComponent(Component):
 
 
 @dataclass
-class RulesTableSpec:
+class RulesTableSpec(Loaded):
     deck: str
     columns: list[str]
     headings: list[str] | None = None
@@ -64,7 +66,7 @@ class RulesTableSpec:
 
 
 @dataclass(kw_only=True)
-class BoardComponent(Component):
+class BoardComponent(Component, kind="board"):
     """A large single piece (a game board, a field): tiled over home paper, whole for a shop."""
 
     layout: str
@@ -73,7 +75,7 @@ class BoardComponent(Component):
 
 
 @dataclass(kw_only=True)
-class SheetComponent(Component):
+class SheetComponent(Component, kind="sheet"):
     """One page per card of its data (or one page when it has none), drawn at paper size.
     With `rows`, one page lists every card instead: the layout's table takes `rows_from: rows`,
     one row per card holding these fields."""
@@ -85,16 +87,12 @@ class SheetComponent(Component):
 
 
 @dataclass(kw_only=True)
-class TuckboxComponent(Component):
+class TuckboxComponent(Component, kind="tuckbox"):
     """A tuck box for each deck named (every deck of the game if none), sized from it."""
 
     decks: list[str] = field(default_factory=list)
     thickness: Any = "0.3mm"   # of one card
     clearance: Any = "1mm"     # added to the cards' width, height and stack
-
-
-COMPONENT_KINDS = {"deck": DeckComponent, "rules": RulesComponent,
-                   "board": BoardComponent, "sheet": SheetComponent, "tuckbox": TuckboxComponent}
 
 
 @dataclass
@@ -105,8 +103,8 @@ class GameSpec:
     description: str = ""
     source: str = ""        # the document the game's facts come from
     credit: str = ""        # who made the original game
-    components: list[Any] = field(default_factory=list)
-    contents: list[Any] = field(default_factory=list)
+    components: list[Component] = field(default_factory=list)
+    contents: list[Rule] = field(default_factory=list)
 
 
 @dataclass
@@ -115,7 +113,7 @@ class Game:
     folder: Path
     spec: GameSpec
     components: list[Component]
-    contents: list           # validator rules, see pnp.contents
+    contents: list[Rule]     # validator rules, see pnp.contents
     manifest: Path
 
     @property
@@ -135,33 +133,20 @@ def load_game(root: Path, game_id: str) -> Game:
     node = load_yaml(manifest)
     where = where_of(node)
     spec = load_as(GameSpec, node, where)
-    components = []
-    seen: dict[str, int] = {}
-    items = node.get("components") or []
-    for i, item in enumerate(items):
-        component = parse_component(item, where.key(node, "components").item(items, i))
+    seen: set[str] = set()
+    for component in spec.components:
         if component.id in seen:
             raise component._where.error(f"two components have the id '{component.id}'")
-        seen[component.id] = i
-        components.append(component)
-    if not components:
+        seen.add(component.id)
+    if not spec.components:
         raise where.error("the game has no components; list at least one under 'components'")
-    from pnp.contents.kinds import parse_rule
-    rules_node = node.get("contents") or []
-    contents = [parse_rule(item, where.key(node, "contents").item(rules_node, i), components)
-                for i, item in enumerate(rules_node)]
-    return Game(game_id, folder, spec, components, contents, manifest)
-
-
-def parse_component(node, where: Where) -> Component:
-    if not isinstance(node, YamlMap):
-        raise where.error(f"expected a component (a map with id and kind), found {type_name(node)}")
-    kind = node.get("kind")
-    if kind not in COMPONENT_KINDS:
-        raise where.key(node, "kind").error(
-            f"unknown component kind '{kind}'" if kind else "a component needs a 'kind'",
-            hint=did_you_mean(kind or "", COMPONENT_KINDS) or f"known kinds: {known(COMPONENT_KINDS)}")
-    return load_as(COMPONENT_KINDS[kind], node, where)
+    with_data = [c.id for c in spec.components if getattr(c, "data", None)]
+    for rule in spec.contents:
+        if rule.deck not in with_data:
+            raise rule.where_is("deck").error(f"no component with data called '{rule.deck}'",
+                                              hint=did_you_mean(rule.deck, with_data)
+                                              or f"components with data: {known(with_data)}")
+    return Game(game_id, folder, spec, spec.components, spec.contents, manifest)
 
 
 def game_ids(root: Path) -> list[str]:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pnp.config.typed import Loaded
 from pnp.errors import PnpError, known
 
 
 @dataclass
-class LayoutChoiceSpec:
+class LayoutChoiceSpec(Loaded):
     by: str                    # the card field whose value picks the layout
     layouts: dict[str, str]    # value -> layout name
     default: str | None = None

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 
 from pnp.conditions import Condition, parse_condition
+from pnp.config.typed import Tagged
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding
 from pnp.layout.icons import icon_image, icons_of, with_tokens, without_tokens
@@ -71,7 +72,7 @@ class Colour:
 
 
 @dataclass(kw_only=True)
-class Element:
+class Element(Tagged, family="element"):
     kind: str
     id: str | None = None
     x: Length = Length(0.0)
@@ -96,7 +97,7 @@ class Element:
         found = []
         for spec_field in dataclasses.fields(self):
             if spec_field.metadata.get("bind"):
-                where = self._where.key(self, spec_field.name)
+                where = self.where_is(spec_field.name)
                 found += [Binding(text, where) for text in _texts(getattr(self, spec_field.name))]
         return found
 
@@ -109,7 +110,7 @@ class Element:
         if self.when is None:
             return None
         if "_condition" not in self.__dict__:
-            self._condition = parse_condition(self.when, self._where.key(self, "when"))
+            self._condition = parse_condition(self.when, self.where_is("when"))
         return self._condition
 
     def compiled(self, piece: PieceContext) -> "Drawer":
@@ -182,7 +183,7 @@ class ShapeSpec(Element):
 def checked_dash(spec) -> list[float] | None:
     dash = spec.dash
     if dash is not None and (not 0 < len(dash) <= 16 or sum(dash) <= 0 or any(d < 0 or d > 1000 for d in dash)):
-        raise spec._where.key(spec, "dash").error(
+        raise spec.where_is("dash").error(
             "a dash is a list of on and off lengths in points, none negative and not all 0, e.g. [4, 2]")
     return dash
 
@@ -247,7 +248,7 @@ class ShapeDrawer(Drawer):
 
 
 @dataclass(kw_only=True)
-class BoxSpec(ShapeSpec):
+class BoxSpec(ShapeSpec, kind="box"):
     radius: Length = Length(0.0)
     bleed: bool = False  # reach past the cut line on edges that lie on the piece's edge
 
@@ -286,7 +287,7 @@ class BoxDrawer(ShapeDrawer):
 
 
 @dataclass(kw_only=True)
-class EllipseSpec(ShapeSpec):
+class EllipseSpec(ShapeSpec, kind="ellipse"):
     def compile(self, piece: PieceContext) -> "EllipseDrawer":
         return EllipseDrawer(self, piece)
 
@@ -300,7 +301,7 @@ class EllipseDrawer(ShapeDrawer):
 # --- line ------------------------------------------------------------------------------------
 
 @dataclass(kw_only=True)
-class LineSpec(Element):
+class LineSpec(Element, kind="line"):
     """A straight line from (x, y) to (x + w, y + h)."""
 
     w: Length = Length(0.0)
@@ -341,7 +342,7 @@ class LineDrawer(Drawer):
 # --- text ------------------------------------------------------------------------------------
 
 @dataclass(kw_only=True)
-class TextSpec(Element):
+class TextSpec(Element, kind="text"):
     text: str = field(metadata=BIND)
     font: str = "text"
     size: float = field(default=10.0, metadata={"min": 1, "max": 2000})
@@ -364,7 +365,7 @@ class TextDrawer(Drawer):
     def __init__(self, spec: TextSpec, piece: PieceContext):
         self.spec = spec
         self.rect = spec.box(piece)
-        self.family = piece.fonts.family(spec.font, spec._where.key(spec, "font"))
+        self.family = piece.fonts.family(spec.font, spec.where_is("font"))
         self.font = self.family.face(bold=spec.bold, italic=spec.italic)
         self.text = Binding(spec.text, spec._where)
         self.colour = Colour(spec.colour, spec._where, piece.palette)

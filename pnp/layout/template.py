@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from pnp.config.typed import Where, load_as, where_of
 from pnp.yaml_source import display_path, load_yaml, type_name
 from pnp.errors import did_you_mean, known
 from pnp.layout.elements import PieceContext
-from pnp.layout.kinds import parse_element
+from pnp.layout.kinds import Element
 from pnp.resources import layout_folders
 from pnp.layout.units import Length, mm, parse_colour
 
@@ -67,14 +66,14 @@ class TemplateSpec:
     size: Size | None = None
     description: str = ""
     palette: dict[str, str] = field(default_factory=dict)  # colour names for this layout
-    elements: list[Any] = field(default_factory=list)
+    elements: list[Element] = field(default_factory=list)
 
 
 @dataclass
 class Template:
     name: str
     size: Size | None
-    elements: list  # element specs, base first
+    elements: list[Element]  # base first
     palette: dict = field(default_factory=dict)
 
 
@@ -86,8 +85,7 @@ def load_template(root: Path, name: str, where: Where, _chain: tuple = ()) -> Te
         raise where.error(f"layouts extend each other in a circle: {cycle}")
     node = load_yaml(path)
     spec = load_as(TemplateSpec, node, where_of(node))
-    elements = [parse_element(item, where_of(node).key(node, "elements").item(node["elements"], i))
-                for i, item in enumerate(node.get("elements") or [])]
+    elements = spec.elements
     check_palette(spec.palette, where_of(node).key(node, "palette"))
     if spec.extends is None:
         return Template(name, spec.size, elements, spec.palette)

@@ -9,13 +9,13 @@ import csv
 import io
 from dataclasses import replace
 
-from pnp.config.deck import Card
 from pnp.errors import PnpError
 from pnp.outputs.pdf import OutputFile
 from pnp.outputs.pieces import pieces_pdf
 from pnp.outputs.raster import rasterise, rounded
 from pnp.render.board import compile_board
 from pnp.render.deck import compile_deck_layouts, corner_radius
+from pnp.render.distinct import back_key, distinct_backs, first_copies
 from pnp.render.tts import is_card, save_file, tile, tts_deck, tts_pieces
 from pnp.render.ttp import ttp_deck
 
@@ -105,29 +105,6 @@ def check_pixel_size(preset, component, front, bleed: float) -> None:
     if got != preset.sizes[size]:
         raise PnpError(f"{component.id}: {size} cards come out {got[0]}x{got[1]} px, but "
                        f"{preset.name} asks for {preset.sizes[size][0]}x{preset.sizes[size][1]} px")
-
-
-def first_copies(deck) -> list[Card]:
-    """One card for each distinct card, numbered as its first copy in the deck."""
-    cards, seen = [], 0
-    expanded = deck.expanded()
-    for count in deck.counts:
-        cards.append(expanded[seen])
-        seen += count
-    return cards
-
-
-def back_key(back, card: Card) -> tuple:
-    """Backs differ only by the fields their layout uses."""
-    return tuple(str(card.get(name)) for name in sorted(back.fields))
-
-
-def distinct_backs(back, cards: list[Card]) -> list[Card]:
-    """One card for each different back."""
-    found: dict[tuple, Card] = {}
-    for card in cards:
-        found.setdefault(back_key(back, card), card)
-    return list(found.values())
 
 
 def deck_pngs(ctx, preset, component, front, back, deck, bleed, rows: list[list]) -> list[OutputFile]:

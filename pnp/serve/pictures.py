@@ -22,7 +22,7 @@ from pnp.outputs.raster import rasterise
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions, renderer_for
 from pnp.render.deck import compile_deck_layouts
-from pnp.render.shop import distinct_backs, first_copies
+from pnp.render.distinct import distinct_backs, first_copies
 
 FACE_DPI = 150          # sharp enough to read a card at twice its printed size on screen
 PAGE_DPI = 60           # a whole page, to see what prints where
