@@ -44,7 +44,7 @@ class Project:
         for component in game.components:
             name = getattr(component, "data", None)
             if name and is_url(name):
-                local_data(game.folder, name, component._where.key(component, "data"), self.refresh,
+                local_data(game.folder, name, component.where_is("data"), self.refresh,
                            self.diagnostics.warn)
 
     def decks(self, game: Game) -> dict[str, Deck]:
@@ -55,7 +55,7 @@ class Project:
             name = getattr(component, "data", None)
             if not name:
                 continue
-            where = component._where.key(component, "data")
+            where = component.where_is("data")
             if is_url(name):   # read from the local copy, downloaded when there is none
                 copy = local_data(game.folder, name, where, False, self.diagnostics.warn)
                 _, mark, sheet_name = name.partition("#")
@@ -70,7 +70,7 @@ class Project:
             if name not in files:
                 files[name] = load_sheet_deck(path, sheet) if is_sheet(name) else load_deck(path)
             where_filter = getattr(component, "where", {}) or {}
-            check_where(where_filter, files[name], component._where.key(component, "where"))
+            check_where(where_filter, files[name], component.where_is("where"))
             decks[component.id] = select(files[name], where_filter)
         return decks
 

@@ -65,7 +65,7 @@ def render_rules(ctx, component) -> list[OutputFile]:
 
 def read_rules_text(path, component) -> str:
     """The rule sheet's Markdown: UTF-8 (a BOM is fine), and not empty."""
-    where = component._where.key(component, "source") if hasattr(component._where, "key") else component._where
+    where = component.where_is("source")
     try:
         text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -47,8 +47,8 @@ def box_for(front, cards: int, thickness: float, clearance: float) -> Box:
 def render_tuckboxes(ctx, component) -> list[OutputFile]:
     options = ctx.options
     paper = PAPER_SIZES[options.paper]
-    thickness = Length.parse(component.thickness, component._where.key(component, "thickness")).points
-    clearance = Length.parse(component.clearance, component._where.key(component, "clearance")).points
+    thickness = Length.parse(component.thickness, component.where_is("thickness")).points
+    clearance = Length.parse(component.clearance, component.where_is("clearance")).points
     decks = component.decks or [c.id for c in ctx.game.components if c.kind == "deck"]
     font = ctx.project.fonts.family("display", component._where).face()
     buffer = io.BytesIO()
@@ -56,7 +56,7 @@ def render_tuckboxes(ctx, component) -> list[OutputFile]:
     for deck_id in decks:
         deck_component = next((c for c in ctx.game.components if c.id == deck_id and c.kind == "deck"), None)
         if deck_component is None:
-            raise component._where.key(component, "decks").error(f"'{deck_id}' is not a deck of this game")
+            raise component.where_is("decks").error(f"'{deck_id}' is not a deck of this game")
         front, back = compile_deck_layouts(ctx, deck_component, 0.0)
         deck = ctx.decks[deck_id]
         box = box_for(front, deck.total, thickness, clearance)
@@ -64,7 +64,7 @@ def render_tuckboxes(ctx, component) -> list[OutputFile]:
             message = (f"{deck_id}: {front.width / mm(1):.0f} x {front.height / mm(1):.0f} mm pieces make a tuck "
                        f"box too big for {options.paper} paper, even over two sheets")
             if component.decks:   # asked for by name: an error
-                raise component._where.key(component, "decks").error(message)
+                raise component.where_is("decks").error(message)
             continue   # by default: pieces no box holds (Big Ten's end zones) get none
         art = (back or front, deck.expanded()[0])
         draw_net(canvas, paper, box, art, ctx.game.title, deck_component.title or deck_id, font)
