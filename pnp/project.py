@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pnp.config.deck import Deck, load_deck
+from pnp.config.deck import Deck, check_where, load_deck, select
 from pnp.config.remote import is_url, local_data
 from pnp.config.sheets import is_sheet, load_sheet_deck, split_sheet
 from pnp.config.game import Game, game_ids, load_game
 from pnp.diagnostics import Diagnostics
-from pnp.errors import PnpError, did_you_mean, known
+from pnp.errors import PnpError
 from pnp.paths import safe_path
-from pnp.contents.kinds import matches
 
 
 class Project:
@@ -42,7 +41,7 @@ class Project:
         one with `refresh`: done before a build looks at what changed, so new data counts."""
         game = self.game(game_id)
         for component in game.components:
-            name = getattr(component, "data", None)
+            name = component.reads()
             if name and is_url(name):
                 local_data(game.folder, name, component.where_is("data"), self.refresh,
                            self.diagnostics.warn)
@@ -52,7 +51,7 @@ class Project:
         files: dict[str, Deck] = {}   # by the name the game gives, sheet included
         decks = {}
         for component in game.components:
-            name = getattr(component, "data", None)
+            name = component.reads()
             if not name:
                 continue
             where = component.where_is("data")
@@ -69,23 +68,7 @@ class Project:
                 raise where.error(f"data file '{file}' not found in {game.folder}")
             if name not in files:
                 files[name] = load_sheet_deck(path, sheet) if is_sheet(name) else load_deck(path)
-            where_filter = getattr(component, "where", {}) or {}
+            where_filter = component.selects()
             check_where(where_filter, files[name], component.where_is("where"))
             decks[component.id] = select(files[name], where_filter)
         return decks
-
-
-def check_where(where_filter: dict, deck: Deck, where) -> None:
-    """A `where:` key must be one of the deck's fields: a misspelt one would match no card
-    (an empty PDF) or every card (a rule that checks nothing)."""
-    for key in where_filter:
-        if key not in deck.fields:
-            raise where.error(f"'{key}' is not a field of {deck.path.name}",
-                              hint=did_you_mean(key, deck.fields) or f"its fields: {known(deck.fields)}")
-
-
-def select(deck: Deck, where: dict) -> Deck:
-    if not where:
-        return deck
-    pairs = [(c, n) for c, n in zip(deck.cards, deck.counts) if matches(c, where)]
-    return Deck(deck.path, deck.fields, [c for c, _ in pairs], [n for _, n in pairs], deck.designed)

@@ -150,3 +150,39 @@ def test_no_pnp_module_imports_itself_round_a_circle():
 
     for name in sorted(graph):
         visit(name, [])
+
+
+# --- a component kind is one class -----------------------------------------------------------
+
+def test_a_new_component_kind_is_one_class_that_load_list_and_build_use(mini, tmp_path):
+    from pnp.commands.build import build_game
+    from pnp.commands.listing import describe_games
+    from pnp.config.deck import Deck
+    from pnp.outputs.pdf import OutputFile
+    from pnp.project import Project
+    from pnp.render import PrintOptions
+
+    @dataclass(kw_only=True)
+    class NoteComponent(Component, kind="note"):
+        text: str
+        data: str | None = None
+
+        def reads(self) -> str | None:
+            return self.data
+
+        def render(self, ctx) -> list[OutputFile]:
+            cards = ctx.decks[self.id].total if self.data else 0
+            return [OutputFile(f"{self.id}.txt", f"{self.text} ({cards} cards)".encode())]
+
+    manifest = mini / "card_data/mini/game.yaml"
+    manifest.write_text(manifest.read_text().replace(
+        "contents:", "  - {id: note, kind: note, text: hello, data: cards.yaml}\ncontents:"))
+    try:
+        project = Project(mini)
+        assert "  note             note" in describe_games(project)
+        written = build_game(project, "mini", tmp_path / "out", None, PrintOptions(), shops=())
+        assert (tmp_path / "out/mini/note.txt").read_text() == "hello (6 cards)"
+        assert any(item.path.name == "note.txt" for item in written)
+        assert isinstance(project.decks(project.game("mini"))["note"], Deck)
+    finally:
+        del Component.kinds["note"]

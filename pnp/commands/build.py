@@ -13,7 +13,7 @@ from pnp.impose import PAPER_SIZES
 from pnp.outputs.pdf import DRAFT, OutputFile
 from pnp.outputs.print_all import home_part, print_all
 from pnp.project import Project
-from pnp.render import BuildContext, PrintOptions, renderer_for
+from pnp.render import BuildContext, PrintOptions
 from pnp.contents.validate import validate
 
 
@@ -68,7 +68,7 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         project.diagnostics.warn(f"draft: {problem}")
     options = replace(options, paper=paper or game.spec.paper)
     ctx = BuildContext(project, game, decks, options)
-    steps = sum(decks[c.id].total if c.kind == "deck" else 1 for c in game.components)
+    steps = sum(component.steps(decks) for component in game.components)
     if progress is not None:
         ctx.tick = progress(steps * (1 + len(shops)))
     marked = DRAFT.set(options.draft)
@@ -92,10 +92,10 @@ def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int
     parts = []
     for component in game.components:
         files = [(replace(file, component=component.id), spent)
-                 for file, spent in timed(renderer_for(component.kind), ctx, component)]
+                 for file, spent in timed(component.render, ctx)]
         rendered += files
         parts.append(home_part(options, component, [file for file, _ in files]))
-        if component.kind != "deck":
+        if not component.is_deck:   # a deck ticks card by card as it draws
             ctx.tick(1)
     rendered += timed(lambda: [print_all(game.title, game_id, PAPER_SIZES[options.paper],
                                          f"{options.paper}{options.variant}",

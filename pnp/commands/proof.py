@@ -16,7 +16,7 @@ from pnp.outputs.pdf import OutputFile
 from pnp.outputs.pieces import pieces_pdf
 from pnp.outputs.raster import rasterise, rounded
 from pnp.project import Project
-from pnp.render import BuildContext, PrintOptions, renderer_for
+from pnp.render import BuildContext, PrintOptions
 from pnp.render.deck import compile_deck_layouts, corner_radius
 from pnp.render.distinct import first_copies
 from pnp.contents.validate import validate
@@ -40,12 +40,12 @@ def proof_game(project: Project, game_id: str, out: Path, paper: str | None, gui
     ctx = BuildContext(project, game, decks, PrintOptions(paper=paper or game.spec.paper))
     files: list[OutputFile] = []
     for component in game.components:
-        if component.kind == "deck":
+        if component.is_deck:
             files.append(contact_sheet(ctx, component, guides))
             if showcase is not None:
                 from pnp.commands.showcase import showcase as showcase_pictures
                 files.extend(showcase_pictures(ctx, component, *showcase))
-        for rendered in renderer_for(component.kind)(ctx, component):
+        for rendered in component.render(ctx):
             if rendered.name.endswith("-whole.pdf"):
                 continue   # the tiled pages show the board already
             stem = rendered.name.removesuffix(".pdf")

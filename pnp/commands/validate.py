@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from pnp.contents.validate import validate
 from pnp.project import Project
-from pnp.render import BuildContext, PrintOptions, renderer_for
+from pnp.render import BuildContext, PrintOptions
 
 
 def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
@@ -21,5 +21,5 @@ def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
     decks = project.decks(game)
     ctx = BuildContext(project, game, decks, replace(PrintOptions(), paper=game.spec.paper))
     for component in game.components:
-        renderer_for(component.kind)(ctx, component)
+        component.render(ctx)
     return validate(game, decks), len(game.contents)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pnp.config.typed import Loaded, Name, Tagged, load_as, where_of
 from pnp.contents import facts, kinds  # noqa: F401 - every rule kind registers itself on Rule
@@ -23,13 +23,50 @@ from pnp.yaml_source import display_path, load_yaml
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.template import Size
 
+if TYPE_CHECKING:   # only for annotations: rendering is imported when a component renders
+    from pnp.config.deck import Deck
+    from pnp.outputs.pdf import OutputFile
+    from pnp.render import BuildContext
+    from pnp.render.shop import ShopOrder
+
 
 @dataclass(kw_only=True)
 class Component(Tagged, family="component", noun="a map with id and kind"):
+    """A part of a game that pnp prints. Each kind says what it reads, how it renders, how it
+    counts and whether print shops take it, so adding a kind is adding one class."""
+
     id: Name
     kind: str
     title: str = ""
     description: str = ""
+
+    is_deck: ClassVar[bool] = False   # pieces many to a sheet: proofed, boxed and counted card by card
+
+    def reads(self) -> str | None:
+        """The card data it draws (a file in the game folder, a sheet in one, or a URL)."""
+        return None
+
+    def selects(self) -> dict[str, Any]:
+        """Only the cards of its data whose fields match these (its `where:`)."""
+        return {}
+
+    def render(self, ctx: BuildContext) -> list[OutputFile]:
+        raise NotImplementedError
+
+    def steps(self, decks: dict[str, Deck]) -> int:
+        """Progress steps its rendering counts: a deck ticks card by card as it draws."""
+        return decks[self.id].total if self.is_deck else 1
+
+    def for_shop(self, order: ShopOrder) -> None:
+        """Add its files to a print shop's order; most kinds are printed at home only."""
+
+    def printed_double(self, duplex: str) -> bool:
+        """Whether its home PDF is printed on both sides of the sheet."""
+        return False
+
+    def cutting(self, duplex: str) -> str:
+        """What the print-all cover tells to do with its printed pages."""
+        return "no cutting"
 
 
 @dataclass(kw_only=True)
@@ -45,6 +82,29 @@ class DeckComponent(Component, kind="deck"):
     sheet: str | None = None  # a sheet layout in sheets/ (see pnp.sheet_layouts); None: fit the paper
     radius: Any = None  # a Length: the cut cards' rounded corners, shown in proofs and shop PNGs
 
+    is_deck = True
+
+    def reads(self) -> str | None:
+        return self.data
+
+    def selects(self) -> dict[str, Any]:
+        return self.where
+
+    def render(self, ctx: BuildContext) -> list[OutputFile]:
+        from pnp.render.deck import render_deck
+        return render_deck(ctx, self)
+
+    def for_shop(self, order: ShopOrder) -> None:
+        order.add_deck(self)
+
+    def printed_double(self, duplex: str) -> bool:
+        return bool(self.back) and duplex in ("long-edge", "short-edge")
+
+    def cutting(self, duplex: str) -> str:
+        if duplex == "fold":
+            return "fold along the dashed line, glue, then cut on the marks"
+        return "cut on the marks"
+
 
 @dataclass(kw_only=True)
 class RulesComponent(Component, kind="rules"):
@@ -53,6 +113,10 @@ class RulesComponent(Component, kind="rules"):
     source: str
     columns: int = field(default=2, metadata={"min": 1, "max": 3})
     tables: dict[str, "RulesTableSpec"] = field(default_factory=dict)
+
+    def render(self, ctx: BuildContext) -> list[OutputFile]:
+        from pnp.render.rulesheet import render_rules
+        return render_rules(ctx, self)
 
 
 @dataclass
@@ -73,6 +137,19 @@ class BoardComponent(Component, kind="board"):
     data: str | None = None
     overlap: Any = "12mm"
 
+    def reads(self) -> str | None:
+        return self.data
+
+    def render(self, ctx: BuildContext) -> list[OutputFile]:
+        from pnp.render.board import render_board
+        return render_board(ctx, self)
+
+    def for_shop(self, order: ShopOrder) -> None:
+        order.add_board(self)
+
+    def cutting(self, duplex: str) -> str:
+        return "trim and tape the tiles as the first page shows"
+
 
 @dataclass(kw_only=True)
 class SheetComponent(Component, kind="sheet"):
@@ -85,6 +162,16 @@ class SheetComponent(Component, kind="sheet"):
     where: dict[str, Any] = field(default_factory=dict)
     rows: list[str] | None = None
 
+    def reads(self) -> str | None:
+        return self.data
+
+    def selects(self) -> dict[str, Any]:
+        return self.where
+
+    def render(self, ctx: BuildContext) -> list[OutputFile]:
+        from pnp.render.sheet import render_sheet
+        return render_sheet(ctx, self)
+
 
 @dataclass(kw_only=True)
 class TuckboxComponent(Component, kind="tuckbox"):
@@ -93,6 +180,13 @@ class TuckboxComponent(Component, kind="tuckbox"):
     decks: list[str] = field(default_factory=list)
     thickness: Any = "0.3mm"   # of one card
     clearance: Any = "1mm"     # added to the cards' width, height and stack
+
+    def render(self, ctx: BuildContext) -> list[OutputFile]:
+        from pnp.render.tuckbox import render_tuckboxes
+        return render_tuckboxes(ctx, self)
+
+    def cutting(self, duplex: str) -> str:
+        return "cut on the solid lines, fold on the dashed ones, glue the grey flaps"
 
 
 @dataclass
@@ -140,7 +234,7 @@ def load_game(root: Path, game_id: str) -> Game:
         seen.add(component.id)
     if not spec.components:
         raise where.error("the game has no components; list at least one under 'components'")
-    with_data = [c.id for c in spec.components if getattr(c, "data", None)]
+    with_data = [c.id for c in spec.components if c.reads()]
     for rule in spec.contents:
         if rule.deck not in with_data:
             raise rule.where_is("deck").error(f"no component with data called '{rule.deck}'",

@@ -1,4 +1,5 @@
-"""One renderer per component kind; each turns a component into finished files."""
+"""One renderer per component kind (a component's `render` names its own); each turns a
+component into finished files. What every renderer is given: the build's options and context."""
 
 from __future__ import annotations
 
@@ -46,18 +47,13 @@ class BuildContext:
     options: PrintOptions
     tick: object = lambda steps=1: None            # progress: called as pieces are done
 
-    def frame_args(self, deck=None, bleed: float = 0.0, component=None, safe: float | None = None) -> dict:
+    def frame_args(self, deck=None, bleed: float = 0.0, listing_rows: bool = False, safe: float | None = None) -> dict:
         """What layouts are compiled against: the fields a card of `deck` has (the built-in
         ones too, and `rows` on a sheet that lists its cards), fonts, folder, bleed."""
         fields = {**deck.fields, **BUILTIN_FIELDS} if deck is not None else {}
-        if getattr(component, "rows", None):
+        if listing_rows:
             fields["rows"] = None
         return dict(fonts=self.project.fonts, game_dir=self.game.folder, fields=fields,
                     diagnostics=self.project.diagnostics, bleed=bleed, safe=safe,
                     ink_saver=InkSaver() if self.options.ink_saver and safe is None else None)
 
-
-def renderer_for(kind: str):
-    from pnp.render import board, deck, rulesheet, sheet, tuckbox
-    return {"deck": deck.render_deck, "rules": rulesheet.render_rules,
-            "board": board.render_board, "sheet": sheet.render_sheet, "tuckbox": tuckbox.render_tuckboxes}[kind]

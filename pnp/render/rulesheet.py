@@ -34,7 +34,7 @@ from pnp.layout.icons import icon_image, icons_of, image_markup, with_tokens, wi
 from pnp.layout.text import bidi_lines, has_rtl, to_markup, with_fallbacks
 from pnp.layout.units import mm
 from pnp.outputs.pdf import OutputFile, draft_kind, starting_font
-from pnp.project import select
+from pnp.config.deck import select
 
 _PLACEHOLDER = re.compile(r"^\{\{\s*([A-Za-z][A-Za-z0-9_-]*)\s*\}\}$")
 ACCENT = colors.HexColor("#1f3a5f")
@@ -386,7 +386,7 @@ def contents_list(ctx, styles) -> ListFlowable:
         line = f"<b>{escape(label)}</b>"
         if component.description:
             line += f": {escape(component.description)}"
-        elif deck is not None and component.kind == "deck":
+        elif deck is not None and component.is_deck:
             line += f": {deck.total} pieces"
         items.append(ListItem(paragraph(line, ParagraphStyle("c", parent=styles["body"], spaceAfter=1.5))))
     return ListFlowable(items, bulletType="bullet", leftIndent=12, bulletFontSize=8,

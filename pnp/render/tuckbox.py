@@ -49,12 +49,12 @@ def render_tuckboxes(ctx, component) -> list[OutputFile]:
     paper = PAPER_SIZES[options.paper]
     thickness = Length.parse(component.thickness, component.where_is("thickness")).points
     clearance = Length.parse(component.clearance, component.where_is("clearance")).points
-    decks = component.decks or [c.id for c in ctx.game.components if c.kind == "deck"]
+    decks = component.decks or [c.id for c in ctx.game.components if c.is_deck]
     font = ctx.project.fonts.family("display", component._where).face()
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, paper, f"{ctx.game.title}: {component.title or 'tuck boxes'}")
     for deck_id in decks:
-        deck_component = next((c for c in ctx.game.components if c.id == deck_id and c.kind == "deck"), None)
+        deck_component = next((c for c in ctx.game.components if c.id == deck_id and c.is_deck), None)
         if deck_component is None:
             raise component.where_is("decks").error(f"'{deck_id}' is not a deck of this game")
         front, back = compile_deck_layouts(ctx, deck_component, 0.0)

@@ -20,7 +20,7 @@ from pnp.layout.units import mm
 from pnp.outputs.pieces import pieces_pdf
 from pnp.outputs.raster import rasterise
 from pnp.project import Project
-from pnp.render import BuildContext, PrintOptions, renderer_for
+from pnp.render import BuildContext, PrintOptions
 from pnp.render.deck import compile_deck_layouts
 from pnp.render.distinct import distinct_backs, first_copies
 
@@ -126,12 +126,12 @@ class Preview:
             snapshot = Snapshot(game=self.game_id, title=game.title, problems=validate(game, decks))
             look = look_digest(project.root, game, decks, options)
             for component in game.components:
-                if component.kind == "deck":
+                if component.is_deck:
                     snapshot.decks.append(self._deck(ctx, component, look))
             if on_cards is not None:
                 on_cards(replace(snapshot, warnings=card_warnings(snapshot)))
             for component in game.components:
-                if component.kind != "deck":
+                if not component.is_deck:
                     snapshot.pages.append(self._pages(ctx, component, look))
             snapshot.warnings = card_warnings(snapshot) + [
                 {"message": message, "card": None} for message in project.diagnostics.warnings]
@@ -194,7 +194,7 @@ class Preview:
         key = hashlib.sha256(f"{look}\0{component.id}\0{ctx.options}\0{values}".encode()).hexdigest()[:24]
         pictures = self._page_sets.get(key)
         if pictures is None or any(picture not in self.store for picture in pictures):
-            files = renderer_for(component.kind)(ctx, component)
+            files = component.render(ctx)
             whole = [f for f in files if f.name.endswith("-whole.pdf")]   # a board: not its tiles
             pictures = []
             for number, png in enumerate((png for f in (whole or files) for png in rasterise(f.data, PAGE_DPI)), 1):
