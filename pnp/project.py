@@ -2,24 +2,40 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from pnp.config.deck import Deck, check_where, load_deck, select
 from pnp.config.remote import is_url, local_data
 from pnp.config.sheets import is_sheet, load_sheet_deck, split_sheet
 from pnp.config.game import Game, game_ids, load_game
+from pnp.contents.validate import validate
 from pnp.diagnostics import Diagnostics
-from pnp.errors import PnpError
+from pnp.errors import PnpError, ValidationFailed
 from pnp.paths import safe_path
 
 
+@dataclass
+class Checked:
+    """A game loaded, its decks read and checked against its rules: what build, validate,
+    proof, watch and serve all start from."""
+
+    game: Game
+    decks: dict[str, Deck]
+    problems: list[str]   # where the decks disagree with the contents the rules state
+
+    def require_valid(self) -> None:
+        if self.problems:
+            raise ValidationFailed(self.problems)
+
+
 class Project:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, diagnostics: Diagnostics | None = None):
         self.root = Path(root)
         if not (self.root / "card_data").is_dir():
             raise PnpError(f"no card_data/ folder in {self.root.resolve()}",
                            hint="run pnp in a pnp project, pass --root, or start one here with pnp new GAME")
-        self.diagnostics = Diagnostics()
+        self.diagnostics = diagnostics or Diagnostics()
         self._fonts = None
         self.refresh = False   # download data given by URL again (pnp build --refresh)
 
@@ -35,6 +51,13 @@ class Project:
 
     def game(self, game_id: str) -> Game:
         return load_game(self.root, game_id)
+
+    def check(self, game_id: str) -> Checked:
+        """Load a game and its decks and run its contents rules. Load errors raise PnpError;
+        rule problems are returned, for each command to treat as it must."""
+        game = self.game(game_id)
+        decks = self.decks(game)
+        return Checked(game, decks, validate(game, decks))
 
     def fetch_data(self, game_id: str) -> None:
         """Download the data a game gives by URL where there is no local copy yet, or every

@@ -7,20 +7,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pnp.cache import fingerprint
-from pnp.errors import PnpError
 from pnp.outputs.folder import OutputFolder
 from pnp.impose import PAPER_SIZES
 from pnp.outputs.pdf import DRAFT, OutputFile
 from pnp.outputs.print_all import home_part, print_all
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions
-from pnp.contents.validate import validate
-
-
-class ValidationFailed(PnpError):
-    def __init__(self, problems: list[str]):
-        super().__init__(f"{len(problems)} rule problem(s); nothing was built")
-        self.problems = problems
 
 
 @dataclass
@@ -59,12 +51,11 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
             project.diagnostics.warn(warning)
         return [Written(folder.folder / f["name"], f["pages"], f["size"], 0.0, reused=True)
                 for f in previous]
-    game = project.game(game_id)
-    decks = project.decks(game)
-    problems = validate(game, decks)
-    if problems and not options.draft:
-        raise ValidationFailed(problems)
-    for problem in problems:   # a draft: built anyway, each rule problem told as a warning
+    checked = project.check(game_id)
+    game, decks = checked.game, checked.decks
+    if not options.draft:
+        checked.require_valid()
+    for problem in checked.problems:   # a draft: built anyway, each rule problem told as a warning
         project.diagnostics.warn(f"draft: {problem}")
     options = replace(options, paper=paper or game.spec.paper)
     ctx = BuildContext(project, game, decks, options)

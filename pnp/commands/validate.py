@@ -10,16 +10,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pnp.contents.validate import validate
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions
 
 
 def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
     """(rule problems, number of rules checked). Load and drawing errors raise PnpError."""
-    game = project.game(game_id)
-    decks = project.decks(game)
-    ctx = BuildContext(project, game, decks, replace(PrintOptions(), paper=game.spec.paper))
+    checked = project.check(game_id)
+    game = checked.game
+    ctx = BuildContext(project, game, checked.decks, replace(PrintOptions(), paper=game.spec.paper))
     for component in game.components:
         component.render(ctx)
-    return validate(game, decks), len(game.contents)
+    return checked.problems, len(game.contents)

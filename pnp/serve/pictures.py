@@ -14,7 +14,6 @@ import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from pnp.contents.validate import validate
 from pnp.diagnostics import Diagnostics
 from pnp.layout.units import mm
 from pnp.outputs.pieces import pieces_pdf
@@ -117,13 +116,12 @@ class Preview:
         `on_cards(snapshot)` is called once the decks are done, before the slower pages, so a
         card edit shows without waiting for the rule sheet."""
         with RENDER_LOCK:
-            project = Project(self.root)
-            project.diagnostics = CardDiagnostics()
-            game = project.game(self.game_id)
-            decks = project.decks(game)
+            project = Project(self.root, CardDiagnostics())
+            checked = project.check(self.game_id)
+            game, decks = checked.game, checked.decks
             options = PrintOptions(paper=self.options.paper or game.spec.paper, ink_saver=self.options.ink_saver)
             ctx = BuildContext(project, game, decks, options)
-            snapshot = Snapshot(game=self.game_id, title=game.title, problems=validate(game, decks))
+            snapshot = Snapshot(game=self.game_id, title=game.title, problems=checked.problems)
             look = look_digest(project.root, game, decks, options)
             for component in game.components:
                 if component.is_deck:
