@@ -8,6 +8,7 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -436,7 +437,7 @@ class ProgressBar:
     def __init__(self, label: str, enabled: bool):
         self.label = label
         self.enabled = enabled and sys.stderr.isatty()
-        self.bar = None
+        self.bar: Any = None   # click's progress bar, once started
 
     def start(self, total: int):
         if not self.enabled or total < 200:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pnp.config.deck import Deck, check_where, load_deck, select
 from pnp.config.remote import is_url, local_data
@@ -13,6 +14,9 @@ from pnp.contents.validate import validate
 from pnp.diagnostics import Diagnostics
 from pnp.errors import PnpError, ValidationFailed
 from pnp.paths import safe_path
+
+if TYPE_CHECKING:
+    from pnp.fonts import FontBook
 
 
 @dataclass
@@ -36,7 +40,7 @@ class Project:
             raise PnpError(f"no card_data/ folder in {self.root.resolve()}",
                            hint="run pnp in a pnp project, pass --root, or start one here with pnp new GAME")
         self.diagnostics = diagnostics or Diagnostics()
-        self._fonts = None
+        self._fonts: FontBook | None = None
         self.refresh = False   # download data given by URL again (pnp build --refresh)
 
     @property
@@ -72,7 +76,7 @@ class Project:
     def decks(self, game: Game) -> dict[str, Deck]:
         """Each component with data, as the deck of cards it draws (its `where` applied)."""
         files: dict[str, Deck] = {}   # by the name the game gives, sheet included
-        decks = {}
+        decks: dict[str, Deck] = {}
         for component in game.components:
             name = component.reads()
             if not name:

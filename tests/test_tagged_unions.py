@@ -116,8 +116,21 @@ def test_a_loaded_object_knows_the_line_of_each_key(tmp_path):
 PACKAGE = Path(__file__).resolve().parent.parent / "pnp"
 
 
+def runtime_nodes(tree: ast.AST):
+    """Every node of a module but those under `if TYPE_CHECKING:`, which never run."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for other in node.orelse:
+                yield other
+                yield from runtime_nodes(other)
+            continue
+        yield node
+        yield from runtime_nodes(node)
+
+
 def pnp_imports() -> dict[str, set[str]]:
-    """Each pnp module and the pnp modules it imports, inside functions too."""
+    """Each pnp module and the pnp modules it imports, inside functions too (imports only
+    made for type checking are left out)."""
     modules = {}
     for path in PACKAGE.rglob("*.py"):
         parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
@@ -125,7 +138,7 @@ def pnp_imports() -> dict[str, set[str]]:
     graph = {}
     for name, path in modules.items():
         found = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 found.add(node.module)
                 found |= {f"{node.module}.{alias.name}" for alias in node.names}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -34,7 +35,7 @@ def timed(render, *args) -> list[tuple[OutputFile, float]]:
 
 
 def build_game(project: Project, game_id: str, out: Path, paper: str | None,
-               options: PrintOptions, shops: tuple = (), progress=None) -> list[Written]:
+               options: PrintOptions, shops: Sequence = (), progress=None) -> list[Written]:
     """Build every component of one game into out/<game_id>/.
 
     Everything is rendered in memory first and written only when all of it succeeded, all
@@ -67,9 +68,9 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         rendered = render_all(ctx, game, game_id, options, shops, steps)
     finally:
         DRAFT.reset(marked)
-    if fingerprint(*asked) != inputs:
-        inputs = None   # a file was saved during the build: never count this output up to date
-    paths = folder.commit([file for file, _ in rendered], inputs, project.diagnostics.warnings,
+    # a file saved during the build: never count this output up to date
+    unchanged = inputs if fingerprint(*asked) == inputs else None
+    paths = folder.commit([file for file, _ in rendered], unchanged, project.diagnostics.warnings,
                           components={component.id for component in game.components})
     return [Written(path, file.pages, len(file.data), spent)
             for path, (file, spent) in zip(paths, rendered)] + \

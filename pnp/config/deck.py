@@ -61,7 +61,7 @@ class Deck:
     def expanded(self) -> list[Card]:
         """Every physical card, copies included, in data order. Each knows its `copy`: its
         place in the deck from 1, so a layout can name form fields uniquely."""
-        cards = []
+        cards: list[Card] = []
         for card, count in zip(self.cards, self.counts):
             for _ in range(count):
                 copy = Card(card)

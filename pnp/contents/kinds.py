@@ -8,6 +8,7 @@ every failure is one sentence that names the card(s), the rule and that source.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -74,7 +75,7 @@ class CountsRule(Rule, kind="counts"):
     where: dict[str, Any] = field(default_factory=dict)  # count only the cards that match
 
     def check(self, deck) -> list[str]:
-        have = Counter()
+        have: Counter[str] = Counter()
         for card, count in zip(deck.cards, deck.counts):
             if matches(card, self.where):
                 have[str(card.get(self.by))] += count
@@ -118,7 +119,7 @@ class FollowsRule(Rule, kind="follows"):
     key: str
     field: str
     expect: dict[str, Any]
-    where: dict[str, Any] = field(default_factory=dict)
+    where: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def check(self, deck) -> list[str]:
         problems = []
@@ -144,7 +145,7 @@ class RangeRule(Rule, kind="range"):
     field: str
     min: float | None = None
     max: float | None = None
-    where: dict[str, Any] = field(default_factory=dict)
+    where: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def check(self, deck) -> list[str]:
         problems = []
@@ -185,7 +186,7 @@ class EqualsRule(Rule, kind="equals"):
 
     field: str
     value: Any
-    where: dict[str, Any] = field(default_factory=dict)
+    where: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def check(self, deck) -> list[str]:
         wanted = self.value
@@ -205,7 +206,7 @@ class UniqueRule(Rule, kind="unique"):
     """No two cards share a value of this field."""
 
     field: str
-    where: dict[str, Any] = field(default_factory=dict)
+    where: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def check(self, deck) -> list[str]:
         seen = Counter(str(card.get(self.field)) for card in deck.cards if matches(card, self.where))

@@ -183,15 +183,14 @@ class RepeatSpec(Element, kind="repeat"):
     def count_binding(self) -> Binding:
         """`count: "{hull}"`: as many times as the card's whole-number field says."""
         where = self.where_is("count")
-        binding = Binding(self.count, where)
+        binding = Binding(str(self.count), where)
         if len(binding.parts) != 1 or not binding.fields:
             raise where.error(f"count is a whole number or one field, e.g. \"{{hull}}\", not '{self.count}'")
         return binding
 
     def fields_read(self) -> frozenset:
         """Its children's fields, less the ones the repeat itself provides, and its list."""
-        inner = frozenset().union(*(child.fields_read() | (child.condition().fields if child.when else set())
-                                    for child in self.elements))
+        inner = frozenset().union(*(child.fields_read() | condition_fields(child) for child in self.elements))
         return inner - set(REPEAT_FIELDS) | ({self.items_from} if self.items_from else set())
 
     def draws(self) -> int:
@@ -209,6 +208,11 @@ class RepeatSpec(Element, kind="repeat"):
 
     def compile(self, piece: PieceContext) -> "RepeatDrawer":
         return RepeatDrawer(self, piece)
+
+
+def condition_fields(element: Element) -> frozenset:
+    condition = element.condition()
+    return frozenset(condition.fields) if condition is not None else frozenset()
 
 
 MAX_LIST_ITEMS = 100   # `items_from` or a count from a field: counted at this for the work limit

@@ -12,7 +12,7 @@ import dataclasses
 from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 
 from pnp.conditions import Condition, parse_condition
@@ -21,8 +21,12 @@ from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding
 from pnp.layout.icons import icon_image, icons_of, with_tokens, without_tokens
 from pnp.layout.text import MarkupError, fit_paragraph, plain, to_markup
-from pnp.fonts import fallbacks_for, undrawable
+from pnp.fonts import FontBook, fallbacks_for, undrawable
 from pnp.layout.units import Length, colour_hex, mm, parse_colour
+
+if TYPE_CHECKING:
+    from pnp.diagnostics import Diagnostics
+    from pnp.layout.ink import InkSaver
 
 FULL = Length(percent=100.0)
 BIND = {"bind": True}   # field metadata: the key's text may hold {field} holes, filled per card
@@ -34,14 +38,14 @@ class PieceContext:
 
     width: float
     height: float
-    fonts: object            # pnp.fonts.FontBook
+    fonts: FontBook
     game_dir: Path
     fields: dict | None      # field names a card may have (None: anything goes)
-    diagnostics: object      # pnp.diagnostics.Diagnostics
+    diagnostics: Diagnostics
     bleed: float = 0.0
     palette: dict = field(default_factory=dict)  # colour names the layout defines
     safe: float | None = None  # for print shops: warn about text closer than this to the trim
-    ink_saver: object = None   # an InkSaver when printing with little ink
+    ink_saver: InkSaver | None = None   # when printing with little ink
 
 
 class Colour:
@@ -113,6 +117,10 @@ class Element(Tagged, family="element"):
             self._condition = parse_condition(self.when, self.where_is("when"))
         return self._condition
 
+    def compile(self, piece: PieceContext) -> "Drawer":
+        """Lengths, fonts and colours resolved once for a piece: the drawer. Each kind has one."""
+        raise NotImplementedError
+
     def compiled(self, piece: PieceContext) -> "Drawer":
         """The drawer, told which fields its look depends on from this spec alone, so the
         check and the drawing can never disagree."""
@@ -131,8 +139,9 @@ class Element(Tagged, family="element"):
         if piece.fields is None:
             return
         used = [(name, binding.where) for binding in self.bindings() for name in sorted(binding.fields)]
-        if self.condition() is not None:
-            used += self.condition().uses
+        condition = self.condition()
+        if condition is not None:
+            used += condition.uses
         for name, where in used:
             if name not in piece.fields:
                 raise where.error(f"the layout uses the field '{name}', which the cards do not have",
@@ -154,6 +163,9 @@ class Drawer:
 
     def shown_for(self, card) -> bool:
         return self.when is None or self.when.holds(card)
+
+    def draw(self, canvas, card) -> None:
+        raise NotImplementedError
 
 
 def _texts(value) -> list[str]:
@@ -458,6 +470,7 @@ class TextDrawer(Drawer):
         dx, dy = getattr(card, "offset", (0.0, 0.0))   # inside a repeat
         left, right, bottom, top = left + dx, right + dx, bottom + dy, top + dy
         safe, (width, height) = self.safe, self.piece
+        assert safe is not None   # only called for a piece with a safe zone
         if left < safe - 0.01 or bottom < safe - 0.01 or right > width - safe + 0.01 or top > height - safe + 0.01:
             where = self.spec._where
             self.diagnostics.warn(f"{where.file}:{where.line}: text '{_short(text)}' comes closer than "

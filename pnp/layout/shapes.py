@@ -55,7 +55,7 @@ class PolygonDrawer(ShapeDrawer):
         if spec.sides:
             self.points = regular(x + w / 2, y + h / 2, w / 2, h / 2, spec.sides, spec.turn)
         else:
-            self.points = [(x + px.of(w), y + h - py.of(h)) for px, py in spec.points]
+            self.points = [(x + px.of(w), y + h - py.of(h)) for px, py in spec.points or []]
 
     def shape(self, canvas, fill: int, stroke: int) -> None:
         canvas.drawPath(closed_path(canvas, self.points), fill=fill, stroke=stroke)

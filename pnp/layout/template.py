@@ -49,13 +49,13 @@ class Size:
             w, h = CARD_SIZES[value]
             return cls(mm(w), mm(h), value)
         if isinstance(value, list) and len(value) == 2:
-            w, h = (Length.parse(v, where.item(value, i)) for i, v in enumerate(value))
-            if w.percent is not None or h.percent is not None:
+            wide, high = (Length.parse(v, where.item(value, i)) for i, v in enumerate(value))
+            if wide.percent is not None or high.percent is not None:
                 raise where.error("a size needs real lengths, not percentages")
-            if not (MIN_SIDE <= w.points <= mm(3000) and MIN_SIDE <= h.points <= mm(3000)):
+            if not (MIN_SIDE <= wide.points <= mm(3000) and MIN_SIDE <= high.points <= mm(3000)):
                 raise where.error("each side of a size must be at least 5 mm (a piece you can cut out) "
                                   "and at most 3 m")
-            return cls(w.points, h.points)
+            return cls(wide.points, high.points)
         raise where.error(f"expected a size name ({known(CARD_SIZES)}) or [width, height], "
                           f"found {type_name(value)}")
 
@@ -139,6 +139,8 @@ class CompiledLayout:
     the card at all (a shared piece, a whole back). `plan(cards)` looks at the deck and also
     stamps runs whose fields take few values across it (a background in one of three colours,
     a label per card type), so only what is really different is drawn card by card."""
+
+    size_name = "custom"   # the card size it was compiled at, when that has a name
 
     def __init__(self, template: Template, piece: PieceContext):
         self.name = template.name

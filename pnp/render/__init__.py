@@ -3,11 +3,18 @@ component into finished files. What every renderer is given: the build's options
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pnp.config.deck import BUILTIN_FIELDS
 from pnp.impose import Duplex
 from pnp.layout.ink import InkSaver
+
+if TYPE_CHECKING:
+    from pnp.config.deck import Deck
+    from pnp.config.game import Game
+    from pnp.project import Project
 
 
 DUPLEX_NAMES = {"long-edge": "", "short-edge": "short-edge", "none": "no-duplex", "fold": "fold"}
@@ -41,11 +48,11 @@ class PrintOptions:
 
 @dataclass
 class BuildContext:
-    project: object     # pnp.project.Project
-    game: object        # pnp.config.game.Game
-    decks: dict
+    project: Project
+    game: Game
+    decks: dict[str, Deck]
     options: PrintOptions
-    tick: object = lambda steps=1: None            # progress: called as pieces are done
+    tick: Callable[..., None] = lambda steps=1: None   # progress: called as pieces are done
 
     def frame_args(self, deck=None, bleed: float = 0.0, listing_rows: bool = False, safe: float | None = None) -> dict:
         """What layouts are compiled against: the fields a card of `deck` has (the built-in

@@ -86,7 +86,8 @@ def render_deck(ctx, component) -> list[OutputFile]:
     for start in range(0, len(cards), grid.per_sheet):
         sheet = cards[start:start + grid.per_sheet]
         for index, card in enumerate(sheet):
-            place(canvas, front, card, *grid.slot(index), options.bleed, grid.bleed_sides(index))
+            x, y = grid.slot(index)
+            place(canvas, front, card, x, y, options.bleed, grid.bleed_sides(index))
         draw_cut_marks(canvas, grid)
         canvas.showPage()
         ctx.tick(len(sheet))
