@@ -14,6 +14,7 @@ member its key names, as MkDocs's typed config options do.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 import types
@@ -138,8 +139,7 @@ def load_as(cls, node, where: Where):
     """Build `cls` (a dataclass) from a YAML map, checking every key."""
     if not isinstance(node, dict):
         raise where.error(f"expected a map of settings, found {type_name(node)}")
-    hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    hints, fields = settings_of(cls)
     for key in node:
         if key not in fields:
             raise where.key(node, key).error(
@@ -156,6 +156,13 @@ def load_as(cls, node, where: Where):
     obj._where = where   # where it came from, for errors found later
     obj._key_lines = {key: node.key_line(key) for key in node} if isinstance(node, YamlMap) else {}
     return obj
+
+
+@functools.cache
+def settings_of(cls) -> tuple[dict[str, Any], dict[str, dataclasses.Field]]:
+    """A config class's annotations and its fields, worked out once per class: evaluating
+    annotations is most of the cost of loading a layout."""
+    return typing.get_type_hints(cls), {f.name: f for f in dataclasses.fields(cls) if f.init}
 
 
 def check_limits(spec, value, where: Where) -> None:
