@@ -111,6 +111,17 @@ def test_a_loaded_object_knows_the_line_of_each_key(tmp_path):
     assert deck.where_is("back").line == 1   # left out: the line of the map's own key
 
 
+def test_an_error_found_after_loading_points_at_its_key(tmp_path):
+    from pnp.config.typed import Where
+    from pnp.layout.template import load_template
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "layouts/card.yaml").write_text("size: poker\npalette:\n  ok: '#ffffff'\n  bad: '#12'\n"
+                                                "elements: []\n")
+    with pytest.raises(PnpError) as caught:
+        load_template(tmp_path, "card", Where("game.yaml", 1, "front"))
+    assert (caught.value.line, caught.value.field) == (4, "palette.bad")
+
+
 # --- no import cycles ------------------------------------------------------------------------
 
 PACKAGE = Path(__file__).resolve().parent.parent / "pnp"

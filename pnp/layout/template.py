@@ -86,7 +86,7 @@ def load_template(root: Path, name: str, where: Where, _chain: tuple = ()) -> Te
     node = load_yaml(path)
     spec = load_as(TemplateSpec, node, where_of(node))
     elements = spec.elements
-    check_palette(spec.palette, where_of(node).key(node, "palette"))
+    check_palette(node.get("palette") or {}, where_of(node).key(node, "palette"))
     if spec.extends is None:
         return Template(name, spec.size, elements, spec.palette)
     base = load_template(root, spec.extends, where_of(node).key(node, "extends"), _chain + (name,))
@@ -105,7 +105,7 @@ def check_palette(palette: dict, where: Where) -> None:
         try:
             parse_colour(value)
         except ValueError as exc:
-            raise where.error(f"palette colour '{name}': {exc}") from None
+            raise where.key(palette, name).error(f"palette colour '{name}': {exc}") from None
 
 
 def template_path(root: Path, name: str, where: Where) -> Path:
