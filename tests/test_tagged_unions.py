@@ -50,14 +50,14 @@ def test_an_unknown_kind_nothing_like_a_known_one_lists_them(tmp_path):
 
 def test_a_missing_kind_names_the_map_and_the_choices(tmp_path):
     error = refused(Element, tmp_path, "item:\n  text: hi\n")
-    assert error.line == 1 and error.field == "item"
+    assert error.line == 2 and error.field == "item.kind"   # the map's own line
     assert error.message.startswith("an element needs a 'kind': one of box, ellipse, field")
 
 
 def test_a_kind_that_is_not_a_word_is_told_at_the_key(tmp_path):
     error = refused(Component, tmp_path, "item:\n  id: a\n  kind: [deck]\n")
     assert (error.line, error.field) == (3, "item.kind")
-    assert error.message == "a component's kind is a word, found a list"
+    assert error.message == "a component kind is a word, found a list"
 
 
 def test_an_item_that_is_not_a_map_says_what_was_expected(tmp_path):

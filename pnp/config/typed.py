@@ -113,10 +113,10 @@ class Tagged(Loaded):
         if not isinstance(node, dict):
             raise where.error(f"expected {a_family} ({cls.noun}), found {type_name(node)}")
         kind = node.get(tag)
-        if kind is None:
-            raise where.error(f"{a_family} needs a '{tag}': one of {known(kinds)}")
+        if kind is None:   # told at the map's line, naming the key it lacks
+            raise where.key(node, tag).error(f"{a_family} needs a '{tag}': one of {known(kinds)}")
         if not isinstance(kind, str):
-            raise where.key(node, tag).error(f"{a_family}'s {tag} is a word, found {type_name(kind)}",
+            raise where.key(node, tag).error(f"{a_family} kind is a word, found {type_name(kind)}",
                                              hint=f"known kinds: {known(kinds)}")
         if kind not in kinds:
             raise where.key(node, tag).error(f"unknown {cls.family} kind '{kind}'",
