@@ -9,6 +9,7 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -24,10 +25,11 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
-def open_project(root: Path):
+def open_project(root: Path, report=None):
+    """The project at `root`, telling its warnings to `report` (a pnp.diagnostics.Report)."""
     from pnp.project import Project
     try:
-        return Project(root)
+        return Project(root, report)
     except PnpError as exc:
         raise click.UsageError(str(exc)) from None
 
@@ -184,8 +186,10 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
     """
     out = checked_out(root, out)
     from pnp.commands.build import build_game
+    from pnp.diagnostics import Report
     from pnp.render import PrintOptions
-    project = open_project(root)
+    report = Report()
+    project = open_project(root, report)
     project.refresh = refresh
     ids = chosen_games(project, games, every)
     presets = chosen_shops(project, shops)
@@ -199,10 +203,10 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
                            draft=draft)
 
     def build_one(game_id):
-        languages = [None]
+        languages: list[str | None] = [None]   # the game as written
         if langs:
             from pnp.lang import chosen_languages
-            languages = chosen_languages(root / "card_data" / game_id, game_id, langs)
+            languages = list(chosen_languages(root / "card_data" / game_id, game_id, langs))
         for lang in languages:
             label = f"{game_id} ({lang})" if lang else game_id
             with ProgressBar(label, enabled=not quiet) as bar:
@@ -211,8 +215,8 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
             if not quiet:
                 summarise(label, written, out)
 
-    _, failed = each_game(ids, build_one)
-    conclude(project, failed)
+    report.each_game(ids, build_one)
+    conclude(report)
 
 
 @cli.command()
@@ -228,16 +232,16 @@ def validate(games, every, root):
       pnp validate --all
     """
     from pnp.commands.validate import validate_game
-    project = open_project(root)
-    checked, failed = each_game(chosen_games(project, games, every),
-                                lambda game_id: validate_game(project, game_id))
+    from pnp.diagnostics import Report
+    report = Report()
+    project = open_project(root, report)
+    checked = report.each_game(chosen_games(project, games, every),
+                               lambda game_id: validate_game(project, game_id))
     for game_id, (problems, rules) in checked.items():
-        show_problems(problems)
-        if problems:
-            failed = True
-        else:
+        report.problems(problems)
+        if not problems:
             click.echo(f"{game_id}: ok ({rules} rules checked)")
-    conclude(project, failed)
+    conclude(report)
 
 
 @cli.command()
@@ -267,17 +271,19 @@ def proof(games, every, paper, out, guides, showcase, width, background, picks, 
     """
     out = checked_out(root, out)
     from pnp.commands.proof import proof_game
-    project = open_project(root)
-    made, failed = each_game(chosen_games(project, games, every),
-                             lambda game_id: proof_game(project, game_id, out, paper, guides,
-                                                        (width, background, picks) if showcase else None))
+    from pnp.diagnostics import Report
+    report = Report()
+    project = open_project(root, report)
+    made = report.each_game(chosen_games(project, games, every),
+                            lambda game_id: proof_game(project, game_id, out, paper, guides,
+                                                       (width, background, picks) if showcase else None))
     for game_id, paths in made.items():
         faces = [p for p in paths if p.name.endswith("-faces.png")]
         click.echo(f"{game_id}: {len(faces)} contact sheet(s) and {len(paths) - len(faces)} page "
                    f"picture(s) in {out / game_id / 'proof'}")
         for path in faces:
             click.echo(f"  {path}")
-    conclude(project, failed)
+    conclude(report)
 
 
 @cli.command()
@@ -304,16 +310,18 @@ def watch(games, every, paper, out, root, interval, langs):
     out = checked_out(root, out)
     from pnp.commands.build import build_game
     from pnp.commands.watch import watch as watch_files
+    from pnp.diagnostics import Report
     from pnp.project import Project
     from pnp.render import PrintOptions
     ids = chosen_games(open_project(root), games, every)
 
     def rebuild():
         stamp = time.strftime("%H:%M:%S")
+        report = Report()             # each rebuild tells its own problems and warnings
         try:
-            project = Project(root)   # fresh each time: edits to fonts.yaml and layouts count
+            project = Project(root, report)   # fresh each time: edits to fonts.yaml and layouts count
         except PnpError as exc:       # card_data/ gone for a moment (a git checkout): wait for it
-            report_problem(exc)
+            report.failed(exc)
             click.echo("watching for changes (Ctrl-C to stop)", err=True)
             return
         for game_id in ids:
@@ -325,14 +333,14 @@ def watch(games, every, paper, out, root, interval, langs):
                     for lang in chosen_languages(root / "card_data" / game_id, game_id, langs):
                         written += build_game(project, game_id, out, paper, PrintOptions(lang=lang))
             except Exception as exc:  # noqa: BLE001 - a watch outlives every bad edit
-                report_problem(exc if isinstance(exc, PnpError) else
-                               PnpError(f"pnp hit an internal problem ({exc.__class__.__name__}: {exc})"))
+                report.failed(exc if isinstance(exc, PnpError) else
+                              PnpError(f"pnp hit an internal problem ({exc.__class__.__name__}: {exc})"))
                 click.echo(f"[{stamp}] {game_id}: not rebuilt; the last good files stay", err=True)
                 continue
             state = "up to date" if all(w.reused for w in written) else \
                 f"rebuilt {len(written)} files in {time.perf_counter() - started:.2f} s"
             click.echo(f"[{stamp}] {game_id}: {state}")
-        report_warnings(project)
+        report.tell_warnings()
         click.echo("watching for changes (Ctrl-C to stop)", err=True)
 
     try:
@@ -451,7 +459,7 @@ class ProgressBar:
     def __init__(self, label: str, enabled: bool):
         self.label = label
         self.enabled = enabled and sys.stderr.isatty()
-        self.bar = None
+        self.bar: Any = None   # click's progress bar, once started
 
     def start(self, total: int):
         if not self.enabled or total < 200:
@@ -484,46 +492,11 @@ def summarise(game_id: str, written, out: Path) -> None:
         click.echo(f"  {item.path}  {pages}{item.size / 1024:.0f} KiB, {item.seconds:.2f} s")
 
 
-MAX_SHOWN = 50   # problems shown one by one; past this, a count
-
-
-def report_problem(exc: PnpError) -> None:
-    """Every rule problem a failed validation found, or the one load or build error."""
-    show_problems(getattr(exc, "problems", None) or [str(exc)])
-    if getattr(exc, "problems", None):
-        click.echo(exc.message, err=True)
-
-
-def show_problems(problems: list[str]) -> None:
-    for problem in problems[:MAX_SHOWN]:
-        click.secho(f"error: {problem}", fg="red", err=True)
-    if len(problems) > MAX_SHOWN:
-        click.secho(f"error: ... and {len(problems) - MAX_SHOWN} more", fg="red", err=True)
-
-
-def each_game(ids: list[str], action) -> tuple[dict, bool]:
-    """action(game_id) for every game; one game's problems do not stop the others.
-    Returns the results by game id and whether any game failed."""
-    results, failed = {}, False
-    for game_id in ids:
-        try:
-            results[game_id] = action(game_id)
-        except PnpError as exc:
-            report_problem(exc)
-            failed = True
-    return results, failed
-
-
-def report_warnings(project) -> None:
-    for warning in project.diagnostics.warnings:
-        click.secho(f"warning: {warning}", fg="yellow", err=True)
-
-
-def conclude(project, failed: bool) -> None:
-    """The warnings gathered on the way, and exit status 1 if anything failed."""
-    report_warnings(project)
-    if failed:
-        sys.exit(1)
+def conclude(report) -> None:
+    """The warnings gathered on the way, and exit status 1 if any game failed."""
+    report.tell_warnings()
+    if report.exit_status:
+        sys.exit(report.exit_status)
 
 
 def main():

@@ -66,14 +66,10 @@ def parse_condition(value, where) -> Condition:
     if not isinstance(value, dict) or not value:
         raise where.error(f"when: expected a field name or a map such as {{type: captain}}, "
                           f"found {type_name(value)}")
-    parts = [_part(key, value[key], _key_where(where, value, key)) for key in value]
+    parts = [_part(key, value[key], where.key(value, key)) for key in value]
     if len(parts) == 1:
         return parts[0]
     return Condition(_joined(parts), lambda card: all(p.holds(card) for p in parts))
-
-
-def _key_where(where, node, key):
-    return where.key(node, key) if hasattr(where, "key") else where
 
 
 def _part(key, value, where) -> Condition:
@@ -98,7 +94,7 @@ def _comparison(name: str, wanted, where) -> Callable[[Any], bool]:
         return lambda card: same(card.get(name), wanted)
     tests = []
     for op, operand in wanted.items():
-        op_where = _key_where(where, wanted, op)
+        op_where = where.key(wanted, op)
         if op not in COMPARISONS:
             from pnp.errors import did_you_mean
             raise op_where.error(f"'{op}' is not a comparison; use {', '.join(COMPARISONS)}",

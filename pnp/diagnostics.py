@@ -1,6 +1,14 @@
-"""Warnings gathered during a load or build, told once each at the end."""
+"""What a run tells the user: warnings gathered while loading and drawing (told once each),
+and the `Report` of a command (as Black's): each game's problems as they come, the warnings
+at the end, and the exit status."""
 
 from __future__ import annotations
+
+import click
+
+from pnp.errors import ManyProblems, PnpError
+
+MAX_SHOWN = 50   # problems shown one by one; past this, a count
 
 
 class Diagnostics:
@@ -12,3 +20,48 @@ class Diagnostics:
         if message not in self._seen:
             self._seen.add(message)
             self.warnings.append(message)
+
+
+class Report(Diagnostics):
+    """The warnings of a command's run, the problems it found and its exit status: 1 once
+    any game failed, else 0."""
+
+    def __init__(self):
+        super().__init__()
+        self.failures = 0
+
+    @property
+    def exit_status(self) -> int:
+        return 1 if self.failures else 0
+
+    def problems(self, problems: list[str]) -> None:
+        """One game's problems, one red line each; any makes the run fail."""
+        if problems:
+            self.failures += 1
+        for problem in problems[:MAX_SHOWN]:
+            click.secho(f"error: {problem}", fg="red", err=True)
+        if len(problems) > MAX_SHOWN:
+            click.secho(f"error: ... and {len(problems) - MAX_SHOWN} more", fg="red", err=True)
+
+    def failed(self, exc: PnpError) -> None:
+        """A game that stopped: its one error, or every problem a check found and the sum."""
+        if isinstance(exc, ManyProblems):
+            self.problems(exc.problems)
+            click.echo(exc.message, err=True)
+        else:
+            self.problems([str(exc)])
+
+    def each_game(self, ids: list[str], action) -> dict:
+        """action(game_id) for every game; one game's problems do not stop the others.
+        The results by game id, of the games that did not fail."""
+        results = {}
+        for game_id in ids:
+            try:
+                results[game_id] = action(game_id)
+            except PnpError as exc:
+                self.failed(exc)
+        return results
+
+    def tell_warnings(self) -> None:
+        for warning in self.warnings:
+            click.secho(f"warning: {warning}", fg="yellow", err=True)

@@ -35,6 +35,13 @@ class ManyProblems(PnpError):
         self.problems = problems
 
 
+class ValidationFailed(ManyProblems):
+    """The decks disagree with the contents the game's rules state: nothing is built."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__(problems, f"{len(problems)} rule problem(s); nothing was built")
+
+
 def did_you_mean(name: str, choices) -> str | None:
     """A hint naming the closest known choice, or None when nothing is close."""
     close = difflib.get_close_matches(str(name), [str(c) for c in choices], n=1, cutoff=0.6)

@@ -16,7 +16,7 @@ from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from pnp.config.typed import load_as, where_of
+from pnp.config.typed import Where, load_as, where_of
 from pnp.yaml_source import display_path, load_yaml
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.resources import fonts_folder
@@ -43,7 +43,7 @@ class Face:
 
     name: str
     path: Path
-    where: object
+    where: Where
 
     def registered(self) -> str:
         if self.name not in _loaded:

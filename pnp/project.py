@@ -2,26 +2,45 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pnp.config.deck import Deck, load_deck
+from pnp.config.deck import Deck, check_where, load_deck, select
 from pnp.config.remote import is_url, local_data
 from pnp.config.sheets import is_sheet, load_sheet_deck, split_sheet
 from pnp.config.game import Game, game_ids, load_game
+from pnp.contents.validate import validate
 from pnp.diagnostics import Diagnostics
-from pnp.errors import PnpError, did_you_mean, known
+from pnp.errors import PnpError, ValidationFailed
 from pnp.paths import safe_path
-from pnp.contents.kinds import matches
+
+if TYPE_CHECKING:
+    from pnp.fonts import FontBook
+
+
+@dataclass
+class Checked:
+    """A game loaded, its decks read and checked against its rules: what build, validate,
+    proof, watch and serve all start from."""
+
+    game: Game
+    decks: dict[str, Deck]
+    problems: list[str]   # where the decks disagree with the contents the rules state
+
+    def require_valid(self) -> None:
+        if self.problems:
+            raise ValidationFailed(self.problems)
 
 
 class Project:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, diagnostics: Diagnostics | None = None):
         self.root = Path(root)
         if not (self.root / "card_data").is_dir():
             raise PnpError(f"no card_data/ folder in {self.root.resolve()}",
                            hint="run pnp in a pnp project, pass --root, or start one here with pnp new GAME")
-        self.diagnostics = Diagnostics()
-        self._fonts = None
+        self.diagnostics = diagnostics or Diagnostics()
+        self._fonts: FontBook | None = None
         self.refresh = False   # download data given by URL again (pnp build --refresh)
 
     @property
@@ -37,25 +56,32 @@ class Project:
     def game(self, game_id: str) -> Game:
         return load_game(self.root, game_id)
 
+    def check(self, game_id: str) -> Checked:
+        """Load a game and its decks and run its contents rules. Load errors raise PnpError;
+        rule problems are returned, for each command to treat as it must."""
+        game = self.game(game_id)
+        decks = self.decks(game)
+        return Checked(game, decks, validate(game, decks))
+
     def fetch_data(self, game_id: str) -> None:
         """Download the data a game gives by URL where there is no local copy yet, or every
         one with `refresh`: done before a build looks at what changed, so new data counts."""
         game = self.game(game_id)
         for component in game.components:
-            name = getattr(component, "data", None)
+            name = component.reads()
             if name and is_url(name):
-                local_data(game.folder, name, component._where.key(component, "data"), self.refresh,
+                local_data(game.folder, name, component.where_is("data"), self.refresh,
                            self.diagnostics.warn)
 
     def decks(self, game: Game) -> dict[str, Deck]:
         """Each component with data, as the deck of cards it draws (its `where` applied)."""
         files: dict[str, Deck] = {}   # by the name the game gives, sheet included
-        decks = {}
+        decks: dict[str, Deck] = {}
         for component in game.components:
-            name = getattr(component, "data", None)
+            name = component.reads()
             if not name:
                 continue
-            where = component._where.key(component, "data")
+            where = component.where_is("data")
             if is_url(name):   # read from the local copy, downloaded when there is none
                 copy = local_data(game.folder, name, where, False, self.diagnostics.warn)
                 _, mark, sheet_name = name.partition("#")
@@ -69,23 +95,7 @@ class Project:
                 raise where.error(f"data file '{file}' not found in {game.folder}")
             if name not in files:
                 files[name] = load_sheet_deck(path, sheet) if is_sheet(name) else load_deck(path)
-            where_filter = getattr(component, "where", {}) or {}
-            check_where(where_filter, files[name], component._where.key(component, "where"))
+            where_filter = component.selects()
+            check_where(where_filter, files[name], component.where_is("where"))
             decks[component.id] = select(files[name], where_filter)
         return decks
-
-
-def check_where(where_filter: dict, deck: Deck, where) -> None:
-    """A `where:` key must be one of the deck's fields: a misspelt one would match no card
-    (an empty PDF) or every card (a rule that checks nothing)."""
-    for key in where_filter:
-        if key not in deck.fields:
-            raise where.error(f"'{key}' is not a field of {deck.path.name}",
-                              hint=did_you_mean(key, deck.fields) or f"its fields: {known(deck.fields)}")
-
-
-def select(deck: Deck, where: dict) -> Deck:
-    if not where:
-        return deck
-    pairs = [(c, n) for c, n in zip(deck.cards, deck.counts) if matches(c, where)]
-    return Deck(deck.path, deck.fields, [c for c, _ in pairs], [n for _, n in pairs], deck.designed)

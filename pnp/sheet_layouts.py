@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pnp.config.typed import Where, load_as, where_of
+from pnp.config.typed import Loaded, Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.impose import CUTTABLE_MARK, MARK_OFFSET, PAPER_SIZES, UNPRINTABLE, Duplex, turned_over
 from pnp.layout.template import Size
@@ -35,7 +35,7 @@ NEAR = 0.05   # points: closer than this, two edges are one cut line
 
 
 @dataclass
-class SlotSpec:
+class SlotSpec(Loaded):
     x: Length
     y: Length
 
@@ -48,7 +48,7 @@ class GridSpec:
 
 
 @dataclass
-class SheetLayoutSpec:
+class SheetLayoutSpec(Loaded):
     paper: Literal["letter", "a4"]
     piece: Size
     description: str = ""
@@ -165,13 +165,13 @@ def slot_sheet(root: Path, name: str, where: Where, paper_name: str, piece: tupl
                           f"build with --paper {spec.paper} or name a sheet layout for {paper_name}")
     if abs(spec.piece.width - piece[0]) > 0.5 or abs(spec.piece.height - piece[1]) > 0.5:
         mm = 72 / 25.4
-        raise file_where.key(spec, "piece").error(
+        raise spec.where_is("piece").error(
             f"sheet layout '{name}' holds {spec.piece.width / mm:.1f} x {spec.piece.height / mm:.1f} mm pieces, "
             f"but the deck's are {piece[0] / mm:.1f} x {piece[1] / mm:.1f} mm")
     paper = PAPER_SIZES[paper_name]
     corners = slot_corners(spec, paper, file_where)
     sheet = SlotSheet(name, paper, piece, tuple(corners), bleed)
-    slot_wheres = [slot._where for slot in spec.slots] if spec.slots else [file_where.key(spec, "grid")] * len(corners)
+    slot_wheres = [slot._where for slot in spec.slots] if spec.slots else [spec.where_is("grid")] * len(corners)
     check_slots(sheet, slot_wheres)
     return sheet
 
@@ -184,12 +184,12 @@ def slot_corners(spec: SheetLayoutSpec, paper: tuple[float, float], where: Where
     if spec.grid is not None:
         cols, rows, gap = spec.grid.columns, spec.grid.rows, spec.grid.gap.of(paper[0])
         if not (1 <= cols <= 50 and 1 <= rows <= 50):
-            raise where.key(spec, "grid").error("a grid has 1 to 50 columns and rows")
+            raise spec.where_is("grid").error("a grid has 1 to 50 columns and rows")
         width, height = cols * pw + (cols - 1) * gap, rows * ph + (rows - 1) * gap
         left, top = (paper[0] - width) / 2, (paper[1] + height) / 2
         return [(left + c * (pw + gap), top - ph - r * (ph + gap)) for r in range(rows) for c in range(cols)]
     if not spec.slots:
-        raise where.key(spec, "slots").error("a sheet layout needs at least one slot")
+        raise spec.where_is("slots").error("a sheet layout needs at least one slot")
     return [(slot.x.of(paper[0]), paper[1] - slot.y.of(paper[1]) - ph) for slot in spec.slots]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -25,6 +26,7 @@ MAX_FILE_BYTES = 20 * 2**20      # refused before reading: past this, parsing co
 class YamlMap(dict):
     file: str = "?"
     line: int | None = None
+    _key_lines: dict
 
     def key_line(self, key) -> int | None:
         return self._key_lines.get(key, self.line)
@@ -33,6 +35,7 @@ class YamlMap(dict):
 class YamlList(list):
     file: str = "?"
     line: int | None = None
+    _item_lines: list[int]
 
     def item_line(self, index: int) -> int | None:
         lines = self._item_lines
@@ -41,7 +44,7 @@ class YamlList(list):
 
 # LibYAML's parser (C) when PyYAML has it: several times faster on big decks. Construction,
 # where lines are kept and duplicate keys refused, is the same Python code either way.
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 _STR, _MAP, _SEQ = ("tag:yaml.org,2002:" + kind for kind in ("str", "map", "seq"))

@@ -3,24 +3,17 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pnp.cache import fingerprint
-from pnp.errors import PnpError
 from pnp.outputs.folder import OutputFolder
 from pnp.impose import PAPER_SIZES
 from pnp.outputs.pdf import DRAFT, OutputFile
 from pnp.outputs.print_all import home_part, print_all
 from pnp.project import Project
-from pnp.render import BuildContext, PrintOptions, renderer_for
-from pnp.contents.validate import validate
-
-
-class ValidationFailed(PnpError):
-    def __init__(self, problems: list[str]):
-        super().__init__(f"{len(problems)} rule problem(s); nothing was built")
-        self.problems = problems
+from pnp.render import BuildContext, PrintOptions
 
 
 @dataclass
@@ -42,7 +35,7 @@ def timed(render, *args) -> list[tuple[OutputFile, float]]:
 
 
 def build_game(project: Project, game_id: str, out: Path, paper: str | None,
-               options: PrintOptions, shops: tuple = (), progress=None) -> list[Written]:
+               options: PrintOptions, shops: Sequence = (), progress=None) -> list[Written]:
     """Build every component of one game into out/<game_id>/.
 
     Everything is rendered in memory first and written only when all of it succeeded, all
@@ -59,19 +52,18 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
             project.diagnostics.warn(warning)
         return [Written(folder.folder / f["name"], f["pages"], f["size"], 0.0, reused=True)
                 for f in previous]
-    game = project.game(game_id)
-    decks = project.decks(game)
-    problems = validate(game, decks)
-    if problems and not options.draft:
-        raise ValidationFailed(problems)
-    for problem in problems:   # a draft: built anyway, each rule problem told as a warning
+    checked = project.check(game_id)
+    game, decks = checked.game, checked.decks
+    if not options.draft:
+        checked.require_valid()
+    for problem in checked.problems:   # a draft: built anyway, each rule problem told as a warning
         project.diagnostics.warn(f"draft: {problem}")
     options = replace(options, paper=paper or game.spec.paper)
     ctx = BuildContext(project, game, decks, options)
     if options.lang:   # only a translated build loads the translation machinery
         from pnp.lang.apply import in_language
         ctx = in_language(ctx, options.lang)
-    steps = sum(decks[c.id].total if c.kind == "deck" else 1 for c in game.components)
+    steps = sum(component.steps(decks) for component in game.components)
     if progress is not None:
         ctx.tick = progress(steps * (1 + len(shops)))
     marked = DRAFT.set(options.draft)
@@ -83,9 +75,9 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         from pnp.lang.check import translation_problems
         for problem in translation_problems(game, decks, ctx.translation):
             project.diagnostics.warn(f"{options.lang}: {problem}")
-    if fingerprint(*asked) != inputs:
-        inputs = None   # a file was saved during the build: never count this output up to date
-    paths = folder.commit([file for file, _ in rendered], inputs, project.diagnostics.warnings,
+    # a file saved during the build: never count this output up to date
+    unchanged = inputs if fingerprint(*asked) == inputs else None
+    paths = folder.commit([file for file, _ in rendered], unchanged, project.diagnostics.warnings,
                           components=output_components(game))
     return [Written(path, file.pages, len(file.data), spent)
             for path, (file, spent) in zip(paths, rendered)] + \
@@ -112,10 +104,10 @@ def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int
     for component in game.components:
         made_for = f"{component.id}@{options.lang}" if options.lang else component.id
         files = [(replace(file, component=made_for), spent)
-                 for file, spent in timed(renderer_for(component.kind), ctx, drawn[component.id])]
+                 for file, spent in timed(drawn[component.id].render, ctx)]
         rendered += files
         parts.append(home_part(options, component, [file for file, _ in files]))
-        if component.kind != "deck":
+        if not component.is_deck:   # a deck ticks card by card as it draws
             ctx.tick(1)
     rendered += timed(lambda: [print_all(game.title, game_id, PAPER_SIZES[options.paper],
                                          f"{options.paper}{options.variant}",

@@ -13,7 +13,7 @@ def describe_games(project: Project) -> list[str]:
         lines.append(f"{game_id}: {game.title} ({game.spec.players} players, {game.spec.paper})")
         for component in game.components:
             deck = decks.get(component.id)
-            count = f", {deck.total} pieces" if deck is not None and component.kind == "deck" else ""
+            count = f", {deck.total} pieces" if deck is not None and component.is_deck else ""
             lines.append(f"  {component.id:<16} {component.kind}{count}"
                          + (f"  {component.title}" if component.title else ""))
     return lines

@@ -15,7 +15,7 @@ TOP, BOTTOM = 17.0, 84.0   # mm on a poker card: below the title, above the pane
 
 
 def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str, data: Path,
-                     game_text: str, back_text: str) -> dict[Path, str]:
+                     game_text: str, back_text: str) -> dict[Path, str | None]:
     """The files of the starter: the sheet copied in, its fields, game, rules and layouts.
     `game_text` and `back_text` are the plain starter's, to fill in."""
     if not data.is_file():

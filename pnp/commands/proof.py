@@ -16,10 +16,9 @@ from pnp.outputs.pdf import OutputFile
 from pnp.outputs.pieces import pieces_pdf
 from pnp.outputs.raster import rasterise, rounded
 from pnp.project import Project
-from pnp.render import BuildContext, PrintOptions, renderer_for
+from pnp.render import BuildContext, PrintOptions
 from pnp.render.deck import compile_deck_layouts, corner_radius
-from pnp.render.shop import first_copies
-from pnp.contents.validate import validate
+from pnp.render.distinct import first_copies
 from pnp.layout.units import mm
 
 FACE_DPI = 90
@@ -31,21 +30,18 @@ def proof_game(project: Project, game_id: str, out: Path, paper: str | None, gui
                showcase: tuple | None = None) -> list[Path]:
     """Contact sheets and page pictures; with `showcase` (width, background, picks), also the
     showcase pictures of each deck (pnp.commands.showcase)."""
-    game = project.game(game_id)
-    decks = project.decks(game)
-    problems = validate(game, decks)
-    if problems:
-        from pnp.commands.build import ValidationFailed
-        raise ValidationFailed(problems)
-    ctx = BuildContext(project, game, decks, PrintOptions(paper=paper or game.spec.paper))
+    checked = project.check(game_id)
+    checked.require_valid()
+    game = checked.game
+    ctx = BuildContext(project, game, checked.decks, PrintOptions(paper=paper or game.spec.paper))
     files: list[OutputFile] = []
     for component in game.components:
-        if component.kind == "deck":
+        if component.is_deck:
             files.append(contact_sheet(ctx, component, guides))
             if showcase is not None:
                 from pnp.commands.showcase import showcase as showcase_pictures
                 files.extend(showcase_pictures(ctx, component, *showcase))
-        for rendered in renderer_for(component.kind)(ctx, component):
+        for rendered in component.render(ctx):
             if rendered.name.endswith("-whole.pdf"):
                 continue   # the tiled pages show the board already
             stem = rendered.name.removesuffix(".pdf")

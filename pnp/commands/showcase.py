@@ -14,7 +14,7 @@ from pnp.outputs.pdf import OutputFile
 from pnp.outputs.pieces import pieces_pdf
 from pnp.outputs.raster import rasterise
 from pnp.render.deck import compile_deck_layouts
-from pnp.render.shop import first_copies
+from pnp.render.distinct import first_copies
 
 FAN_DEGREES = 36   # from the first card to the last
 SHOWN = 5          # cards in a picture unless chosen
@@ -49,7 +49,8 @@ def chosen_cards(deck, picks: tuple[str, ...], component) -> list:
 def parse_background(text: str) -> tuple[int, int, int, int]:
     from PIL import ImageColor
     try:
-        return ImageColor.getrgb(text) + ((255,) if len(ImageColor.getrgb(text)) == 3 else ())
+        rgb = ImageColor.getrgb(text)
+        return (rgb[0], rgb[1], rgb[2], rgb[3] if len(rgb) == 4 else 255)
     except ValueError:
         raise PnpError(f"'{text}' is not a colour; give a name or #rrggbb, e.g. --background \"#203040\"") from None
 
@@ -88,7 +89,7 @@ def fan(faces: list[Image.Image], width: int, colour) -> Image.Image:
     pivot = (width / 2, face_h * 0.25 + radius)
     for index, face in enumerate(faces):
         angle = -FAN_DEGREES / 2 + index * step if len(faces) > 1 else 0
-        tile = shadowed(face).rotate(-angle, resample=Image.BICUBIC, expand=True)
+        tile = shadowed(face).rotate(-angle, resample=Image.Resampling.BICUBIC, expand=True)
         cx = pivot[0] + radius * math.sin(math.radians(angle))
         cy = pivot[1] - radius * math.cos(math.radians(angle)) + face_h / 2
         canvas.alpha_composite(tile, (int(cx - tile.width / 2), int(cy - tile.height / 2)))

@@ -11,19 +11,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pnp.contents.validate import validate
 from pnp.project import Project
-from pnp.render import BuildContext, PrintOptions, renderer_for
+from pnp.render import BuildContext, PrintOptions
 
 
 def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
     """(rule problems, number of rules checked). Load and drawing errors raise PnpError."""
-    game = project.game(game_id)
-    decks = project.decks(game)
-    ctx = BuildContext(project, game, decks, replace(PrintOptions(), paper=game.spec.paper))
+    checked = project.check(game_id)
+    game = checked.game
+    ctx = BuildContext(project, game, checked.decks, replace(PrintOptions(), paper=game.spec.paper))
     for component in game.components:
-        renderer_for(component.kind)(ctx, component)
-    return validate(game, decks) + translation_problems(ctx), len(game.contents)
+        component.render(ctx)
+    return checked.problems + translation_problems(ctx), len(game.contents)
 
 
 def translation_problems(ctx) -> list[str]:
@@ -45,6 +44,6 @@ def translation_problems(ctx) -> list[str]:
             problems.append(str(exc))
             continue
         for component in translated.game.components:
-            renderer_for(component.kind)(translated, component)
+            component.render(translated)
         problems += lacking(ctx.game, ctx.decks, translated.translation)
     return problems

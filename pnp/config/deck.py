@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pnp.config.typed import Where, convert, load_as, where_of
 from pnp.yaml_source import YamlMap, load_yaml, type_name
+from pnp.contents.kinds import matches
 from pnp.errors import ManyProblems, PnpError, did_you_mean, known
 
 MAX_COPIES = 1000      # of one card
@@ -60,7 +61,7 @@ class Deck:
     def expanded(self) -> list[Card]:
         """Every physical card, copies included, in data order. Each knows its `copy`: its
         place in the deck from 1, so a layout can name form fields uniquely."""
-        cards = []
+        cards: list[Card] = []
         for card, count in zip(self.cards, self.counts):
             for _ in range(count):
                 copy = Card(card)
@@ -179,3 +180,19 @@ def field_value(spec: FieldSpec, value, where: Where):
             raise where.error(str(exc)) from None
         return text
     raise AssertionError(kind)
+
+
+def check_where(where_filter: dict, deck: Deck, where) -> None:
+    """A `where:` key must be one of the deck's fields: a misspelt one would match no card
+    (an empty PDF) or every card (a rule that checks nothing)."""
+    for key in where_filter:
+        if key not in deck.fields:
+            raise where.error(f"'{key}' is not a field of {deck.path.name}",
+                              hint=did_you_mean(key, deck.fields) or f"its fields: {known(deck.fields)}")
+
+
+def select(deck: Deck, where: dict) -> Deck:
+    if not where:
+        return deck
+    pairs = [(c, n) for c, n in zip(deck.cards, deck.counts) if matches(c, where)]
+    return Deck(deck.path, deck.fields, [c for c, _ in pairs], [n for _, n in pairs], deck.designed)

@@ -14,24 +14,63 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from pnp.config.typed import Name, Where, load_as, where_of
-from pnp.yaml_source import YamlMap, display_path, load_yaml, type_name
+from pnp.config.typed import Loaded, Name, Tagged, load_as, where_of
+from pnp.contents import facts, kinds  # noqa: F401 - every rule kind registers itself on Rule
+from pnp.contents.kinds import Rule
+from pnp.yaml_source import display_path, load_yaml
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.template import Size
 
+if TYPE_CHECKING:   # only for annotations: rendering is imported when a component renders
+    from pnp.config.deck import Deck
+    from pnp.outputs.pdf import OutputFile
+    from pnp.render import BuildContext
+    from pnp.render.shop import ShopOrder
+
 
 @dataclass(kw_only=True)
-class Component:
+class Component(Tagged, family="component", noun="a map with id and kind"):
+    """A part of a game that pnp prints. Each kind says what it reads, how it renders, how it
+    counts and whether print shops take it, so adding a kind is adding one class."""
+
     id: Name
     kind: str
     title: str = ""
     description: str = ""
 
+    is_deck: ClassVar[bool] = False   # pieces many to a sheet: proofed, boxed and counted card by card
+
+    def reads(self) -> str | None:
+        """The card data it draws (a file in the game folder, a sheet in one, or a URL)."""
+        return None
+
+    def selects(self) -> dict[str, Any]:
+        """Only the cards of its data whose fields match these (its `where:`)."""
+        return {}
+
+    def render(self, ctx: BuildContext) -> list[OutputFile]:
+        raise NotImplementedError
+
+    def steps(self, decks: dict[str, Deck]) -> int:
+        """Progress steps its rendering counts: a deck ticks card by card as it draws."""
+        return decks[self.id].total if self.is_deck else 1
+
+    def for_shop(self, order: ShopOrder) -> None:
+        """Add its files to a print shop's order; most kinds are printed at home only."""
+
+    def printed_double(self, duplex: str) -> bool:
+        """Whether its home PDF is printed on both sides of the sheet."""
+        return False
+
+    def cutting(self, duplex: str) -> str:
+        """What the print-all cover tells to do with its printed pages."""
+        return "no cutting"
+
 
 @dataclass(kw_only=True)
-class DeckComponent(Component):
+class DeckComponent(Component, kind="deck"):
     """Cards (or tokens, end zones, roster cards): pieces imposed many to a sheet, with backs."""
 
     data: str
@@ -43,18 +82,45 @@ class DeckComponent(Component):
     sheet: str | None = None  # a sheet layout in sheets/ (see pnp.sheet_layouts); None: fit the paper
     radius: Any = None  # a Length: the cut cards' rounded corners, shown in proofs and shop PNGs
 
+    is_deck = True
+
+    def reads(self) -> str | None:
+        return self.data
+
+    def selects(self) -> dict[str, Any]:
+        return self.where
+
+    def render(self, ctx: BuildContext) -> list[OutputFile]:
+        from pnp.render.deck import render_deck
+        return render_deck(ctx, self)
+
+    def for_shop(self, order: ShopOrder) -> None:
+        order.add_deck(self)
+
+    def printed_double(self, duplex: str) -> bool:
+        return bool(self.back) and duplex in ("long-edge", "short-edge")
+
+    def cutting(self, duplex: str) -> str:
+        if duplex == "fold":
+            return "fold along the dashed line, glue, then cut on the marks"
+        return "cut on the marks"
+
 
 @dataclass(kw_only=True)
-class RulesComponent(Component):
+class RulesComponent(Component, kind="rules"):
     """The rule sheet: Markdown in the game folder, with tables generated from the data."""
 
     source: str
     columns: int = field(default=2, metadata={"min": 1, "max": 3})
     tables: dict[str, "RulesTableSpec"] = field(default_factory=dict)
 
+    def render(self, ctx: BuildContext) -> list[OutputFile]:
+        from pnp.render.rulesheet import render_rules
+        return render_rules(ctx, self)
+
 
 @dataclass
-class RulesTableSpec:
+class RulesTableSpec(Loaded):
     deck: str
     columns: list[str]
     headings: list[str] | None = None
@@ -64,16 +130,29 @@ class RulesTableSpec:
 
 
 @dataclass(kw_only=True)
-class BoardComponent(Component):
+class BoardComponent(Component, kind="board"):
     """A large single piece (a game board, a field): tiled over home paper, whole for a shop."""
 
     layout: str
     data: str | None = None
     overlap: Any = "12mm"
 
+    def reads(self) -> str | None:
+        return self.data
+
+    def render(self, ctx: BuildContext) -> list[OutputFile]:
+        from pnp.render.board import render_board
+        return render_board(ctx, self)
+
+    def for_shop(self, order: ShopOrder) -> None:
+        order.add_board(self)
+
+    def cutting(self, duplex: str) -> str:
+        return "trim and tape the tiles as the first page shows"
+
 
 @dataclass(kw_only=True)
-class SheetComponent(Component):
+class SheetComponent(Component, kind="sheet"):
     """One page per card of its data (or one page when it has none), drawn at paper size.
     With `rows`, one page lists every card instead: the layout's table takes `rows_from: rows`,
     one row per card holding these fields."""
@@ -83,18 +162,31 @@ class SheetComponent(Component):
     where: dict[str, Any] = field(default_factory=dict)
     rows: list[str] | None = None
 
+    def reads(self) -> str | None:
+        return self.data
+
+    def selects(self) -> dict[str, Any]:
+        return self.where
+
+    def render(self, ctx: BuildContext) -> list[OutputFile]:
+        from pnp.render.sheet import render_sheet
+        return render_sheet(ctx, self)
+
 
 @dataclass(kw_only=True)
-class TuckboxComponent(Component):
+class TuckboxComponent(Component, kind="tuckbox"):
     """A tuck box for each deck named (every deck of the game if none), sized from it."""
 
     decks: list[str] = field(default_factory=list)
     thickness: Any = "0.3mm"   # of one card
     clearance: Any = "1mm"     # added to the cards' width, height and stack
 
+    def render(self, ctx: BuildContext) -> list[OutputFile]:
+        from pnp.render.tuckbox import render_tuckboxes
+        return render_tuckboxes(ctx, self)
 
-COMPONENT_KINDS = {"deck": DeckComponent, "rules": RulesComponent,
-                   "board": BoardComponent, "sheet": SheetComponent, "tuckbox": TuckboxComponent}
+    def cutting(self, duplex: str) -> str:
+        return "cut on the solid lines, fold on the dashed ones, glue the grey flaps"
 
 
 @dataclass
@@ -105,8 +197,8 @@ class GameSpec:
     description: str = ""
     source: str = ""        # the document the game's facts come from
     credit: str = ""        # who made the original game
-    components: list[Any] = field(default_factory=list)
-    contents: list[Any] = field(default_factory=list)
+    components: list[Component] = field(default_factory=list)
+    contents: list[Rule] = field(default_factory=list)
 
 
 @dataclass
@@ -115,7 +207,7 @@ class Game:
     folder: Path
     spec: GameSpec
     components: list[Component]
-    contents: list           # validator rules, see pnp.contents
+    contents: list[Rule]     # validator rules, see pnp.contents
     manifest: Path
 
     @property
@@ -135,33 +227,20 @@ def load_game(root: Path, game_id: str) -> Game:
     node = load_yaml(manifest)
     where = where_of(node)
     spec = load_as(GameSpec, node, where)
-    components = []
-    seen: dict[str, int] = {}
-    items = node.get("components") or []
-    for i, item in enumerate(items):
-        component = parse_component(item, where.key(node, "components").item(items, i))
+    seen: set[str] = set()
+    for component in spec.components:
         if component.id in seen:
             raise component._where.error(f"two components have the id '{component.id}'")
-        seen[component.id] = i
-        components.append(component)
-    if not components:
+        seen.add(component.id)
+    if not spec.components:
         raise where.error("the game has no components; list at least one under 'components'")
-    from pnp.contents.kinds import parse_rule
-    rules_node = node.get("contents") or []
-    contents = [parse_rule(item, where.key(node, "contents").item(rules_node, i), components)
-                for i, item in enumerate(rules_node)]
-    return Game(game_id, folder, spec, components, contents, manifest)
-
-
-def parse_component(node, where: Where) -> Component:
-    if not isinstance(node, YamlMap):
-        raise where.error(f"expected a component (a map with id and kind), found {type_name(node)}")
-    kind = node.get("kind")
-    if kind not in COMPONENT_KINDS:
-        raise where.key(node, "kind").error(
-            f"unknown component kind '{kind}'" if kind else "a component needs a 'kind'",
-            hint=did_you_mean(kind or "", COMPONENT_KINDS) or f"known kinds: {known(COMPONENT_KINDS)}")
-    return load_as(COMPONENT_KINDS[kind], node, where)
+    with_data = [c.id for c in spec.components if c.reads()]
+    for rule in spec.contents:
+        if rule.deck not in with_data:
+            raise rule.where_is("deck").error(f"no component with data called '{rule.deck}'",
+                                              hint=did_you_mean(rule.deck, with_data)
+                                              or f"components with data: {known(with_data)}")
+    return Game(game_id, folder, spec, spec.components, spec.contents, manifest)
 
 
 def game_ids(root: Path) -> list[str]:

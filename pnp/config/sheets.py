@@ -84,16 +84,16 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
         card = Card()
         card.where = Where(path.name, None, f"{place}row {row}")
         for name, field_spec in spec.fields.items():
-            col = index.get(name)
-            value = cells[col] if col is not None and col < len(cells) else None
-            if blank(value):
+            at = index.get(name)
+            value = cells[at] if at is not None and at < len(cells) else None
+            if at is None or blank(value):
                 if field_spec.required:
                     errors.append(card.where.error(f"missing required field '{name}'"))
                 card[name] = field_spec.default
                 continue
             try:
-                card[name] = field_value(field_spec, cell_value(field_spec, value, cell_where(row, col)),
-                                         cell_where(row, col))
+                card[name] = field_value(field_spec, cell_value(field_spec, value, cell_where(row, at)),
+                                         cell_where(row, at))
             except PnpError as exc:
                 errors.append(exc)
         count = 1

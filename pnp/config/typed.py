@@ -4,6 +4,11 @@ A config class is a plain dataclass. Its annotations say what each key must hold
 checks that, fills defaults, refuses unknown keys with a did-you-mean, and names the file, line
 and dotted field of anything wrong. Types with their own rules (lengths, colours) provide a
 `parse(value, where)` classmethod.
+
+A family of config classes told apart by a key (elements by `kind`, components by `kind`,
+contents rules by `rule`) is a `Tagged` root class: each member registers itself with
+`class BoxSpec(Element, kind="box")`, and a `list[Element]` annotation loads each item as the
+member its key names, as MkDocs's typed config options do.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import re
 import types
 import typing
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pnp.yaml_source import YamlList, YamlMap, type_name
 from pnp.errors import PnpError, did_you_mean, known
@@ -34,7 +39,7 @@ class Where:
         if isinstance(node, YamlMap):
             line = node.key_line(key)
         else:
-            line = getattr(node, "_key_lines", {}).get(key, self.line)
+            line = node._key_lines.get(key, self.line) if isinstance(node, Loaded) else self.line
         return Where(self.file, line, f"{self.field}.{key}" if self.field else str(key))
 
     def item(self, node, index: int) -> "Where":
@@ -61,22 +66,80 @@ class Name(str):
         return cls(value)
 
 
+class Loaded:
+    """What `load_as` gives every object it loads: where it came from and the line of each of
+    its keys, so a problem found later points at the key, not the map."""
+
+    _where: Where
+    _key_lines: dict[str, int | None]
+
+    def where_is(self, key: str) -> Where:
+        """Where the value of `key` is written (the map's own line when the key was left out).
+        Not `where`: decks and rules have a `where:` key of their own."""
+        return self._where.key(self, key)
+
+
+class Tagged(Loaded):
+    """The root of a family of config classes, each chosen by the value of one key.
+
+        @dataclass(kw_only=True)
+        class Element(Tagged, family="element"): ...
+        @dataclass(kw_only=True)
+        class BoxSpec(Element, kind="box"): ...
+
+    `tag` names the key that chooses (default `kind`); `noun` how an item is described in
+    the error for one that is not a map."""
+
+    family: ClassVar[str]
+    tag: ClassVar[str]
+    noun: ClassVar[str]
+    kinds: ClassVar[dict[str, type]]
+
+    def __init_subclass__(cls, *, family: str | None = None, tag: str = "kind", noun: str = "",
+                          kind: str | None = None, **rest):
+        super().__init_subclass__(**rest)
+        if family is not None:   # a new family, with its own registry
+            cls.family, cls.tag, cls.kinds = family, tag, {}
+            cls.noun = noun or f"a map with '{tag}'"
+        if kind is not None:
+            if kind in cls.kinds:
+                raise TypeError(f"two {cls.family} kinds are called '{kind}'")   # a bug in pnp
+            cls.kinds[kind] = cls
+
+    @classmethod
+    def parse(cls, node, where: Where):
+        """Load `node` as the member of the family its tag names."""
+        tag, kinds, a_family = cls.tag, cls.kinds, f"{article(cls.family)} {cls.family}"
+        if not isinstance(node, dict):
+            raise where.error(f"expected {a_family} ({cls.noun}), found {type_name(node)}")
+        kind = node.get(tag)
+        if kind is None:   # told at the map's line, naming the key it lacks
+            raise where.key(node, tag).error(f"{a_family} needs a '{tag}': one of {known(kinds)}")
+        if not isinstance(kind, str):
+            raise where.key(node, tag).error(f"{a_family} kind is a word, found {type_name(kind)}",
+                                             hint=f"known kinds: {known(kinds)}")
+        if kind not in kinds:
+            raise where.key(node, tag).error(f"unknown {cls.family} kind '{kind}'",
+                                             hint=did_you_mean(kind, kinds) or f"known kinds: {known(kinds)}")
+        loaded = load_as(kinds[kind], node, where)
+        if not isinstance(loaded, cls):   # the annotation asked for part of a family
+            raise where.key(node, tag).error(f"{article(kind)} {kind} is not allowed here")
+        return loaded
+
+
+def article(word: str) -> str:
+    return "an" if word[:1] in ("a", "e", "i", "o", "u") else "a"
+
+
 def where_of(node, field: str = "") -> Where:
     return Where(getattr(node, "file", "?"), getattr(node, "line", None), field)
-
-
-@functools.cache
-def schema_of(cls) -> tuple[dict, dict]:
-    """A dataclass's type hints and settable fields, worked out once per class: get_type_hints
-    evaluates every annotation anew on each call, a tenth of a cold build of the four games."""
-    return typing.get_type_hints(cls), {f.name: f for f in dataclasses.fields(cls) if f.init}
 
 
 def load_as(cls, node, where: Where):
     """Build `cls` (a dataclass) from a YAML map, checking every key."""
     if not isinstance(node, dict):
         raise where.error(f"expected a map of settings, found {type_name(node)}")
-    hints, fields = schema_of(cls)
+    hints, fields = settings_of(cls)
     for key in node:
         if key not in fields:
             raise where.key(node, key).error(
@@ -93,6 +156,13 @@ def load_as(cls, node, where: Where):
     obj._where = where   # where it came from, for errors found later
     obj._key_lines = {key: node.key_line(key) for key in node} if isinstance(node, YamlMap) else {}
     return obj
+
+
+@functools.cache
+def settings_of(cls) -> tuple[dict[str, Any], dict[str, dataclasses.Field]]:
+    """A config class's annotations and its fields, worked out once per class: evaluating
+    annotations is most of the cost of loading a layout."""
+    return typing.get_type_hints(cls), {f.name: f for f in dataclasses.fields(cls) if f.init}
 
 
 def check_limits(spec, value, where: Where) -> None:

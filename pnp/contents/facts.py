@@ -31,7 +31,7 @@ META = ("section", "reading", "count")
 
 
 @dataclass(kw_only=True)
-class FactsRule(Rule):
+class FactsRule(Rule, kind="facts"):
     """The deck agrees with the facts table `table` in `file` (in the game folder)."""
 
     file: str

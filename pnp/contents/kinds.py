@@ -8,17 +8,18 @@ every failure is one sentence that names the card(s), the rule and that source.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnp.config.typed import Where, load_as
-from pnp.yaml_source import YamlMap, type_name
+from pnp.config.typed import Tagged, Where, convert_scalar
+from pnp.contents.named import NAMED_CHECKS
 from pnp.errors import did_you_mean, known
 
 
 @dataclass(kw_only=True)
-class Rule:
+class Rule(Tagged, family="rule", tag="rule", noun="a map with 'rule' and 'deck'"):
     rule: str
     deck: str
     source: str = ""   # the section of the rules document that states this
@@ -54,7 +55,7 @@ def plural(n: int, word: str = "card") -> str:
 
 
 @dataclass(kw_only=True)
-class TotalRule(Rule):
+class TotalRule(Rule, kind="total"):
     """The deck has exactly this many cards."""
 
     equals: int
@@ -66,7 +67,7 @@ class TotalRule(Rule):
 
 
 @dataclass(kw_only=True)
-class CountsRule(Rule):
+class CountsRule(Rule, kind="counts"):
     """How many cards have each value of a field; values not listed are not allowed."""
 
     by: str
@@ -74,7 +75,7 @@ class CountsRule(Rule):
     where: dict[str, Any] = field(default_factory=dict)  # count only the cards that match
 
     def check(self, deck) -> list[str]:
-        have = Counter()
+        have: Counter[str] = Counter()
         for card, count in zip(deck.cards, deck.counts):
             if matches(card, self.where):
                 have[str(card.get(self.by))] += count
@@ -90,7 +91,7 @@ class CountsRule(Rule):
 
 
 @dataclass(kw_only=True)
-class CountRule(Rule):
+class CountRule(Rule, kind="count"):
     """How many cards match `where`: exactly, at least or at most."""
 
     where: dict[str, Any]
@@ -112,13 +113,13 @@ class CountRule(Rule):
 
 
 @dataclass(kw_only=True)
-class FollowsRule(Rule):
+class FollowsRule(Rule, kind="follows"):
     """A field is set by another: every card whose `key` is K has `field` equal to expect[K]."""
 
     key: str
     field: str
     expect: dict[str, Any]
-    where: dict[str, Any] = field(default_factory=dict)
+    where: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def check(self, deck) -> list[str]:
         problems = []
@@ -138,13 +139,13 @@ class FollowsRule(Rule):
 
 
 @dataclass(kw_only=True)
-class RangeRule(Rule):
+class RangeRule(Rule, kind="range"):
     """A numeric field lies within [min, max] on every (matching) card."""
 
     field: str
     min: float | None = None
     max: float | None = None
-    where: dict[str, Any] = field(default_factory=dict)
+    where: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def check(self, deck) -> list[str]:
         problems = []
@@ -167,7 +168,7 @@ def span(low, high) -> str:
 
 
 @dataclass(kw_only=True)
-class RequiredRule(Rule):
+class RequiredRule(Rule, kind="required"):
     """Every (matching) card has a value for each of these fields."""
 
     fields: list[str]
@@ -180,12 +181,12 @@ class RequiredRule(Rule):
 
 
 @dataclass(kw_only=True)
-class EqualsRule(Rule):
+class EqualsRule(Rule, kind="equals"):
     """Every (matching) card's field holds exactly this value (a number, a word or a list)."""
 
     field: str
     value: Any
-    where: dict[str, Any] = field(default_factory=dict)
+    where: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def check(self, deck) -> list[str]:
         wanted = self.value
@@ -201,11 +202,11 @@ def _shown(value) -> str:
 
 
 @dataclass(kw_only=True)
-class UniqueRule(Rule):
+class UniqueRule(Rule, kind="unique"):
     """No two cards share a value of this field."""
 
     field: str
-    where: dict[str, Any] = field(default_factory=dict)
+    where: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def check(self, deck) -> list[str]:
         seen = Counter(str(card.get(self.field)) for card in deck.cards if matches(card, self.where))
@@ -213,48 +214,24 @@ class UniqueRule(Rule):
                 for value, n in sorted(seen.items()) if n > 1]
 
 
+class CheckName(str):
+    """The name of a check in pnp.contents.named."""
+
+    @classmethod
+    def parse(cls, value, where: Where) -> "CheckName":
+        name = convert_scalar(str, value, where)
+        if name not in NAMED_CHECKS:
+            raise where.error(f"no named check '{name}'",
+                              hint=did_you_mean(name, NAMED_CHECKS) or f"named checks: {known(NAMED_CHECKS)}")
+        return cls(name)
+
+
 @dataclass(kw_only=True)
-class CheckRule(Rule):
+class CheckRule(Rule, kind="check"):
     """A named, game-specific check from pnp.contents.named, with its options."""
 
-    name: str
+    name: CheckName
     options: dict[str, Any] = field(default_factory=dict)
 
     def check(self, deck, decks=None) -> list[str]:
-        from pnp.contents.named import NAMED_CHECKS
         return NAMED_CHECKS[self.name](deck, self.options, self.cited(), decks or {})
-
-
-RULE_KINDS = {
-    "total": TotalRule, "counts": CountsRule, "count": CountRule, "follows": FollowsRule,
-    "range": RangeRule, "required": RequiredRule, "unique": UniqueRule, "equals": EqualsRule,
-    "check": CheckRule,
-}
-
-
-from pnp.contents.facts import FactsRule  # noqa: E402 - it builds on Rule above
-
-RULE_KINDS["facts"] = FactsRule
-
-
-def parse_rule(node, where: Where, components) -> Rule:
-    if not isinstance(node, YamlMap):
-        raise where.error(f"expected a rule (a map with 'rule' and 'deck'), found {type_name(node)}")
-    kind = node.get("rule")
-    if kind not in RULE_KINDS:
-        raise where.key(node, "rule").error(
-            f"unknown rule kind '{kind}'" if kind else "a contents entry needs a 'rule'",
-            hint=did_you_mean(kind or "", RULE_KINDS) or f"known rule kinds: {known(RULE_KINDS)}")
-    rule = load_as(RULE_KINDS[kind], node, where)
-    with_data = [c.id for c in components if getattr(c, "data", None)]
-    if rule.deck not in with_data:
-        raise where.key(node, "deck").error(f"no component with data called '{rule.deck}'",
-                                            hint=did_you_mean(rule.deck, with_data)
-                                            or f"components with data: {known(with_data)}")
-    if isinstance(rule, CheckRule):
-        from pnp.contents.named import NAMED_CHECKS
-        if rule.name not in NAMED_CHECKS:
-            raise where.key(node, "name").error(f"no named check '{rule.name}'",
-                                                hint=did_you_mean(rule.name, NAMED_CHECKS)
-                                                or f"named checks: {known(NAMED_CHECKS)}")
-    return rule

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from pnp.config.deck import check_where
 from pnp.contents.kinds import CheckRule
 from pnp.errors import did_you_mean, known
 
@@ -12,12 +13,11 @@ LOCATED = re.compile(r"^[^\s:]+:\d+: ")
 
 def check_rule_fields(rule, deck) -> None:
     """The fields a rule names must be the deck's own, or the rule would check nothing."""
-    from pnp.project import check_where
-    check_where(getattr(rule, "where", None) or {}, deck, rule._where.key(rule, "where"))
+    check_where(getattr(rule, "where", None) or {}, deck, rule.where_is("where"))
     for key in ("by", "field", "key"):
         name = getattr(rule, key, None)
         if isinstance(name, str) and name not in deck.fields and name != "count":
-            raise rule._where.key(rule, key).error(
+            raise rule.where_is(key).error(
                 f"'{name}' is not a field of {deck.path.name}",
                 hint=did_you_mean(name, deck.fields) or f"its fields: {known(deck.fields)}")
 

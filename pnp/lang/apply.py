@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 
 from pnp.config.deck import Card, Deck
+from pnp.config.game import RulesComponent
 from pnp.config.typed import Where
 from pnp.lang.file import Translation, data_file_name, load_translation
 
@@ -54,12 +55,11 @@ def translated_game(game, translation: Translation):
     components = []
     for component in game.components:
         changed = copy.copy(component)
-        where = component._where
         for key in ("title", "description"):
             if getattr(component, key):
-                setattr(changed, key, say(getattr(component, key), where.key(component, key)))
-        if component.kind == "rules":
-            changed.tables = {name: translated_table(spec, say, where.key(component, "tables"),
+                setattr(changed, key, say(getattr(component, key), component.where_is(key)))
+        if isinstance(component, RulesComponent):
+            changed.tables = {name: translated_table(spec, say, component.where_is("tables"),
                                                      translation.right_to_left)
                               for name, spec in component.tables.items()}
         components.append(changed)

@@ -27,8 +27,8 @@ def card_problems(game, decks: dict, translation: Translation) -> list[str]:
                         hint=f"add to {translation.path} under cards: {file_name}: {label}: {name}: "
                              f"{{source: ..., text: ...}}")))
                 elif not same_text(found[0].source, value):
-                    entry, at = found
-                    problems.append(str(at.key(entry, "source").error(
+                    entry, _ = found
+                    problems.append(str(entry.where_is("source").error(
                         f"out of date: the source text of card '{label}' changed since this "
                         f"translation; it now reads {short(value)!r}",
                         hint="translate the new text, then copy it into source")))
@@ -41,13 +41,13 @@ def rules_problems(translation: Translation) -> list[str]:
     for component, now in translation.rule_sheets.values():
         found = translation.rules.get(component.source)
         if found is None:
-            problems.append(str(component._where.key(component, "source").error(
+            problems.append(str(component.where_is("source").error(
                 f"rule sheet '{component.source}' has no translation into {translation.called}",
                 hint=f"add to {translation.path} under rules: {component.source}: "
                      f"{{translates: {now}, text: |...}}")))
         elif found[0].translates != now:
-            entry, at = found
-            problems.append(str(at.key(entry, "translates").error(
+            entry, _ = found
+            problems.append(str(entry.where_is("translates").error(
                 f"out of date: {component.source} changed since this translation (it is now "
                 f"{now}, the translation says {entry.translates})",
                 hint=f"bring the translation up to date, then set translates: {now}")))

@@ -24,7 +24,8 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnp.config.typed import Where, load_as, where_of
+from pnp.config.game import RulesComponent
+from pnp.config.typed import Loaded, Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.lang import lang_file
 from pnp.layout.binding import Binding
@@ -32,7 +33,7 @@ from pnp.yaml_source import YamlMap, display_path, load_yaml, type_name
 
 
 @dataclass
-class CardText:
+class CardText(Loaded):
     """One field of one card: the source text it was made from, and the translation."""
 
     source: str
@@ -40,13 +41,13 @@ class CardText:
 
 
 @dataclass
-class RulesText:
+class RulesText(Loaded):
     translates: str   # rules_hash() of the rule sheet it translates
     text: str
 
 
 @dataclass
-class LangSpec:
+class LangSpec(Loaded):
     language: str = ""
     labels: dict[str, str] = field(default_factory=dict)
     cards: dict[str, Any] = field(default_factory=dict)    # walked below, keeping each key's line
@@ -146,7 +147,7 @@ def data_file_name(game, deck) -> str:
     return path.relative_to(game.folder).as_posix() if path.is_relative_to(game.folder) else path.name
 
 
-def expect_map(value, where: Where, what: str) -> YamlMap:
+def expect_map(value, where: Where, what: str) -> dict:
     if not isinstance(value, dict):
         raise where.error(f"expected {what}, found {type_name(value)}")
     return value
@@ -186,7 +187,7 @@ def read_cards(node, where: Where, files: dict) -> dict:
 
 
 def read_rules(node, where: Where, spec: LangSpec, game) -> dict:
-    sheets = {c.source: c for c in game.components if c.kind == "rules"}
+    sheets = {c.source: c for c in game.components if isinstance(c, RulesComponent)}
     rules = {}
     for name, entry in spec.rules.items():
         at = where.key(node, "rules").key(node["rules"], name)

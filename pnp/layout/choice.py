@@ -10,12 +10,17 @@ preview) sees one layout of one size.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from pnp.config.typed import Loaded
 from pnp.errors import PnpError, known
+
+if TYPE_CHECKING:
+    from pnp.layout.template import CompiledLayout
 
 
 @dataclass
-class LayoutChoiceSpec:
+class LayoutChoiceSpec(Loaded):
     by: str                    # the card field whose value picks the layout
     layouts: dict[str, str]    # value -> layout name
     default: str | None = None
@@ -24,7 +29,7 @@ class LayoutChoiceSpec:
 class ChosenLayout:
     """Several compiled layouts of one size, drawn one per card by a field's value."""
 
-    def __init__(self, by: str, layouts: dict[str, object], default, where):
+    def __init__(self, by: str, layouts: dict[str, CompiledLayout], default: CompiledLayout | None, where):
         self.by, self.layouts, self.default, self.where = by, layouts, default, where
         every = list(layouts.values()) + ([default] if default is not None else [])
         first = every[0]

@@ -6,7 +6,7 @@ track 0-9, a results table) are a few lines of layout rather than a hundred."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Literal
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
@@ -19,7 +19,7 @@ from pnp.layout.units import Length
 
 
 @dataclass(kw_only=True)
-class TableSpec(Element):
+class TableSpec(Element, kind="table"):
     """Rows of cells in a box. Cells may bind fields; `rows_from` takes the rows from a card's
     table field instead. Text shrinks (to 60 %) to fit a narrow cell; past that it is cut off
     at the cell's edge, with a warning naming the card."""
@@ -41,7 +41,7 @@ class TableSpec(Element):
     padding: Length = Length.mm(1)
 
     def bindings(self):
-        source = [Binding(f"{{{self.rows_from}}}", self._where.key(self, "rows_from"))] if self.rows_from else []
+        source = [Binding(f"{{{self.rows_from}}}", self.where_is("rows_from"))] if self.rows_from else []
         return Element.bindings(self) + source
 
     def check_fields(self, piece: PieceContext) -> None:
@@ -57,7 +57,7 @@ class TableDrawer(Drawer):
     def __init__(self, spec: TableSpec, piece: PieceContext):
         self.spec = spec
         self.rect = spec.box(piece)
-        family = piece.fonts.family(spec.font, spec._where.key(spec, "font"))
+        family = piece.fonts.family(spec.font, spec.where_is("font"))
         self.font, self.bold = family.face(), family.face(bold=True)
         self.rows = [[Binding(c, spec._where) for c in row] for row in spec.rows or []]
         palette = piece.palette
@@ -161,7 +161,7 @@ MAX_REPEAT = 1000
 
 
 @dataclass(kw_only=True)
-class RepeatSpec(Element):
+class RepeatSpec(Element, kind="repeat"):
     """Its elements drawn `count` times (or once per entry of `items`), each time moved by
     (dx, dy) and offset by (x, y). Inside, `{i}` is 1, 2, 3 ... and `{item}` the entry."""
 
@@ -170,41 +170,32 @@ class RepeatSpec(Element):
     items_from: str | None = None   # a list field of the card
     dx: Length = Length(0.0)
     dy: Length = Length(0.0)
-    elements: list[Any] = field(default_factory=list)
-
-    def parsed(self) -> list:
-        from pnp.layout.kinds import parse_element
-        if "_children" not in self.__dict__:
-            node = self.elements
-            self._children = [parse_element(item, self._where.key(self, "elements").item(node, i))
-                              for i, item in enumerate(node)]
-        return self._children
+    elements: list[Element] = field(default_factory=list)
 
     def bindings(self):
         found = []
         if self.items_from:
-            found.append(Binding(f"{{{self.items_from}}}", self._where.key(self, "items_from")))
+            found.append(Binding(f"{{{self.items_from}}}", self.where_is("items_from")))
         if isinstance(self.count, str):
             found.append(self.count_binding())
         return found
 
     def count_binding(self) -> Binding:
         """`count: "{hull}"`: as many times as the card's whole-number field says."""
-        where = self._where.key(self, "count")
-        binding = Binding(self.count, where)
+        where = self.where_is("count")
+        binding = Binding(str(self.count), where)
         if len(binding.parts) != 1 or not binding.fields:
             raise where.error(f"count is a whole number or one field, e.g. \"{{hull}}\", not '{self.count}'")
         return binding
 
     def fields_read(self) -> frozenset:
         """Its children's fields, less the ones the repeat itself provides, and its list."""
-        inner = frozenset().union(*(child.fields_read() | (child.condition().fields if child.when else set())
-                                    for child in self.parsed()))
+        inner = frozenset().union(*(child.fields_read() | condition_fields(child) for child in self.elements))
         return inner - set(REPEAT_FIELDS) | ({self.items_from} if self.items_from else set())
 
     def draws(self) -> int:
         times = (self.count if isinstance(self.count, int) else 0) or len(self.items or ()) or MAX_LIST_ITEMS
-        return times * max(1, sum(child.draws() for child in self.parsed()))
+        return times * max(1, sum(child.draws() for child in self.elements))
 
     def check_fields(self, piece: PieceContext) -> None:
         if [self.count, self.items, self.items_from].count(None) != 2:
@@ -212,11 +203,16 @@ class RepeatSpec(Element):
         Element.check_fields(self, piece)
         inner = replace(piece, fields=None if piece.fields is None
                         else {**piece.fields, **{name: None for name in REPEAT_FIELDS}})
-        for child in self.parsed():
+        for child in self.elements:
             child.check_fields(inner)
 
     def compile(self, piece: PieceContext) -> "RepeatDrawer":
         return RepeatDrawer(self, piece)
+
+
+def condition_fields(element: Element) -> frozenset:
+    condition = element.condition()
+    return frozenset(condition.fields) if condition is not None else frozenset()
 
 
 MAX_LIST_ITEMS = 100   # `items_from` or a count from a field: counted at this for the work limit
@@ -239,7 +235,7 @@ class _Scope(dict):
 
 class RepeatDrawer(Drawer):
     def __init__(self, spec: RepeatSpec, piece: PieceContext):
-        self.children = [child.compiled(piece) for child in spec.parsed()]
+        self.children = [child.compiled(piece) for child in spec.elements]
         self.items_from = spec.items_from
         self.count_from = next(iter(spec.count_binding().fields)) if isinstance(spec.count, str) else None
         self.items = spec.items if spec.items is not None else \
@@ -283,7 +279,7 @@ class RepeatDrawer(Drawer):
 # --- form field ------------------------------------------------------------------------------
 
 @dataclass(kw_only=True)
-class FormFieldSpec(Element):
+class FormFieldSpec(Element, kind="field"):
     """A fillable text box (an AcroForm field) that a PDF viewer lets people type into.
     `name` must be unique in the file: bind `{copy}` to tell copies of a card apart. Viewers
     draw typed text in the game's `text` font, embedded whole (see pnp.outputs.form_font)."""
@@ -310,7 +306,7 @@ class FormFieldDrawer(Drawer):
         self.tooltip = Binding(spec.tooltip, spec._where)
         self.border = Colour(spec.border, spec._where, piece.palette)
         self.fill = Colour(spec.fill, spec._where, piece.palette)
-        self.font = piece.fonts.family("text", spec._where.key({}, "font")).face()
+        self.font = piece.fonts.family("text", spec._where).face()
 
     def draw(self, canvas, card) -> None:
         from pnp.outputs.form_font import use_for_fields

@@ -12,16 +12,21 @@ import dataclasses
 from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Callable, Literal
 
 
 from pnp.conditions import Condition, parse_condition
+from pnp.config.typed import Tagged, Where
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding
 from pnp.layout.icons import icon_image, icons_of, with_tokens, without_tokens
 from pnp.layout.text import MarkupError, fit_paragraph, plain, to_markup
-from pnp.fonts import fallbacks_for, undrawable
+from pnp.fonts import FontBook, fallbacks_for, undrawable
 from pnp.layout.units import Length, colour_hex, mm, parse_colour
+
+if TYPE_CHECKING:
+    from pnp.diagnostics import Diagnostics
+    from pnp.layout.ink import InkSaver
 
 FULL = Length(percent=100.0)
 BIND = {"bind": True}   # field metadata: the key's text may hold {field} holes, filled per card
@@ -33,15 +38,15 @@ class PieceContext:
 
     width: float
     height: float
-    fonts: object            # pnp.fonts.FontBook
+    fonts: FontBook
     game_dir: Path
     fields: dict | None      # field names a card may have (None: anything goes)
-    diagnostics: object      # pnp.diagnostics.Diagnostics
+    diagnostics: Diagnostics
     bleed: float = 0.0
     palette: dict = field(default_factory=dict)  # colour names the layout defines
     safe: float | None = None  # for print shops: warn about text closer than this to the trim
-    ink_saver: object = None   # an InkSaver when printing with little ink
-    labels: object = None      # labels(text, where): fixed text in a translated build's language
+    ink_saver: InkSaver | None = None   # when printing with little ink
+    labels: Callable[[str, Where], str] | None = None   # fixed text in a translated build's language
 
 
 class Colour:
@@ -72,7 +77,7 @@ class Colour:
 
 
 @dataclass(kw_only=True)
-class Element:
+class Element(Tagged, family="element"):
     kind: str
     id: str | None = None
     x: Length = Length(0.0)
@@ -97,7 +102,7 @@ class Element:
         found = []
         for spec_field in dataclasses.fields(self):
             if spec_field.metadata.get("bind"):
-                where = self._where.key(self, spec_field.name)
+                where = self.where_is(spec_field.name)
                 found += [Binding(text, where) for text in _texts(getattr(self, spec_field.name))]
         return found
 
@@ -110,8 +115,12 @@ class Element:
         if self.when is None:
             return None
         if "_condition" not in self.__dict__:
-            self._condition = parse_condition(self.when, self._where.key(self, "when"))
+            self._condition = parse_condition(self.when, self.where_is("when"))
         return self._condition
+
+    def compile(self, piece: PieceContext) -> "Drawer":
+        """Lengths, fonts and colours resolved once for a piece: the drawer. Each kind has one."""
+        raise NotImplementedError
 
     def compiled(self, piece: PieceContext) -> "Drawer":
         """The drawer, told which fields its look depends on from this spec alone, so the
@@ -131,8 +140,9 @@ class Element:
         if piece.fields is None:
             return
         used = [(name, binding.where) for binding in self.bindings() for name in sorted(binding.fields)]
-        if self.condition() is not None:
-            used += self.condition().uses
+        condition = self.condition()
+        if condition is not None:
+            used += condition.uses
         for name, where in used:
             if name not in piece.fields:
                 raise where.error(f"the layout uses the field '{name}', which the cards do not have",
@@ -154,6 +164,9 @@ class Drawer:
 
     def shown_for(self, card) -> bool:
         return self.when is None or self.when.holds(card)
+
+    def draw(self, canvas, card) -> None:
+        raise NotImplementedError
 
 
 def _texts(value) -> list[str]:
@@ -183,7 +196,7 @@ class ShapeSpec(Element):
 def checked_dash(spec) -> list[float] | None:
     dash = spec.dash
     if dash is not None and (not 0 < len(dash) <= 16 or sum(dash) <= 0 or any(d < 0 or d > 1000 for d in dash)):
-        raise spec._where.key(spec, "dash").error(
+        raise spec.where_is("dash").error(
             "a dash is a list of on and off lengths in points, none negative and not all 0, e.g. [4, 2]")
     return dash
 
@@ -248,7 +261,7 @@ class ShapeDrawer(Drawer):
 
 
 @dataclass(kw_only=True)
-class BoxSpec(ShapeSpec):
+class BoxSpec(ShapeSpec, kind="box"):
     radius: Length = Length(0.0)
     bleed: bool = False  # reach past the cut line on edges that lie on the piece's edge
 
@@ -287,7 +300,7 @@ class BoxDrawer(ShapeDrawer):
 
 
 @dataclass(kw_only=True)
-class EllipseSpec(ShapeSpec):
+class EllipseSpec(ShapeSpec, kind="ellipse"):
     def compile(self, piece: PieceContext) -> "EllipseDrawer":
         return EllipseDrawer(self, piece)
 
@@ -301,7 +314,7 @@ class EllipseDrawer(ShapeDrawer):
 # --- line ------------------------------------------------------------------------------------
 
 @dataclass(kw_only=True)
-class LineSpec(Element):
+class LineSpec(Element, kind="line"):
     """A straight line from (x, y) to (x + w, y + h)."""
 
     w: Length = Length(0.0)
@@ -342,7 +355,7 @@ class LineDrawer(Drawer):
 # --- text ------------------------------------------------------------------------------------
 
 @dataclass(kw_only=True)
-class TextSpec(Element):
+class TextSpec(Element, kind="text"):
     text: str = field(metadata=BIND)
     font: str = "text"
     size: float = field(default=10.0, metadata={"min": 1, "max": 2000})
@@ -365,9 +378,9 @@ class TextDrawer(Drawer):
     def __init__(self, spec: TextSpec, piece: PieceContext):
         self.spec = spec
         self.rect = spec.box(piece)
-        self.family = piece.fonts.family(spec.font, spec._where.key(spec, "font"))
+        self.family = piece.fonts.family(spec.font, spec.where_is("font"))
         self.font = self.family.face(bold=spec.bold, italic=spec.italic)
-        text = piece.labels(spec.text, spec._where.key(spec, "text")) if piece.labels else spec.text
+        text = piece.labels(spec.text, spec.where_is("text")) if piece.labels else spec.text
         self.text = Binding(text, spec._where)
         self.colour = Colour(spec.colour, spec._where, piece.palette)
         self.diagnostics = piece.diagnostics
@@ -459,6 +472,7 @@ class TextDrawer(Drawer):
         dx, dy = getattr(card, "offset", (0.0, 0.0))   # inside a repeat
         left, right, bottom, top = left + dx, right + dx, bottom + dy, top + dy
         safe, (width, height) = self.safe, self.piece
+        assert safe is not None   # only called for a piece with a safe zone
         if left < safe - 0.01 or bottom < safe - 0.01 or right > width - safe + 0.01 or top > height - safe + 0.01:
             where = self.spec._where
             self.diagnostics.warn(f"{where.file}:{where.line}: text '{_short(text)}' comes closer than "

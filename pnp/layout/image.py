@@ -21,7 +21,7 @@ MAX_SVG_BYTES = 5 * 2**20
 
 
 @dataclass(kw_only=True)
-class ImageSpec(Element):
+class ImageSpec(Element, kind="image"):
     src: str = field(metadata=BIND)
     fit: Literal["contain", "cover", "fill", "stretch"] = "contain"   # stretch: the old name of fill
     rotate: float = field(default=0.0, metadata={"min": -360, "max": 360})   # degrees, anticlockwise
@@ -58,7 +58,7 @@ class ImageDrawer(Drawer):
 
     def _picture(self, name: str, card) -> Picture:
         if name not in self._pictures:
-            where = self.spec._where.key(self.spec, "src")
+            where = self.spec.where_is("src")
             who = f" (card {card.label})" if card is not None else ""
             path = safe_path(self.game_dir, name, where, what="image")
             if not path.is_file():

@@ -32,7 +32,7 @@ def closed_path(canvas, points):
 
 
 @dataclass(kw_only=True)
-class PolygonSpec(ShapeSpec):
+class PolygonSpec(ShapeSpec, kind="polygon"):
     """A regular polygon filling the box (`sides`), or one through `points` (x, y measured in
     the box from its top-left, lengths or percentages of the box)."""
 
@@ -44,7 +44,7 @@ class PolygonSpec(ShapeSpec):
         if (self.sides is None) == (self.points is None):
             raise self._where.error("a polygon needs exactly one of 'sides' (a regular polygon) or 'points'")
         if self.points is not None and (len(self.points) < 3 or any(len(p) != 2 for p in self.points)):
-            raise self._where.key(self, "points").error("points are at least three [x, y] pairs, e.g. [[0, 0], [10mm, 0], [5mm, 8mm]]")
+            raise self.where_is("points").error("points are at least three [x, y] pairs, e.g. [[0, 0], [10mm, 0], [5mm, 8mm]]")
         return PolygonDrawer(self, piece)
 
 
@@ -55,14 +55,14 @@ class PolygonDrawer(ShapeDrawer):
         if spec.sides:
             self.points = regular(x + w / 2, y + h / 2, w / 2, h / 2, spec.sides, spec.turn)
         else:
-            self.points = [(x + px.of(w), y + h - py.of(h)) for px, py in spec.points]
+            self.points = [(x + px.of(w), y + h - py.of(h)) for px, py in spec.points or []]
 
     def shape(self, canvas, fill: int, stroke: int) -> None:
         canvas.drawPath(closed_path(canvas, self.points), fill=fill, stroke=stroke)
 
 
 @dataclass(kw_only=True)
-class StarSpec(ShapeSpec):
+class StarSpec(ShapeSpec, kind="star"):
     """A star filling the box: `points` tips, its inner corners at `inner` of the radius."""
 
     points: int = field(default=5, metadata={"min": 3, "max": 64})
@@ -87,7 +87,7 @@ class StarDrawer(ShapeDrawer):
 
 
 @dataclass(kw_only=True)
-class HexGridSpec(ShapeSpec):
+class HexGridSpec(ShapeSpec, kind="hexgrid"):
     """Hexagons in `rows` x `columns` from the box's top-left, `size` from centre to corner;
     `pointy` hexes stand on a corner (rows offset), `flat` ones on a side (columns offset).
     `labels` writes each hex's coordinate (A1, A2 ... B1) in its middle."""
@@ -113,7 +113,7 @@ class HexGridDrawer(ShapeDrawer):
     def __init__(self, spec: HexGridSpec, piece: PieceContext):
         super().__init__(spec, piece)
         self.spec = spec
-        self.font = piece.fonts.family("text", spec._where.key(spec, "labels")).face() if spec.labels else None
+        self.font = piece.fonts.family("text", spec.where_is("labels")).face() if spec.labels else None
         self.hexes = hex_centres(self.rect, spec.size.of(min(piece.width, piece.height)), spec.rows,
                                  spec.columns, spec.orientation)
 

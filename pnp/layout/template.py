@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from pnp.config.typed import Where, load_as, where_of
 from pnp.yaml_source import display_path, load_yaml, type_name
 from pnp.errors import did_you_mean, known
 from pnp.layout.elements import PieceContext
-from pnp.layout.kinds import parse_element
+from pnp.layout.kinds import Element
 from pnp.resources import layout_folders
 from pnp.layout.units import Length, mm, parse_colour
 
@@ -50,13 +49,13 @@ class Size:
             w, h = CARD_SIZES[value]
             return cls(mm(w), mm(h), value)
         if isinstance(value, list) and len(value) == 2:
-            w, h = (Length.parse(v, where.item(value, i)) for i, v in enumerate(value))
-            if w.percent is not None or h.percent is not None:
+            wide, high = (Length.parse(v, where.item(value, i)) for i, v in enumerate(value))
+            if wide.percent is not None or high.percent is not None:
                 raise where.error("a size needs real lengths, not percentages")
-            if not (MIN_SIDE <= w.points <= mm(3000) and MIN_SIDE <= h.points <= mm(3000)):
+            if not (MIN_SIDE <= wide.points <= mm(3000) and MIN_SIDE <= high.points <= mm(3000)):
                 raise where.error("each side of a size must be at least 5 mm (a piece you can cut out) "
                                   "and at most 3 m")
-            return cls(w.points, h.points)
+            return cls(wide.points, high.points)
         raise where.error(f"expected a size name ({known(CARD_SIZES)}) or [width, height], "
                           f"found {type_name(value)}")
 
@@ -67,14 +66,14 @@ class TemplateSpec:
     size: Size | None = None
     description: str = ""
     palette: dict[str, str] = field(default_factory=dict)  # colour names for this layout
-    elements: list[Any] = field(default_factory=list)
+    elements: list[Element] = field(default_factory=list)
 
 
 @dataclass
 class Template:
     name: str
     size: Size | None
-    elements: list  # element specs, base first
+    elements: list[Element]  # base first
     palette: dict = field(default_factory=dict)
 
 
@@ -86,9 +85,8 @@ def load_template(root: Path, name: str, where: Where, _chain: tuple = ()) -> Te
         raise where.error(f"layouts extend each other in a circle: {cycle}")
     node = load_yaml(path)
     spec = load_as(TemplateSpec, node, where_of(node))
-    elements = [parse_element(item, where_of(node).key(node, "elements").item(node["elements"], i))
-                for i, item in enumerate(node.get("elements") or [])]
-    check_palette(spec.palette, where_of(node).key(node, "palette"))
+    elements = spec.elements
+    check_palette(node.get("palette") or {}, where_of(node).key(node, "palette"))
     if spec.extends is None:
         return Template(name, spec.size, elements, spec.palette)
     base = load_template(root, spec.extends, where_of(node).key(node, "extends"), _chain + (name,))
@@ -107,7 +105,7 @@ def check_palette(palette: dict, where: Where) -> None:
         try:
             parse_colour(value)
         except ValueError as exc:
-            raise where.error(f"palette colour '{name}': {exc}") from None
+            raise where.key(palette, name).error(f"palette colour '{name}': {exc}") from None
 
 
 def template_path(root: Path, name: str, where: Where) -> Path:
@@ -141,6 +139,8 @@ class CompiledLayout:
     the card at all (a shared piece, a whole back). `plan(cards)` looks at the deck and also
     stamps runs whose fields take few values across it (a background in one of three colours,
     a label per card type), so only what is really different is drawn card by card."""
+
+    size_name = "custom"   # the card size it was compiled at, when that has a name
 
     def __init__(self, template: Template, piece: PieceContext):
         self.name = template.name

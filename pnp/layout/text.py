@@ -137,7 +137,10 @@ def plain_lines(text: str, font: str, size: float, leading: float, colour_hex: s
         return sum(icon_height * images[ord(piece) - FIRST_TOKEN][1] if TOKEN.fullmatch(piece)
                    else stringWidth(piece, font, size) for piece in TOKEN_SPLIT.split(word) if piece)
 
-    lines, widths, line, line_width = [], [], [], 0.0
+    lines: list[str] = []
+    widths: list[float] = []
+    line: list[str] = []
+    line_width = 0.0
     for word in text.split():
         word_width = measure(word)
         if word_width > width + 0.01:
@@ -330,7 +333,8 @@ def bidi_lines(text: str, font: str, fallbacks: tuple, size: float, leading: flo
     rtl = next((unicodedata.bidirectional(ch) in ("R", "AL") for ch in shaped
                 if unicodedata.bidirectional(ch) in ("L", "R", "AL")), False)
     space = stringWidth(" ", font, size)
-    lines, line = [], []
+    lines: list[str] = []
+    line: list[str] = []
     line_width = 0.0
     for word in shaped.split():
         word_width = measure(word)

@@ -26,6 +26,7 @@ import os
 import signal
 import tempfile
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 from pnp.yaml_source import display_path
@@ -104,7 +105,7 @@ class OutputFolder:
                 return None
         return files
 
-    def commit(self, files, fingerprint: str | None = None, warnings: list[str] = (),
+    def commit(self, files, fingerprint: str | None = None, warnings: Sequence[str] = (),
                components: set[str] | None = None) -> list[Path]:
         """Write every file (name, data) into the folder, or none of them. Given the game's
         `components`, files pnp wrote for one it no longer has are removed afterwards."""
@@ -199,7 +200,7 @@ class OutputFolder:
         else:
             self._undo(journal)
 
-    def _holds(self, name: str, expected: str) -> bool:
+    def _holds(self, name: str, expected: str | None) -> bool:
         try:
             return digest((self.folder / name).read_bytes()) == expected
         except OSError:

@@ -26,14 +26,22 @@ def joined(sources: list[bytes], blank_after: list[bool], paper: tuple[float, fl
     return finished(buffer.getvalue(), title, catalog_additions), pages
 
 
+def found(pattern: bytes, data: bytes, flags: int = 0) -> bytes:
+    """The first group of `pattern` in a PDF pdfium wrote, which always has it."""
+    match = re.search(pattern, data, flags)
+    if match is None:
+        raise ValueError(f"pdfium wrote a PDF without {pattern!r}")   # a bug, not user input
+    return match.group(1)
+
+
 def finished(pdf: bytes, title: str, catalog_additions: bytes) -> bytes:
     """`pdf` with its catalog extended and an Info dictionary, written as an incremental
     update (the original bytes stay as they are), and a content-made /ID."""
     trailer = pdf[pdf.rindex(b"trailer"):]
-    root = int(re.search(rb"/Root (\d+) 0 R", trailer).group(1))
-    size = int(re.search(rb"/Size (\d+)", trailer).group(1))
-    previous = int(re.search(rb"startxref\s+(\d+)", trailer).group(1))
-    body = re.search(rb"\n%d 0 obj\s*(.*?)\s*endobj" % root, pdf, re.S).group(1)
+    root = int(found(rb"/Root (\d+) 0 R", trailer))
+    size = int(found(rb"/Size (\d+)", trailer))
+    previous = int(found(rb"startxref\s+(\d+)", trailer))
+    body = found(rb"\n%d 0 obj\s*(.*?)\s*endobj" % root, pdf, re.S)
     catalog = body[:body.rindex(b">>")] + catalog_additions + b">>"
     info = b"<</Title (" + escape(title).encode("latin-1", "replace") + b")/Producer (pnp)>>"
     # pdfium dates its own Info (superseded below): same length, fixed, so bytes never change

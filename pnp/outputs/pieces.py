@@ -6,13 +6,24 @@ same compiled layout that draws home sheets."""
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.outputs.pdf import finish, new_canvas
 
 
-def pieces_pdf(pages: list[tuple[object, object]], bleed: float, title: str, name: str, before_each=None,
+class Piece(Protocol):
+    """A compiled layout (or one chosen per card): its size, and how it draws a card."""
+
+    width: float
+    height: float
+
+    def draw(self, canvas, card) -> None: ...
+
+
+def pieces_pdf(pages: Sequence[tuple[Piece, Any]], bleed: float, title: str, name: str, before_each=None,
                pdfx: bool = False):
     """A PDF with one page per (layout, card), each piece centred in its bleed; with `pdfx`,
     PDF/X-1a (CMYK only, see pnp.outputs.pdfx).

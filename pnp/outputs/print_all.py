@@ -19,22 +19,14 @@ class Part:
     cutting: str       # what to do with the sheets once printed
 
 
-CUTTING = {"deck": "cut on the marks", "board": "trim and tape the tiles as the first page shows",
-           "tuckbox": "cut on the solid lines, fold on the dashed ones, glue the grey flaps",
-           "sheet": "no cutting", "rules": "no cutting"}
-
-
 def home_part(options, component, files: list[OutputFile]) -> Part | None:
     """The part of the print-all file that a component's home PDF makes, if it has one."""
     names = {f"{component.id}-{options.paper}{options.variant}.pdf", f"{component.id}-{options.paper}.pdf"}
     home = next((file for file in files if file.name in names), None)
     if home is None:
         return None
-    double = component.kind == "deck" and bool(component.back) and options.duplex in ("long-edge", "short-edge")
-    cutting = CUTTING.get(component.kind, "see the print guide")
-    if component.kind == "deck" and options.duplex == "fold":
-        cutting = "fold along the dashed line, glue, then cut on the marks"
-    return Part(component.title or component.id, home, double, cutting)
+    return Part(component.title or component.id, home, component.printed_double(options.duplex),
+                component.cutting(options.duplex))
 
 
 def print_all(game_title: str, game_id: str, paper: tuple[float, float], suffix: str, parts: list[Part],

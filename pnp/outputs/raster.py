@@ -66,7 +66,7 @@ def rounded(png: bytes, radius_px: float) -> bytes:
     scale = 4   # drawn large and shrunk: smooth corners
     mask = Image.new("L", (image.width * scale, image.height * scale), 0)
     ImageDraw.Draw(mask).rounded_rectangle((0, 0, mask.width - 1, mask.height - 1), radius=radius_px * scale, fill=255)
-    image.putalpha(mask.resize(image.size, Image.LANCZOS))
+    image.putalpha(mask.resize(image.size, Image.Resampling.LANCZOS))
     info = PngInfo()
     info.add_text("Software", "pnp")
     out = io.BytesIO()

@@ -1,12 +1,21 @@
-"""One renderer per component kind; each turns a component into finished files."""
+"""One renderer per component kind (a component's `render` names its own); each turns a
+component into finished files. What every renderer is given: the build's options and context."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pnp.config.deck import BUILTIN_FIELDS
 from pnp.impose import Duplex
 from pnp.layout.ink import InkSaver
+
+if TYPE_CHECKING:
+    from pnp.config.deck import Deck
+    from pnp.config.game import Game
+    from pnp.lang.file import Translation
+    from pnp.project import Project
 
 
 DUPLEX_NAMES = {"long-edge": "", "short-edge": "short-edge", "none": "no-duplex", "fold": "fold"}
@@ -43,26 +52,21 @@ class PrintOptions:
 
 @dataclass
 class BuildContext:
-    project: object     # pnp.project.Project
-    game: object        # pnp.config.game.Game
-    decks: dict
+    project: Project
+    game: Game
+    decks: dict[str, Deck]
     options: PrintOptions
-    tick: object = lambda steps=1: None            # progress: called as pieces are done
-    translation: object = None   # a pnp.lang.file.Translation in a translated build
+    tick: Callable[..., None] = lambda steps=1: None   # progress: called as pieces are done
+    translation: Translation | None = None   # in a translated build
 
-    def frame_args(self, deck=None, bleed: float = 0.0, component=None, safe: float | None = None) -> dict:
+    def frame_args(self, deck=None, bleed: float = 0.0, listing_rows: bool = False, safe: float | None = None) -> dict:
         """What layouts are compiled against: the fields a card of `deck` has (the built-in
         ones too, and `rows` on a sheet that lists its cards), fonts, folder, bleed."""
         fields = {**deck.fields, **BUILTIN_FIELDS} if deck is not None else {}
-        if getattr(component, "rows", None):
+        if listing_rows:
             fields["rows"] = None
         return dict(fonts=self.project.fonts, game_dir=self.game.folder, fields=fields,
                     diagnostics=self.project.diagnostics, bleed=bleed, safe=safe,
                     labels=self.translation.label if self.translation is not None else None,
                     ink_saver=InkSaver() if self.options.ink_saver and safe is None else None)
 
-
-def renderer_for(kind: str):
-    from pnp.render import board, deck, rulesheet, sheet, tuckbox
-    return {"deck": deck.render_deck, "rules": rulesheet.render_rules,
-            "board": board.render_board, "sheet": sheet.render_sheet, "tuckbox": tuckbox.render_tuckboxes}[kind]

@@ -22,14 +22,14 @@ GUIDE = colors.HexColor("#d0006f")   # alignment marks: a colour no board uses
 def compile_board(ctx, component):
     """The board's layout and the card that fills it (its data file's one card, if any)."""
     deck = ctx.decks.get(component.id)
-    layout = compile_layout(ctx.project.root, component.layout, component._where.key(component, "layout"),
+    layout = compile_layout(ctx.project.root, component.layout, component.where_is("layout"),
                             ctx.frame_args(deck))
     return layout, deck.cards[0] if deck is not None and deck.cards else Card()
 
 
 def render_board(ctx, component) -> list[OutputFile]:
     layout, card = compile_board(ctx, component)
-    where = component._where.key(component, "overlap")
+    where = component.where_is("overlap")
     length = Length.parse(component.overlap, where)
     if length.percent is not None or not 0 <= length.points <= mm(50):
         raise where.error(f"overlap '{component.overlap}' must be a length from 0 to 50 mm (not a percentage)")

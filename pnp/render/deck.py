@@ -14,15 +14,14 @@ def compile_deck_layouts(ctx, component, bleed: float, safe: float | None = None
     """The front and back layouts of a deck component, compiled once per build; either may be
     chosen per card (pnp.layout.choice)."""
     deck = ctx.decks[component.id]
-    where = component._where
     args = ctx.frame_args(deck, bleed, safe=safe)
-    front = deck_layout(ctx, component.front, where.key(component, "front"), args, component.size, deck)
+    front = deck_layout(ctx, component.front, component.where_is("front"), args, component.size, deck)
     back = None
     if component.back:
         size = component.size or Size(front.width, front.height)
-        back = deck_layout(ctx, component.back, where.key(component, "back"), args, size, deck)
+        back = deck_layout(ctx, component.back, component.where_is("back"), args, size, deck)
         if (round(back.width, 2), round(back.height, 2)) != (round(front.width, 2), round(front.height, 2)):
-            raise where.key(component, "back").error("the back layout is not the size of the front")
+            raise component.where_is("back").error("the back layout is not the size of the front")
     return front, back
 
 
@@ -36,14 +35,14 @@ def deck_layout(ctx, name, where, args: dict, size, deck):
         raise where.error("expected a layout name, or {by: field, layouts: {value: layout}, default: layout}")
     spec = load_as(LayoutChoiceSpec, name, where)
     if spec.by not in deck.fields:
-        raise where.key(spec, "by").error(f"'{spec.by}' is not a field of the deck's cards",
+        raise spec.where_is("by").error(f"'{spec.by}' is not a field of the deck's cards",
                                           hint=f"its fields: {', '.join(sorted(deck.fields))}")
     if not spec.layouts:
-        raise where.key(spec, "layouts").error("name at least one layout, e.g. layouts: {captain: crew/captain}")
-    layouts_where = where.key(spec, "layouts")
-    layouts = {str(value): compile_layout(ctx.project.root, layout, layouts_where.key(spec.layouts, value), args, size)
+        raise spec.where_is("layouts").error("name at least one layout, e.g. layouts: {captain: crew/captain}")
+    layouts_where = spec.where_is("layouts")
+    layouts = {str(value): compile_layout(ctx.project.root, layout, layouts_where.key(name["layouts"], value), args, size)
                for value, layout in spec.layouts.items()}
-    default = compile_layout(ctx.project.root, spec.default, where.key(spec, "default"), args, size) \
+    default = compile_layout(ctx.project.root, spec.default, spec.where_is("default"), args, size) \
         if spec.default else None
     return ChosenLayout(spec.by, layouts, default, where)
 
@@ -52,16 +51,16 @@ def corner_radius(component) -> float:
     """The deck's rounded-corner radius in points (0: square corners)."""
     if component.radius is None:
         return 0.0
-    radius = Length.parse(component.radius, component._where.key(component, "radius"))
+    radius = Length.parse(component.radius, component.where_is("radius"))
     if radius.percent is not None or not 0 <= radius.points <= 20 * 72 / 25.4:
-        raise component._where.key(component, "radius").error("a corner radius is a length from 0 to 20mm, e.g. 3mm")
+        raise component.where_is("radius").error("a corner radius is a length from 0 to 20mm, e.g. 3mm")
     return radius.points
 
 
 def deck_gap(component) -> float | None:
     """The layout's own gap between pieces, or None to let the sheet choose."""
     if component.gap is not None:
-        return Length.parse(component.gap, component._where.key(component, "gap")).points
+        return Length.parse(component.gap, component.where_is("gap")).points
     return None
 
 
@@ -87,7 +86,8 @@ def render_deck(ctx, component) -> list[OutputFile]:
     for start in range(0, len(cards), grid.per_sheet):
         sheet = cards[start:start + grid.per_sheet]
         for index, card in enumerate(sheet):
-            place(canvas, front, card, *grid.slot(index), options.bleed, grid.bleed_sides(index))
+            x, y = grid.slot(index)
+            place(canvas, front, card, x, y, options.bleed, grid.bleed_sides(index))
         draw_cut_marks(canvas, grid)
         canvas.showPage()
         ctx.tick(len(sheet))
@@ -103,7 +103,7 @@ def sheet_for(ctx, component, piece: tuple[float, float]):
     options = ctx.options
     if component.sheet:
         from pnp.sheet_layouts import slot_sheet
-        return slot_sheet(ctx.project.root, component.sheet, component._where.key(component, "sheet"),
+        return slot_sheet(ctx.project.root, component.sheet, component.where_is("sheet"),
                           options.paper, piece, options.bleed)
     return grid_for(PAPER_SIZES[options.paper], piece, deck_gap(component), options.bleed)
 

@@ -31,10 +31,10 @@ from pnp.layout.binding import text_of
 from pnp.paths import safe_path
 from pnp.fonts import fallbacks_for
 from pnp.layout.icons import icon_image, icons_of, image_markup, with_tokens, without_tokens
-from pnp.layout.text import bidi_lines, has_rtl, to_markup, with_fallbacks
+from pnp.layout.text import RunLines, bidi_lines, has_rtl, to_markup, with_fallbacks
 from pnp.layout.units import mm
 from pnp.outputs.pdf import OutputFile, draft_kind, starting_font
-from pnp.project import select
+from pnp.config.deck import select
 
 _PLACEHOLDER = re.compile(r"^\{\{\s*([A-Za-z][A-Za-z0-9_-]*)\s*\}\}$")
 ACCENT = colors.HexColor("#1f3a5f")
@@ -71,7 +71,7 @@ def render_rules(ctx, component) -> list[OutputFile]:
 
 def read_rules_text(path, component) -> str:
     """The rule sheet's Markdown: UTF-8 (a BOM is fine), and not empty."""
-    where = component._where.key(component, "source") if hasattr(component._where, "key") else component._where
+    where = component.where_is("source")
     try:
         text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -193,7 +193,7 @@ class RightToLeft(Flowable):
         # emphasis tags go without a trace (a space would split "<b>word</b>:"); others part words
         self.text = html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"</?[bi]>", "", markup))).strip()
         self.style, self.fallbacks = style, fallbacks
-        self.lines = None
+        self.lines: RunLines | None = None
 
     def wrap(self, available_width, available_height):
         style = self.style
@@ -230,14 +230,14 @@ def markdown_story(text: str, styles, generate, where_file: str = "rules.md") ->
     if deepest is not None and deepest.level > MAX_NESTING:
         # past its limit markdown-it drops text silently: say so instead of printing less
         raise PnpError(f"the rule sheet nests lists or quotes more than {MAX_NESTING // 2} levels deep",
-                       file=where_file, line=deepest.map[0] + 1)
+                       file=where_file, line=deepest.map[0] + 1 if deepest.map else None)
     story, _ = _blocks(tokens, 0, None, styles, generate)
     return story
 
 
 def _blocks(tokens, i: int, stop: str | None, styles, generate):
     """Flowables from tokens[i:] up to the closing token `stop`; returns (flowables, next i)."""
-    out = []
+    out: list[Flowable] = []
     while i < len(tokens):
         token = tokens[i]
         if stop and token.type == stop:
@@ -251,7 +251,7 @@ def _blocks(tokens, i: int, stop: str | None, styles, generate):
             match = _PLACEHOLDER.match(content)
             if match:
                 made = generate(match.group(1))
-                headings = []
+                headings: list[Flowable] = []
                 while out and getattr(out[-1], "style", None) is not None and \
                         out[-1].style.name in ("h1", "h2", "h3"):
                     headings.insert(0, out.pop())
@@ -307,7 +307,8 @@ def _list_items(tokens, i: int, close: str, styles, generate):
 
 
 def _table_rows(tokens, i: int):
-    rows, row = [], None
+    rows: list[list] = []
+    row: list = []
     while tokens[i].type != "table_close":
         kind = tokens[i].type
         if kind == "tr_open":
@@ -404,7 +405,7 @@ def contents_list(ctx, styles) -> ListFlowable:
         line = f"<b>{escape(label)}</b>"
         if component.description:
             line += f": {escape(component.description)}"
-        elif deck is not None and component.kind == "deck":
+        elif deck is not None and component.is_deck:
             line += f": {deck.total} pieces"
         items.append(ListItem(paragraph(line, ParagraphStyle("c", parent=styles["body"], spaceAfter=1.5))))
     return ListFlowable(items, bulletType="bullet", **list_side(styles), bulletFontSize=8,

@@ -9,63 +9,77 @@ import csv
 import io
 from dataclasses import replace
 
-from pnp.config.deck import Card
 from pnp.errors import PnpError
 from pnp.outputs.pdf import OutputFile
 from pnp.outputs.pieces import pieces_pdf
 from pnp.outputs.raster import rasterise, rounded
 from pnp.render.board import compile_board
 from pnp.render.deck import compile_deck_layouts, corner_radius
+from pnp.render.distinct import back_key, distinct_backs, first_copies
 from pnp.render.tts import is_card, save_file, tile, tts_deck, tts_pieces
 from pnp.render.ttp import ttp_deck
 
 
 def render_shop(ctx, preset) -> list[OutputFile]:
-    files: list[OutputFile] = []
-    rows: list[list] = []   # the manifest: which file is which card, how many, its back
-    bleed, safe = preset.bleed.points, preset.safe.points
-    tts_objects: list[dict] = []
-    starts: list[tuple[int, str]] = []   # where each component's files begin in `files`
+    order = ShopOrder(ctx, preset)
     for component in ctx.game.components:
-        starts.append((len(files), component.id))
-        if component.kind == "deck":
-            front, back = compile_deck_layouts(ctx, component, bleed, safe)
-            refused = size_refused(preset, front)
-            if refused:   # the rest of the game still goes to the shop; this piece prints at home
-                ctx.project.diagnostics.warn(str(component._where.error(
-                    f"{refused}: {component.id} is left out of the {preset.id}/ files")))
-                continue
-            check_pixel_size(preset, component, front, bleed)
-            deck = ctx.decks[component.id]
-            if preset.format == "ttp":
-                if is_card(front):   # other pieces: not yet (see docs/print-guide.md)
-                    files.extend(ttp_deck(ctx, preset, component, front, back, deck))
-            elif preset.format == "tts" and not is_card(front):   # end zones, tokens: tiles
-                pieces, objects = tts_pieces(ctx, preset, component, front, deck)
-                files.extend(pieces)
-                tts_objects.extend(objects)
-            elif preset.format == "tts":
-                sheets, obj = tts_deck(ctx, preset, component, front, back, deck,
-                                       first=1 + sum(len(o.get("CustomDeck", {})) for o in tts_objects))
-                files.extend(sheets)
-                tts_objects.append(obj)
-            elif preset.format == "pdf":
-                files.append(deck_pdf(ctx, preset, component, front, back, deck, bleed, rows))
-            else:
-                files.extend(deck_pngs(ctx, preset, component, front, back, deck, bleed, rows))
-        elif component.kind == "board" and preset.boards and preset.format == "png":
-            files.extend(board_png(ctx, preset, component))
-            rows.append([f"{component.id}.png", component.title or component.id, 1, ""])
-        elif component.kind == "board" and preset.format == "tts":   # the board as a tile
-            layout, _ = compile_board(ctx, component)
-            files.extend(board_png(ctx, preset, component, dpi=min(preset.dpi, 100)))
-            tts_objects.append(tile(f"{component.id}.png", component.title or component.id,
-                                    layout.width, layout.height))
-    files = owned(files, starts)
+        order.starts.append((len(order.files), component.id))
+        component.for_shop(order)   # decks and boards add their files; other kinds print at home
+    files = owned(order.files, order.starts)
     if preset.format == "tts":
-        files.append(save_file(preset, ctx.game.title, tts_objects))
-    files.append(manifest(preset, rows))
+        files.append(save_file(preset, ctx.game.title, order.tts_objects))
+    files.append(manifest(preset, order.rows))
     return files
+
+
+class ShopOrder:
+    """The files of one game for one shop, as its components add them."""
+
+    def __init__(self, ctx, preset):
+        self.ctx, self.preset = ctx, preset
+        self.files: list[OutputFile] = []
+        self.rows: list[list] = []   # the manifest: which file is which card, how many, its back
+        self.tts_objects: list[dict] = []
+        self.starts: list[tuple[int, str]] = []   # where each component's files begin in `files`
+        self.bleed, self.safe = preset.bleed.points, preset.safe.points
+
+    def add_deck(self, component) -> None:
+        ctx, preset, files, bleed = self.ctx, self.preset, self.files, self.bleed
+        front, back = compile_deck_layouts(ctx, component, bleed, self.safe)
+        refused = size_refused(preset, front)
+        if refused:   # the rest of the game still goes to the shop; this piece prints at home
+            ctx.project.diagnostics.warn(str(component._where.error(
+                f"{refused}: {component.id} is left out of the {preset.id}/ files")))
+            return
+        check_pixel_size(preset, component, front, bleed)
+        deck = ctx.decks[component.id]
+        if preset.format == "ttp":
+            if is_card(front):   # other pieces: not yet (see docs/print-guide.md)
+                files.extend(ttp_deck(ctx, preset, component, front, back, deck))
+        elif preset.format == "tts" and not is_card(front):   # end zones, tokens: tiles
+            pieces, objects = tts_pieces(ctx, preset, component, front, deck)
+            files.extend(pieces)
+            self.tts_objects.extend(objects)
+        elif preset.format == "tts":
+            sheets, obj = tts_deck(ctx, preset, component, front, back, deck,
+                                   first=1 + sum(len(o.get("CustomDeck", {})) for o in self.tts_objects))
+            files.extend(sheets)
+            self.tts_objects.append(obj)
+        elif preset.format == "pdf":
+            files.append(deck_pdf(ctx, preset, component, front, back, deck, bleed, self.rows))
+        else:
+            files.extend(deck_pngs(ctx, preset, component, front, back, deck, bleed, self.rows))
+
+    def add_board(self, component) -> None:
+        ctx, preset = self.ctx, self.preset
+        if preset.boards and preset.format == "png":
+            self.files.extend(board_png(ctx, preset, component))
+            self.rows.append([f"{component.id}.png", component.title or component.id, 1, ""])
+        elif preset.format == "tts":   # the board as a tile
+            layout, _ = compile_board(ctx, component)
+            self.files.extend(board_png(ctx, preset, component, dpi=min(preset.dpi, 100)))
+            self.tts_objects.append(tile(f"{component.id}.png", component.title or component.id,
+                                         layout.width, layout.height))
 
 
 def owned(files: list[OutputFile], starts: list[tuple[int, str]]) -> list[OutputFile]:
@@ -105,29 +119,6 @@ def check_pixel_size(preset, component, front, bleed: float) -> None:
     if got != preset.sizes[size]:
         raise PnpError(f"{component.id}: {size} cards come out {got[0]}x{got[1]} px, but "
                        f"{preset.name} asks for {preset.sizes[size][0]}x{preset.sizes[size][1]} px")
-
-
-def first_copies(deck) -> list[Card]:
-    """One card for each distinct card, numbered as its first copy in the deck."""
-    cards, seen = [], 0
-    expanded = deck.expanded()
-    for count in deck.counts:
-        cards.append(expanded[seen])
-        seen += count
-    return cards
-
-
-def back_key(back, card: Card) -> tuple:
-    """Backs differ only by the fields their layout uses."""
-    return tuple(str(card.get(name)) for name in sorted(back.fields))
-
-
-def distinct_backs(back, cards: list[Card]) -> list[Card]:
-    """One card for each different back."""
-    found: dict[tuple, Card] = {}
-    for card in cards:
-        found.setdefault(back_key(back, card), card)
-    return list(found.values())
 
 
 def deck_pngs(ctx, preset, component, front, back, deck, bleed, rows: list[list]) -> list[OutputFile]:

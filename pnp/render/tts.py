@@ -15,6 +15,7 @@ from PIL import Image
 from pnp.outputs.pdf import OutputFile
 from pnp.outputs.pieces import pieces_pdf
 from pnp.outputs.raster import rasterise
+from pnp.render.distinct import back_key, distinct_backs, first_copies
 
 MAX_COLUMNS, MAX_ROWS, MAX_PIXELS = 10, 7, 4096
 
@@ -57,7 +58,6 @@ PER_SHEET = MAX_COLUMNS * MAX_ROWS - 1
 def card_pictures(ctx, preset, component, front, back, deck):
     """What both online tables are made from: the deck's distinct cards, the sheet's columns
     and rows, each card's face and each distinct back as PNG, and which back each card has."""
-    from pnp.render.shop import back_key, distinct_backs, first_copies
     cards = first_copies(deck)
     backs = distinct_backs(back, cards) if back is not None else []
     columns, rows = grid(min(len(cards), PER_SHEET))
@@ -127,7 +127,6 @@ def is_card(front) -> bool:
 def tts_pieces(ctx, preset, component, front, deck) -> tuple[list[OutputFile], list[dict]]:
     """Pieces that are not cards (end zones, tokens): one image each, and a TTS custom tile
     (a token, for round tokens) per copy, named after the piece."""
-    from pnp.render.shop import first_copies
     cards = first_copies(deck)
     pdf = pieces_pdf([(front, card) for card in cards], 0.0, f"{ctx.game.title}: {component.id}", "pieces.pdf")
     images = rasterise(pdf.data, min(preset.dpi, 150))

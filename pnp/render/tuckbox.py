@@ -48,16 +48,16 @@ def box_for(front, cards: int, thickness: float, clearance: float) -> Box:
 def render_tuckboxes(ctx, component) -> list[OutputFile]:
     options = ctx.options
     paper = PAPER_SIZES[options.paper]
-    thickness = Length.parse(component.thickness, component._where.key(component, "thickness")).points
-    clearance = Length.parse(component.clearance, component._where.key(component, "clearance")).points
-    decks = component.decks or [c.id for c in ctx.game.components if c.kind == "deck"]
+    thickness = Length.parse(component.thickness, component.where_is("thickness")).points
+    clearance = Length.parse(component.clearance, component.where_is("clearance")).points
+    decks = component.decks or [c.id for c in ctx.game.components if c.is_deck]
     font = ctx.project.fonts.family("display", component._where).face()
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, paper, f"{ctx.game.title}: {component.title or 'tuck boxes'}")
     for deck_id in decks:
-        deck_component = next((c for c in ctx.game.components if c.id == deck_id and c.kind == "deck"), None)
+        deck_component = next((c for c in ctx.game.components if c.id == deck_id and c.is_deck), None)
         if deck_component is None:
-            raise component._where.key(component, "decks").error(f"'{deck_id}' is not a deck of this game")
+            raise component.where_is("decks").error(f"'{deck_id}' is not a deck of this game")
         front, back = compile_deck_layouts(ctx, deck_component, 0.0)
         deck = ctx.decks[deck_id]
         box = box_for(front, deck.total, thickness, clearance)
@@ -65,7 +65,7 @@ def render_tuckboxes(ctx, component) -> list[OutputFile]:
             message = (f"{deck_id}: {front.width / mm(1):.0f} x {front.height / mm(1):.0f} mm pieces make a tuck "
                        f"box too big for {options.paper} paper, even over two sheets")
             if component.decks:   # asked for by name: an error
-                raise component._where.key(component, "decks").error(message)
+                raise component.where_is("decks").error(message)
             continue   # by default: pieces no box holds (Big Ten's end zones) get none
         art = (back or front, deck.expanded()[0])
         draw_net(canvas, paper, box, art, ctx.game.title, deck_component.title or deck_id, font)
@@ -211,9 +211,12 @@ def spine_rtl(canvas, text: str, depth: float, height: float, font: str) -> None
     from pnp.fonts import fallbacks_for
     from pnp.layout.text import bidi_lines
     fallbacks = fallbacks_for(font, text)
-    natural = bidi_lines(text, font, fallbacks, 1.0, 1.2, "262626", "center", 1e9, 1e9).widths[0]
+    unbounded = bidi_lines(text, font, fallbacks, 1.0, 1.2, "262626", "center", 1e9, 1e9)
+    assert unbounded is not None   # None only when the lines overflow a height: 1e9 never is
+    natural = unbounded.widths[0]
     size = min(11.0, depth * 0.35, height * 0.9 / max(natural, 1))
     lines = bidi_lines(text, font, fallbacks, size, 1.2, "262626", "center", natural * size + 1, 1e9)
+    assert lines is not None
     lines.drawOn(canvas, -lines.width / 2, -size * 0.35 - size * 0.2)
 
 

@@ -14,15 +14,14 @@ import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from pnp.contents.validate import validate
 from pnp.diagnostics import Diagnostics
 from pnp.layout.units import mm
 from pnp.outputs.pieces import pieces_pdf
 from pnp.outputs.raster import rasterise
 from pnp.project import Project
-from pnp.render import BuildContext, PrintOptions, renderer_for
+from pnp.render import BuildContext, PrintOptions
 from pnp.render.deck import compile_deck_layouts
-from pnp.render.shop import distinct_backs, first_copies
+from pnp.render.distinct import distinct_backs, first_copies
 
 FACE_DPI = 150          # sharp enough to read a card at twice its printed size on screen
 PAGE_DPI = 60           # a whole page, to see what prints where
@@ -117,21 +116,20 @@ class Preview:
         `on_cards(snapshot)` is called once the decks are done, before the slower pages, so a
         card edit shows without waiting for the rule sheet."""
         with RENDER_LOCK:
-            project = Project(self.root)
-            project.diagnostics = CardDiagnostics()
-            game = project.game(self.game_id)
-            decks = project.decks(game)
+            project = Project(self.root, CardDiagnostics())
+            checked = project.check(self.game_id)
+            game, decks = checked.game, checked.decks
             options = PrintOptions(paper=self.options.paper or game.spec.paper, ink_saver=self.options.ink_saver)
             ctx = BuildContext(project, game, decks, options)
-            snapshot = Snapshot(game=self.game_id, title=game.title, problems=validate(game, decks))
+            snapshot = Snapshot(game=self.game_id, title=game.title, problems=checked.problems)
             look = look_digest(project.root, game, decks, options)
             for component in game.components:
-                if component.kind == "deck":
+                if component.is_deck:
                     snapshot.decks.append(self._deck(ctx, component, look))
             if on_cards is not None:
                 on_cards(replace(snapshot, warnings=card_warnings(snapshot)))
             for component in game.components:
-                if component.kind != "deck":
+                if not component.is_deck:
                     snapshot.pages.append(self._pages(ctx, component, look))
             snapshot.warnings = card_warnings(snapshot) + [
                 {"message": message, "card": None} for message in project.diagnostics.warnings]
@@ -194,7 +192,7 @@ class Preview:
         key = hashlib.sha256(f"{look}\0{component.id}\0{ctx.options}\0{values}".encode()).hexdigest()[:24]
         pictures = self._page_sets.get(key)
         if pictures is None or any(picture not in self.store for picture in pictures):
-            files = renderer_for(component.kind)(ctx, component)
+            files = component.render(ctx)
             whole = [f for f in files if f.name.endswith("-whole.pdf")]   # a board: not its tiles
             pictures = []
             for number, png in enumerate((png for f in (whole or files) for png in rasterise(f.data, PAGE_DPI)), 1):

@@ -36,7 +36,7 @@ MAX_BODY = 4096
 
 
 def asset(name: str) -> bytes:
-    return resources.files("pnp.serve").joinpath("page", name).read_bytes()
+    return resources.files("pnp.serve").joinpath("page").joinpath(name).read_bytes()
 
 
 class PreviewServer(ThreadingHTTPServer):
