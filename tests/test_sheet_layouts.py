@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import MM, build, pdf, placements, run
-from test_print_geometry import ink_boxes, marks
+from print_checks import marks, pieces
 
 A4 = (595.2756, 841.8898)
 MINI = (44.45 * MM, 63.5 * MM)
@@ -54,7 +54,7 @@ def test_a_bundled_sheet_layout_with_bleed_keeps_every_piece_out_of_its_neighbou
     build(mini, "mini", tmp_path, "--bleed")
     page = pdf(tmp_path / "mini/cards-a4-bleed.pdf").pages[0]
     trims = [(x, y, x + w, y + h) for x, y, w, h in placements(page)]
-    inks = ink_boxes(page)
+    inks = [piece["ink"] for piece in pieces(page)]
     assert len(trims) == 6 and len(inks) == 6
     gaps = sorted({round(b[0] - a[2], 1) for a in trims for b in trims if 0 < b[0] - a[2] < 20 * MM})
     assert gaps == [round(4 * MM, 1)]   # the sheet's 4 mm gutters
