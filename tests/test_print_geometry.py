@@ -97,6 +97,32 @@ def test_glued_back_sheets_put_each_cards_own_back_behind_it_when_turned_like_a_
             assert abs(bx - (width - fx - w)) < 0.01 and abs(by - fy) < 0.01
 
 
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("duplex", ["none", "short-edge"])
+def test_each_cards_own_back_lands_behind_it_by_colour(tmp_path, paper, duplex):
+    """Roster cards are blue (Team Law) or red (Team Chaos) on both faces, and a sheet mixes
+    them: on the first and the last sheet, the pixel behind each front (the sheet turned as
+    the guide says) has the front's colour."""
+    suffix = {"none": "no-duplex", "short-edge": "short-edge"}[duplex]
+    build(REPO, "monster-ball", tmp_path, "--duplex", duplex, "--paper", paper)
+    path = tmp_path / "monster-ball" / f"roster-cards-{paper}-{suffix}.pdf"
+    reader = pdf(path)
+    width, height = PAPERS[paper]
+    colours = set()
+    for front_page in (0, len(reader.pages) - 2):
+        front, back = render_png(path, front_page).convert("RGB"), render_png(path, front_page + 1).convert("RGB")
+        for x, y, w, h in placements(reader.pages[front_page]):
+            px, py = x + 1 * MM, y + h - 1 * MM          # 1 mm inside the top-left corner
+            if duplex == "none":                          # turned over left to right
+                bx, by = width - px, py
+            else:                                         # turned over top to bottom
+                bx, by = px, height - py
+            colour = front.getpixel((int(px), int(height - py)))
+            colours.add(colour)
+            assert back.getpixel((int(bx), int(height - by))) == colour, (front_page, x, y)
+    assert len(colours) == 2   # both teams were compared
+
+
 def test_every_home_pdf_asks_not_to_scale_and_embeds_every_font(tmp_path):
     build(REPO, "monster-ball", tmp_path, "--paper", "a4")
     build(REPO, "jukem", tmp_path)
@@ -145,23 +171,29 @@ def fonts_of(reader) -> dict[str, bool]:
     return found
 
 
-def test_rule_sheets_keep_everything_inside_a_5mm_margin(tmp_path):
-    build(REPO, "jukem", tmp_path, "--paper", "a4")
-    image = render_png(tmp_path / "jukem" / "rules-a4.pdf", 0, scale=2).convert("L")
-    pixels = image.load()
-    edge = int(5 * MM * 2) - 1
-    w, h = image.size
-    band = [(x, y) for x in range(w) for y in list(range(edge)) + list(range(h - edge, h))]
-    band += [(x, y) for y in range(0, h, 2) for x in list(range(edge)) + list(range(w - edge, w))]
-    assert all(pixels[p] == 255 for p in band)
+@pytest.mark.parametrize("paper", PAPERS)
+def test_rule_sheets_keep_everything_inside_a_5mm_margin(tmp_path, paper):
+    for game in ("12th-player", "jukem", "big-ten", "monster-ball"):
+        build(REPO, game, tmp_path, "--paper", paper)
+        path = tmp_path / game / f"rules-{paper}.pdf"
+        for number in range(len(pdf(path).pages)):   # every page, the last one too
+            image = render_png(path, number, scale=2).convert("L")
+            pixels = image.load()
+            edge = int(5 * MM * 2) - 1
+            w, h = image.size
+            band = [(x, y) for x in range(w) for y in list(range(edge)) + list(range(h - edge, h))]
+            band += [(x, y) for y in range(0, h, 2) for x in list(range(edge)) + list(range(w - edge, w))]
+            assert all(pixels[p] == 255 for p in band), (game, number)
 
 
 def test_print_options_show_in_file_names_so_builds_do_not_overwrite_each_other(tmp_path):
-    for args in ([], ["--bleed"], ["--duplex", "short-edge"], ["--duplex", "none"], ["--bleed", "2mm"]):
+    for args in ([], ["--bleed"], ["--duplex", "short-edge"], ["--duplex", "none"], ["--bleed", "2mm"],
+                 ["--duplex", "fold"], ["--back-offset", "1,0"], ["--ink-saver"], ["--paper", "a4", "--bleed", "1/8in"]):
         build(REPO, "12th-player", tmp_path, *args)
     names = {p.name for p in (tmp_path / "12th-player").glob("cards-*.pdf")}
     assert names == {"cards-letter.pdf", "cards-letter-bleed.pdf", "cards-letter-short-edge.pdf",
-                     "cards-letter-no-duplex.pdf", "cards-letter-bleed-2mm.pdf"}
+                     "cards-letter-no-duplex.pdf", "cards-letter-bleed-2mm.pdf", "cards-letter-fold.pdf",
+                     "cards-letter-back-offset.pdf", "cards-letter-ink-saver.pdf", "cards-a4-bleed-3.17mm.pdf"}
 
 
 def test_bleed_takes_fractions_of_an_inch(tmp_path):

@@ -190,7 +190,7 @@ def preflight_pdfx(reader) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("game", ["jukem", "12th-player", "big-ten"])
+@pytest.mark.parametrize("game", ["jukem", "12th-player", "big-ten", "monster-ball"])
 def test_drivethru_pdfs_pass_a_pdfx_1a_preflight(tmp_path, game):
     import shutil
     root = tmp_path / "root"
