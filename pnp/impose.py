@@ -24,8 +24,42 @@ MARGIN_FOR_MARK = INKJET_MARGIN + MARK_OFFSET + CUTTABLE_MARK
 Duplex = Literal["long-edge", "short-edge", "none", "fold"]
 
 
+class MarksBetween:
+    """Marks between pieces, for a sheet of pieces that says where each goes (slot), how much
+    bleed each side has (bleed_sides) and which lines are marked between them (marks_between)."""
+
+    def bleed_notches(self, index: int) -> list[tuple[float, float, float, float]]:
+        """(x, y, width, height) of the windows cut out of slot `index`'s bleed, from its trim's
+        bottom-left corner, so the marks between pieces lie outside every bleed."""
+        left, bottom, right, top = self.bleed_sides(index)
+        pw, ph = self.piece
+        to_top, to_bottom, to_left, to_right = (length + MARK_OFFSET for length in self.between_lengths(index))
+        between_v, between_h = self.marks_between
+        notches = []
+        if between_v:   # beside the piece, at its top and its bottom
+            for x, width in ((-left, left), (pw, right)):
+                if width > 0:
+                    notches += [(x, ph - to_top, width, to_top + top), (x, -bottom, width, to_bottom + bottom)]
+        if between_h:   # above and below the piece, at its left and its right end (corners once)
+            corner_l, corner_r = (0.0, 0.0) if between_v else (left, right)
+            for y, height in ((-bottom, bottom), (ph, top)):
+                if height > 0:
+                    notches += [(-corner_l, y, to_left + corner_l, height), (pw - to_right, y, to_right + corner_r, height)]
+        return notches
+
+    def between_lengths(self, index: int) -> tuple[float, float, float, float]:
+        """How far the marks between pieces run along slot `index`'s edges from its top, bottom,
+        left and right end: CUTTABLE_MARK past the inkjet's margin, where the piece's end lies
+        inside it (a row of end zones 6 mm from the side)."""
+        x, y = self.slot(index)
+        pw, ph = self.piece
+        width, height = self.paper
+        return tuple(CUTTABLE_MARK + max(0.0, INKJET_MARGIN - edge)
+                     for edge in (height - y - ph, y, x, width - x - pw))
+
+
 @dataclass(frozen=True)
-class Grid:
+class Grid(MarksBetween):
     """Pieces of one size laid out in columns and rows, centred on the sheet.
 
     Where a margin is too narrow for a cut mark an inkjet prints (three poker rows on Letter
@@ -105,35 +139,6 @@ class Grid:
         in_x, in_y = self.inner_bleed
         return (out_x if col == 0 else in_x, out_y if row == self.rows - 1 else in_y,
                 out_x if col == self.cols - 1 else in_x, out_y if row == 0 else in_y)
-
-    def bleed_notches(self, index: int) -> list[tuple[float, float, float, float]]:
-        """(x, y, width, height) of the windows cut out of slot `index`'s bleed, from its trim's
-        bottom-left corner, so the marks between pieces lie outside every bleed."""
-        left, bottom, right, top = self.bleed_sides(index)
-        pw, ph = self.piece
-        to_top, to_bottom, to_left, to_right = (length + MARK_OFFSET for length in self.between_lengths(index))
-        between_v, between_h = self.marks_between
-        notches = []
-        if between_v:   # beside the piece, at its top and its bottom
-            for x, width in ((-left, left), (pw, right)):
-                if width > 0:
-                    notches += [(x, ph - to_top, width, to_top + top), (x, -bottom, width, to_bottom + bottom)]
-        if between_h:   # above and below the piece, at its left and its right end (corners once)
-            corner_l, corner_r = (0.0, 0.0) if between_v else (left, right)
-            for y, height in ((-bottom, bottom), (ph, top)):
-                if height > 0:
-                    notches += [(-corner_l, y, to_left + corner_l, height), (pw - to_right, y, to_right + corner_r, height)]
-        return notches
-
-    def between_lengths(self, index: int) -> tuple[float, float, float, float]:
-        """How far the marks between pieces run along slot `index`'s edges from its top, bottom,
-        left and right end: CUTTABLE_MARK past the inkjet's margin, where the piece's end lies
-        inside it (a row of end zones 6 mm from the side)."""
-        x, y = self.slot(index)
-        pw, ph = self.piece
-        width, height = self.paper
-        return tuple(CUTTABLE_MARK + max(0.0, INKJET_MARGIN - edge)
-                     for edge in (height - y - ph, y, x, width - x - pw))
 
     def back_index(self, index: int, duplex: Duplex) -> int:
         """The slot whose place the back of slot `index` takes on the back page."""
@@ -265,7 +270,7 @@ def marks_between(grid) -> list[tuple[float, float, float, float]]:
     """Marks beside each piece's edges, just outside its trim (the line's width lies in the
     gutter, so a cut on the line leaves no mark on the piece): at the top and the bottom of
     its side edges, and at the ends of its top and bottom edges, where marks_between asks."""
-    between_v, between_h = getattr(grid, "marks_between", (False, False))
+    between_v, between_h = grid.marks_between
     if not (between_v or between_h):
         return []
     pw, ph = grid.piece

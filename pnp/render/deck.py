@@ -91,7 +91,7 @@ def render_deck(ctx, component) -> list[OutputFile]:
         sheet = cards[start:start + grid.per_sheet]
         for index, card in enumerate(sheet):
             place(canvas, front, card, *grid.slot(index), options.bleed, grid.bleed_sides(index),
-                  notches=bleed_notches(grid, index))
+                  notches=grid.bleed_notches(index))
         draw_cut_marks(canvas, grid)
         canvas.showPage()
         ctx.tick(len(sheet))
@@ -149,10 +149,10 @@ def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
         sheet = cards[start:start + plan.per_sheet]
         for index, card in enumerate(sheet):
             place(canvas, front, card, *plan.fronts.slot(index), options.bleed, plan.fronts.bleed_sides(index),
-                  notches=bleed_notches(plan.fronts, index))
+                  notches=plan.fronts.bleed_notches(index))
             back_index = plan.back_index(index)
             place(canvas, back, card, *plan.back_slot(index), options.bleed, plan.backs.bleed_sides(back_index),
-                  turned=plan.across, notches=bleed_notches(plan.backs, back_index))
+                  turned=plan.across, notches=plan.backs.bleed_notches(back_index))
         draw_cut_marks(canvas, plan.fronts)
         draw_cut_marks(canvas, plan.backs)
         draw_fold_line(canvas, plan)
@@ -180,12 +180,7 @@ def draw_backs(canvas, back, sheet, grid: Grid, options) -> None:
         x, y = grid.back_slot(index, options.duplex, options.back_offset)
         back_index = grid.back_index(index, options.duplex)
         place(canvas, back, card, x, y, options.bleed, grid.bleed_sides(back_index),
-              notches=bleed_notches(grid, back_index))
-
-
-def bleed_notches(grid, index: int) -> list[tuple[float, float, float, float]]:
-    """The windows cut out of a piece's bleed for marks between pieces (sheet layouts have none)."""
-    return grid.bleed_notches(index) if hasattr(grid, "bleed_notches") else []
+              notches=grid.bleed_notches(back_index))
 
 
 def place(canvas, layout, card, x: float, y: float, bleed: float,
