@@ -13,33 +13,98 @@ from pnp.layout.units import mm
 
 PAPER_SIZES = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
 UNPRINTABLE = mm(5)         # home printers cannot print this close to the edge
+INKJET_MARGIN = mm(6.35)    # many inkjets print nothing this close: a mark must still show past it
 MARK_OFFSET = mm(0.35)      # cut marks stop short of the bleed so they never show on a piece
 MARK_LENGTH = mm(5)         # at most, so a mark never reaches the pieces across a fold gutter
 MIN_MARK = mm(0.5)          # a mark shorter than this is not drawn
-CUTTABLE_MARK = mm(3)       # the outer bleed gives way so every mark is at least this long
+CUTTABLE_MARK = mm(3)       # every cut line shows a mark at least this long past INKJET_MARGIN
+MARK_WIDTH = 0.25           # points
+MARK_GUTTER = mm(2)         # the least gutter that holds marks between pieces (with no bleed)
+MARGIN_FOR_MARK = INKJET_MARGIN + MARK_OFFSET + CUTTABLE_MARK
 Duplex = Literal["long-edge", "short-edge", "none", "fold"]
 
 
-@dataclass(frozen=True)
-class Grid:
-    """Pieces of one size laid out in columns and rows, centred on the sheet."""
+class MarksBetween:
+    """Marks between pieces, for a sheet of pieces that says where each goes (slot), how much
+    bleed each side has (bleed_sides) and which lines are marked between them (marks_between)."""
 
     paper: tuple[float, float]
     piece: tuple[float, float]   # trim size
-    gap: float
+
+    def slot(self, index: int) -> tuple[float, float]:
+        raise NotImplementedError
+
+    def bleed_sides(self, index: int) -> tuple[float, float, float, float]:
+        raise NotImplementedError
+
+    @property
+    def marks_between(self) -> tuple[bool, bool]:
+        raise NotImplementedError
+
+    def bleed_notches(self, index: int) -> list[tuple[float, float, float, float]]:
+        """(x, y, width, height) of the windows cut out of slot `index`'s bleed, from its trim's
+        bottom-left corner, so the marks between pieces lie outside every bleed."""
+        left, bottom, right, top = self.bleed_sides(index)
+        pw, ph = self.piece
+        to_top, to_bottom, to_left, to_right = (length + MARK_OFFSET for length in self.between_lengths(index))
+        between_v, between_h = self.marks_between
+        notches = []
+        if between_v:   # beside the piece, at its top and its bottom
+            for x, width in ((-left, left), (pw, right)):
+                if width > 0:
+                    notches += [(x, ph - to_top, width, to_top + top), (x, -bottom, width, to_bottom + bottom)]
+        if between_h:   # above and below the piece, at its left and its right end (corners once)
+            corner_l, corner_r = (0.0, 0.0) if between_v else (left, right)
+            for y, height in ((-bottom, bottom), (ph, top)):
+                if height > 0:
+                    notches += [(-corner_l, y, to_left + corner_l, height), (pw - to_right, y, to_right + corner_r, height)]
+        return notches
+
+    def between_lengths(self, index: int) -> tuple[float, float, float, float]:
+        """How far the marks between pieces run along slot `index`'s edges from its top, bottom,
+        left and right end: CUTTABLE_MARK past the inkjet's margin, where the piece's end lies
+        inside it (a row of end zones 6 mm from the side)."""
+        x, y = self.slot(index)
+        pw, ph = self.piece
+        width, height = self.paper
+        top, bottom, left, right = (CUTTABLE_MARK + max(0.0, INKJET_MARGIN - edge)
+                                    for edge in (height - y - ph, y, x, width - x - pw))
+        return top, bottom, left, right
+
+
+@dataclass(frozen=True)
+class Grid(MarksBetween):
+    """Pieces of one size laid out in columns and rows, centred on the sheet.
+
+    Where a margin is too narrow for a cut mark an inkjet prints (three poker rows on Letter
+    leave 6.35 mm), the lines that end there are marked between the pieces instead: short
+    marks in the gutter beside each piece's edge, at the top and bottom of each row (or the
+    ends of each column), with the bleed notched round them. Cut the other way first, on the
+    marks in the wide margin; each strip then carries its own marks."""
+
+    paper: tuple[float, float]
+    piece: tuple[float, float]   # trim size
+    gap: float                   # between columns (and rows, unless row_gap is given)
     cols: int
     rows: int
     origin: tuple[float, float] | None = None   # bottom-left of the block; None: centred
     bleed: float = 0.0   # the bleed asked for; neighbours and the margin may leave less room
+    row_gap: float | None = None
 
     @property
     def per_sheet(self) -> int:
         return self.cols * self.rows
 
     @property
+    def gaps(self) -> tuple[float, float]:
+        """(between columns, between rows)."""
+        return self.gap, self.gap if self.row_gap is None else self.row_gap
+
+    @property
     def size(self) -> tuple[float, float]:
         pw, ph = self.piece
-        return self.cols * pw + (self.cols - 1) * self.gap, self.rows * ph + (self.rows - 1) * self.gap
+        gx, gy = self.gaps
+        return self.cols * pw + (self.cols - 1) * gx, self.rows * ph + (self.rows - 1) * gy
 
     @property
     def block(self) -> tuple[float, float, float, float]:
@@ -52,30 +117,43 @@ class Grid:
         return left, bottom, left + width, bottom + height
 
     @property
-    def inner_bleed(self) -> float:
-        """Bleed between neighbours: half the gap at most, so no piece paints inside another's
-        trim; touching pieces share a cut line and have none."""
-        return min(self.bleed, self.gap / 2)
+    def margins(self) -> tuple[float, float]:
+        """The narrower margin beside the block and the narrower one above or below it."""
+        left, bottom, right, top = self.block
+        return min(left, self.paper[0] - right), min(bottom, self.paper[1] - top)
+
+    @property
+    def inner_bleed(self) -> tuple[float, float]:
+        """Bleed between neighbours (beside, above and below): half the gap at most, so no piece
+        paints inside another's trim; touching pieces share a cut line and have none."""
+        gx, gy = self.gaps
+        return min(self.bleed, gx / 2), min(self.bleed, gy / 2)
 
     @property
     def outer_bleed(self) -> tuple[float, float]:
         """Bleed around the block (sideways, up and down): what the margin leaves after a cut
-        mark long enough to cut by, since a sheet without marks can't be cut true. Where the
-        margin can't hold such a mark even without bleed (three poker rows on Letter), no bleed:
-        the short mark then left is still a mark."""
-        left, bottom, _, _ = self.block
+        mark an inkjet prints, since a sheet without marks can't be cut true. Where the margin
+        can't hold such a mark even without bleed, no bleed: those lines are marked between
+        the pieces (marks_between)."""
+        sideways, upright = (max(0.0, min(self.bleed, margin - MARGIN_FOR_MARK)) for margin in self.margins)
+        return sideways, upright
 
-        def room(margin: float) -> float:
-            return max(0.0, min(self.bleed, margin - UNPRINTABLE - MARK_OFFSET - CUTTABLE_MARK))
-        return room(left), room(bottom)
+    @property
+    def marks_between(self) -> tuple[bool, bool]:
+        """Whether the (vertical, horizontal) cut lines are marked between the pieces, because
+        the margin at their ends (above and below; beside) is too narrow for a mark."""
+        mx, my = self.margins
+        gx, gy = self.gaps
+        return (my < MARGIN_FOR_MARK - 1e-6 and (self.cols == 1 or gx >= MARK_WIDTH + MARK_OFFSET),
+                mx < MARGIN_FOR_MARK - 1e-6 and (self.rows == 1 or gy >= MARK_WIDTH + MARK_OFFSET))
 
     def bleed_sides(self, index: int) -> tuple[float, float, float, float]:
         """(left, bottom, right, top) bleed of slot `index`: outer edges get the outer bleed."""
         col, row = index % self.cols, index // self.cols
         out_x, out_y = self.outer_bleed
-        inner = self.inner_bleed
-        return (out_x if col == 0 else inner, out_y if row == self.rows - 1 else inner,
-                out_x if col == self.cols - 1 else inner, out_y if row == 0 else inner)
+        in_x, in_y = self.inner_bleed
+        return (out_x if col == 0 else in_x, out_y if row == self.rows - 1 else in_y,
+                out_x if col == self.cols - 1 else in_x, out_y if row == 0 else in_y)
 
     def back_index(self, index: int, duplex: Duplex) -> int:
         """The slot whose place the back of slot `index` takes on the back page."""
@@ -91,7 +169,8 @@ class Grid:
         col, row = index % self.cols, index // self.cols
         left, _, _, top = self.block
         pw, ph = self.piece
-        return left + col * (pw + self.gap), top - ph - row * (ph + self.gap)
+        gx, gy = self.gaps
+        return left + col * (pw + gx), top - ph - row * (ph + gy)
 
     def back_slot(self, index: int, duplex: Duplex, offset: tuple[float, float]) -> tuple[float, float]:
         """Where the back of slot `index` goes on the following page so it prints behind it.
@@ -105,8 +184,9 @@ class Grid:
         """The x of every vertical and the y of every horizontal trim line."""
         left, bottom, _, top = self.block
         pw, ph = self.piece
-        xs = sorted({round(left + c * (pw + self.gap) + d, 4) for c in range(self.cols) for d in (0, pw)})
-        ys = sorted({round(top - r * (ph + self.gap) - d, 4) for r in range(self.rows) for d in (0, ph)})
+        gx, gy = self.gaps
+        xs = sorted({round(left + c * (pw + gx) + d, 4) for c in range(self.cols) for d in (0, pw)})
+        ys = sorted({round(top - r * (ph + gy) - d, 4) for r in range(self.rows) for d in (0, ph)})
         return xs, ys
 
 
@@ -127,12 +207,13 @@ def grid_for(paper: tuple[float, float], piece: tuple[float, float], gap: float 
     """As many pieces as fit inside the printable area. With a bleed and no gap of the layout's
     own, pieces get a gutter of twice the bleed when that costs no piece (nor the room for cut
     marks), else they touch and share cut lines; the bleed round the block shrinks to the
-    margin rather than lose a row."""
+    margin rather than lose a row. Where a margin is too narrow for marks, the pieces get a
+    gutter the other way, if the paper has room, to hold the marks between them."""
     gaps = [gap] if gap is not None else list(dict.fromkeys([2 * bleed, 0.0]))
     best = None
     # room round the block for the outer bleed and a mark to cut by, for the bleed only, or
     # none: on a tie in pieces the earlier wins
-    for reserve in dict.fromkeys((bleed + MARK_OFFSET + CUTTABLE_MARK, bleed, 0.0)):
+    for reserve in dict.fromkeys((bleed + MARGIN_FOR_MARK - UNPRINTABLE, bleed, 0.0)):
         for each in gaps:
             cols = _fit(paper[0] - 2 * UNPRINTABLE - 2 * reserve, piece[0], each)
             rows = _fit(paper[1] - 2 * UNPRINTABLE - 2 * reserve, piece[1], each)
@@ -141,7 +222,29 @@ def grid_for(paper: tuple[float, float], piece: tuple[float, float], gap: float 
     if best is None or best.per_sheet < 1:
         raise PnpError(f"a {piece[0] / mm(1):.1f} x {piece[1] / mm(1):.1f} mm piece does not fit "
                        f"on this paper inside the 5 mm margin; make it a board instead")
-    return best
+    return gutters_for_marks(best)
+
+
+def gutters_for_marks(grid: Grid) -> Grid:
+    """`grid`, with a gutter between the columns (rows) where the margin above and below
+    (beside) has no room for the marks of the lines that end there: the marks then go
+    between the pieces. The gutter is as wide as the paper allows after the marks of the other
+    lines, up to twice the bleed (or MARK_GUTTER), and the gap of the other way is kept."""
+    gx, gy = grid.gaps
+    pw, ph = grid.piece
+    width, height = grid.paper
+    mx, my = grid.margins
+    if my < MARGIN_FOR_MARK and grid.cols > 1 and gx < MARK_GUTTER:
+        room = (width - grid.cols * pw - 2 * MARGIN_FOR_MARK) / (grid.cols - 1)
+        wanted = min(room, max(2 * grid.bleed, MARK_GUTTER))
+        if wanted >= MARK_WIDTH + MARK_OFFSET:
+            return Grid(grid.paper, grid.piece, wanted, grid.cols, grid.rows, grid.origin, grid.bleed, gy)
+    if mx < MARGIN_FOR_MARK and grid.rows > 1 and gy < MARK_GUTTER:
+        room = (height - grid.rows * ph - 2 * MARGIN_FOR_MARK) / (grid.rows - 1)
+        wanted = min(room, max(2 * grid.bleed, MARK_GUTTER))
+        if wanted >= MARK_WIDTH + MARK_OFFSET:
+            return Grid(grid.paper, grid.piece, gx, grid.cols, grid.rows, grid.origin, grid.bleed, wanted)
+    return grid
 
 
 def _fit(room: float, length: float, gap: float) -> int:
@@ -150,11 +253,12 @@ def _fit(room: float, length: float, gap: float) -> int:
 
 def draw_cut_marks(canvas, grid: Grid) -> None:
     """Marks in the margin on the line of every trim edge, from just outside the bleed to the
-    printer's margin, none over a piece or its bleed."""
+    printer's margin, none over a piece or its bleed; and between the pieces where the margin
+    has no room for them."""
     canvas.saveState()
-    canvas.setLineWidth(0.25)
+    canvas.setLineWidth(MARK_WIDTH)
     canvas.setStrokeGray(0)
-    canvas.lines(cut_marks(grid))
+    canvas.lines(cut_marks(grid) + marks_between(grid))
     canvas.restoreState()
 
 
@@ -174,6 +278,28 @@ def cut_marks(grid: Grid) -> list[tuple[float, float, float, float]]:
         end = start + outward * length
         for at in xs if vertical else ys:
             lines.append((at, start, at, end) if vertical else (start, at, end, at))
+    return lines
+
+
+def marks_between(grid) -> list[tuple[float, float, float, float]]:
+    """Marks beside each piece's edges, just outside its trim (the line's width lies in the
+    gutter, so a cut on the line leaves no mark on the piece): at the top and the bottom of
+    its side edges, and at the ends of its top and bottom edges, where marks_between asks."""
+    between_v, between_h = grid.marks_between
+    if not (between_v or between_h):
+        return []
+    pw, ph = grid.piece
+    half = MARK_WIDTH / 2
+    lines = []
+    for index in range(grid.per_sheet):
+        x, y = grid.slot(index)
+        to_top, to_bottom, to_left, to_right = grid.between_lengths(index)
+        if between_v:
+            for at in (x - half, x + pw + half):
+                lines += [(at, y + ph, at, y + ph - to_top), (at, y, at, y + to_bottom)]
+        if between_h:
+            for at in (y - half, y + ph + half):
+                lines += [(x, at, x + to_left, at), (x + pw, at, x + pw - to_right, at)]
     return lines
 
 

@@ -25,7 +25,8 @@ from typing import Literal
 
 from pnp.config.typed import Loaded, Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, known
-from pnp.impose import CUTTABLE_MARK, MARK_OFFSET, PAPER_SIZES, UNPRINTABLE, Duplex, turned_over
+from pnp.impose import (MARGIN_FOR_MARK, MARK_OFFSET, MARK_WIDTH, PAPER_SIZES, UNPRINTABLE, Duplex, MarksBetween,
+                        turned_over)
 from pnp.layout.template import Size
 from pnp.layout.units import Length
 from pnp.resources import BUNDLED
@@ -57,7 +58,7 @@ class SheetLayoutSpec(Loaded):
 
 
 @dataclass(frozen=True)
-class SlotSheet:
+class SlotSheet(MarksBetween):
     """Pieces at the places a sheet layout gives; the same interface as impose.Grid."""
 
     name: str
@@ -80,14 +81,28 @@ class SlotSheet:
         return min(xs), min(ys), max(xs) + pw, max(ys) + ph
 
     @property
+    def margins(self) -> tuple[float, float]:
+        left, bottom, right, top = self.block
+        return min(left, self.paper[0] - right), min(bottom, self.paper[1] - top)
+
+    @property
     def outer_bleed(self) -> tuple[float, float]:
         """The bleed round the block, leaving room for cut marks as impose.Grid does."""
-        left, bottom, right, top = self.block
-        width, height = self.paper
+        sideways, upright = (max(0.0, min(self.bleed, margin - MARGIN_FOR_MARK)) for margin in self.margins)
+        return sideways, upright
 
-        def room(margin: float) -> float:
-            return max(0.0, min(self.bleed, margin - UNPRINTABLE - MARK_OFFSET - CUTTABLE_MARK))
-        return room(min(left, width - right)), room(min(bottom, height - top))
+    @property
+    def marks_between(self) -> tuple[bool, bool]:
+        """As impose.Grid: lines whose ends lie in a margin too narrow for a mark are marked
+        between the pieces, if no two pieces touch across them."""
+        mx, my = self.margins
+        pw, ph = self.piece
+        room = MARK_WIDTH + MARK_OFFSET
+
+        def apart(axis: int, size: float) -> bool:   # no neighbour along `axis` nearer than room
+            return all(abs(a[axis] - b[axis]) >= size + room - NEAR or abs(a[1 - axis] - b[1 - axis]) >= (ph, pw)[axis] - NEAR
+                       for i, a in enumerate(self.corners) for b in self.corners[i + 1:])
+        return my < MARGIN_FOR_MARK - 1e-6 and apart(0, pw), mx < MARGIN_FOR_MARK - 1e-6 and apart(1, ph)
 
     def bleed_sides(self, index: int) -> tuple[float, float, float, float]:
         """(left, bottom, right, top) bleed of slot `index`: half the way to the neighbour on

@@ -83,8 +83,11 @@ def test_the_last_sheet_leaves_its_empty_slot_on_the_mirrored_side(built):
     after a long-edge flip, bottom left on the backs. Check it on the rendered pixels."""
     path = built / "letter" / "12th-player" / "cards-letter.pdf"
     front, back = render_png(path, 2), render_png(path, 3)
-    # Centres of the bottom-left and bottom-right cells (y measured from the top in images).
-    bottom_left, bottom_right = (36 + 90, 792 - (18 + 126)), (396 + 90, 792 - (18 + 126))
+    # Centres of the bottom-left and bottom-right cells (y measured from the top in images),
+    # a little above the middle, clear of the back's white rule.
+    cells = placements(pdf(path).pages[0])
+    (lx, ly, w, h), (rx, _, _, _) = cells[6], cells[8]
+    bottom_left, bottom_right = (lx + w / 2, 792 - (ly + h * 0.6)), (rx + w / 2, 792 - (ly + h * 0.6))
     white = (255, 255, 255)
     assert front.getpixel(bottom_right)[:3] == white and front.getpixel(bottom_left)[:3] != white
     assert back.getpixel(bottom_left)[:3] == white and back.getpixel(bottom_right)[:3] != white
@@ -154,10 +157,12 @@ def test_bleed_extends_backgrounds_past_the_cut_line(tmp_path):
     boxes = placements(pdf(path).pages[0])
     x, y, w, h = boxes[0]
     assert (round(w / MM, 1), round(h / MM, 1)) == (63.5, 88.9)
-    # Still 3x3: a gutter of twice the bleed would cost a row, so neighbours share a cut line;
-    # the card's colour reaches 2 mm past its outer (left) trim.
+    # Still 3x3: a gutter of twice the bleed would cost a row, so rows share a cut line; the
+    # columns get the 3 mm gutter Letter has room for (marks go there), and the card's colour
+    # fills half of it, past its right trim.
     assert len(boxes) == 9
-    assert abs(boxes[1][0] - (x + w)) < 0.01
+    assert abs(boxes[3][1] + h - y) < 0.01
+    assert abs(boxes[1][0] - (x + w) - 3 * MM) < 0.01
     image = render_png(path, 0, scale=2)
-    probe = (int((x - 2 * MM) * 2), int((792 - y - h / 2) * 2))
+    probe = (int((x + w + 1 * MM) * 2), int((792 - y - h / 2) * 2))
     assert image.getpixel(probe)[:3] != (255, 255, 255)

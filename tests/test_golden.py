@@ -22,7 +22,8 @@ GAMES = ("12th-player", "jukem", "big-ten", "monster-ball")
 def drawing(page) -> str:
     """A digest of everything a page draws: its content stream and, recursively, the forms
     (stamped looks) it uses, by resource name; file-level things (ids, dates) left out."""
-    digest = hashlib.sha256(page.get_contents().get_data() if page.get_contents() else b"")
+    contents = page.get_contents()   # an empty-looking dictionary, so tested against None
+    digest = hashlib.sha256(contents.get_data() if contents is not None else b"")
     seen = set()
 
     def forms(resources):

@@ -3,41 +3,13 @@ marks, backs for glued sheets, print scaling, embedded fonts, file names and pri
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from conftest import MM, REPO, build, embedded, pdf, placements, render_png, run
+from print_checks import check_deck_page, marks, pieces
 
 PAPERS = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
 POKER = (63.5 * MM, 88.9 * MM)
-
-# A piece: origin moved to its corner, a clip to trim + bleed, then (where neighbours or the
-# margin leave less) a second clip to the bleed it may really use.
-_PIECE = re.compile(rb"(-?1) 0 0 (-?1) (-?[\d.]+) (-?[\d.]+) cm\nn (-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re W\* n"
-                    rb"(?:\nn (-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re W\* n)?")
-
-
-def ink_boxes(page) -> list[tuple[float, float, float, float]]:
-    """(left, bottom, right, top) on the sheet where each piece can leave ink."""
-    boxes = []
-    for match in _PIECE.finditer(page.get_contents().get_data()):
-        sx, _, x, y, *rect = match.groups()
-        cx, cy, w, h = (float(v) for v in (rect[4:] if rect[4] is not None else rect[:4]))
-        sign = float(sx)
-        x0, x1 = float(x) + sign * cx, float(x) + sign * (cx + w)
-        y0, y1 = float(y) + sign * cy, float(y) + sign * (cy + h)
-        boxes.append((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
-    return boxes
-
-
-def marks(page) -> list[tuple[float, float, float, float]]:
-    """The straight lines of the page's last saved state, which holds the cut marks."""
-    data = page.get_contents().get_data()
-    data = data[data.rindex(b"q\n"):]
-    return [tuple(float(v) for v in m) for m in
-            re.findall(rb"(-?[\d.]+) (-?[\d.]+) m (-?[\d.]+) (-?[\d.]+) l", data)]
-
 
 @pytest.fixture(scope="module")
 def bleed_builds(tmp_path_factory):
@@ -45,6 +17,8 @@ def bleed_builds(tmp_path_factory):
     for paper in PAPERS:
         for game in ("12th-player", "big-ten", "jukem"):
             build(REPO, game, out / paper, "--bleed", "--paper", paper)
+        build(REPO, "jukem", out / paper, "--paper", paper)
+        build(REPO, "monster-ball", out / paper, "--bleed", "--paper", paper)
     return out
 
 
@@ -61,91 +35,52 @@ def test_poker_cards_with_bleed_stay_3x3_on_first_and_last_sheet(bleed_builds, p
         assert x + w <= PAPERS[paper][0] - 5 * MM + 0.01 and y + h <= PAPERS[paper][1] - 5 * MM + 0.01
 
 
-@pytest.mark.parametrize("paper", PAPERS)
-@pytest.mark.parametrize("game, deck", [("jukem", "cards"), ("big-ten", "end-zones"), ("big-ten", "offense")])
-def test_no_piece_has_ink_inside_another_pieces_trim(bleed_builds, paper, game, deck):
-    reader = pdf(bleed_builds / paper / game / f"{deck}-{paper}-bleed.pdf")
-    for page in (reader.pages[0], reader.pages[1], reader.pages[-1]):
-        trims = [(x, y, x + w, y + h) for x, y, w, h in placements(page)]
-        inks = ink_boxes(page)
-        assert len(inks) == len(trims) > 0
-        # the colour reaches past the trims (round the block at least)...
-        assert any(ink[0] < trim[0] - 1 or ink[2] > trim[2] + 1 for ink, trim in zip(inks, trims))
-        for i, ink in enumerate(inks):
-            for j, trim in enumerate(trims):
-                if i != j:   # ...but never over another piece's trim
-                    overlap_w = min(ink[2], trim[2]) - max(ink[0], trim[0])
-                    overlap_h = min(ink[3], trim[3]) - max(ink[1], trim[1])
-                    assert overlap_w < 0.01 or overlap_h < 0.01, (page, i, j)
-            # and nothing inside the 5 mm the printer cannot print
-            width, height = PAPERS[paper]
-            assert ink[0] >= 5 * MM - 0.01 and ink[1] >= 5 * MM - 0.01
-            assert ink[2] <= width - 5 * MM + 0.01 and ink[3] <= height - 5 * MM + 0.01
+# (game, file stem, bleed suffix): poker cards, Big Ten's end zones (a 2 mm gap of their own),
+# Monster Ball's roster cards and round tokens; with and without bleed
+SHEETS = [("jukem", "cards", "-bleed"), ("jukem", "cards", ""), ("12th-player", "cards", "-bleed"),
+          ("big-ten", "end-zones", "-bleed"), ("big-ten", "offense", "-bleed"),
+          ("monster-ball", "roster-cards", "-bleed"), ("monster-ball", "tokens", "-bleed")]
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-@pytest.mark.parametrize("game, deck", [("12th-player", "cards"), ("big-ten", "end-zones")])
-def test_cut_marks_stay_outside_every_bleed_on_the_trim_lines(bleed_builds, paper, game, deck):
-    reader = pdf(bleed_builds / paper / game / f"{deck}-{paper}-bleed.pdf")
-    page = reader.pages[0]
-    trims = [(x, y, x + w, y + h) for x, y, w, h in placements(page)]
-    inks = ink_boxes(page)
-    xs = {round(v, 2) for t in trims for v in (t[0], t[2])}
-    ys = {round(v, 2) for t in trims for v in (t[1], t[3])}
+@pytest.mark.parametrize("game, deck, suffix", SHEETS)
+def test_every_sheet_passes_the_print_checks(bleed_builds, paper, game, deck, suffix):
+    """On the first and the last (partial) sheet: no piece's ink inside another's trim or the
+    5 mm margin; every cut mark outside every bleed and trim; every cut line with a mark an
+    inkjet that leaves 6.35 mm blank still prints, 3 mm long, at both ends."""
+    reader = pdf(bleed_builds / paper / game / f"{deck}-{paper}{suffix}.pdf")
+    step = 2 if deck != "tokens" and deck != "end-zones" else 1
+    fronts = [reader.pages[0], reader.pages[len(reader.pages) - step]]
+    for page in fronts:
+        assert pieces(page)
+        assert check_deck_page(page, PAPERS[paper], deck) == []
+    if suffix:   # the colour reaches past the trims somewhere
+        assert any(p["ink"][k] != p["trim"][k] for p in pieces(fronts[0]) for k in range(4))
+
+
+@pytest.mark.parametrize("suffix", ["", "-bleed"])
+def test_three_poker_rows_on_letter_are_marked_between_the_cards(bleed_builds, suffix):
+    """Three poker rows leave 6.35 mm above and below, which an inkjet does not print: the
+    columns get a gutter, and each vertical cut line is marked in it beside the cards, at the
+    top and the bottom of every row, on white cut out of any bleed."""
+    page = pdf(bleed_builds / "letter" / "jukem" / f"cards-letter{suffix}.pdf").pages[0]
+    placed = pieces(page)
+    trims = [p["trim"] for p in placed]
+    assert len(trims) == 9
+    gutter = trims[1][0] - trims[0][2]
+    assert 2 * MM - 0.01 <= gutter <= 3 * MM + 0.01
+    assert all(abs(trims[3 * r][3] - trims[3 * r + 3][1]) > -0.01 for r in range(2))   # rows touch
+    assert trims[0][3] == pytest.approx(PAPERS["letter"][1] - 6.35 * MM, abs=0.01)
     lines = marks(page)
-    assert lines
-    width, height = PAPERS[paper]
-    for x1, y1, x2, y2 in lines:
-        assert round(x1, 2) in xs if x1 == x2 else round(y1, 2) in ys
-        for ink in inks:   # a line touching no bleed box (bleed boxes include their trims)
-            inside_x = min(x1, x2) < ink[2] - 0.01 and max(x1, x2) > ink[0] + 0.01 or \
-                (x1 == x2 and ink[0] - 0.01 <= x1 <= ink[2] + 0.01)
-            inside_y = min(y1, y2) < ink[3] - 0.01 and max(y1, y2) > ink[1] + 0.01 or \
-                (y1 == y2 and ink[1] - 0.01 <= y1 <= ink[3] + 0.01)
-            assert not (inside_x and inside_y), ((x1, y1, x2, y2), ink)
-        assert 5 * MM - 0.01 <= min(x1, x2) and max(x1, x2) <= width - 5 * MM + 0.01
-        assert 5 * MM - 0.01 <= min(y1, y2) and max(y1, y2) <= height - 5 * MM + 0.01
-    # every trim line has a mark of >= 3 mm beyond a 6.35 mm printer margin where the margin
-    # leaves room for one (the sides of a poker sheet; not above a full 3x3 sheet on Letter)
-    left = min(ink[0] for ink in inks)
-    if left < 9.35 * MM + 0.35 * MM:
-        return
-    for y in ys:
-        visible = [max(0.0, min(max(x1, x2), width - 6.35 * MM) - max(min(x1, x2), 6.35 * MM))
-                   for x1, y1, x2, y2 in lines if y1 == y2 and round(y1, 2) == y]
-        assert max(visible) >= 3 * MM - 0.01, y
-
-
-@pytest.mark.parametrize("paper", PAPERS)
-@pytest.mark.parametrize("game, deck", [("12th-player", "cards"), ("big-ten", "end-zones"),
-                                        ("big-ten", "offense"), ("jukem", "cards")])
-def test_every_cut_mark_is_long_enough_to_cut_by_where_the_margin_has_room(bleed_builds, paper, game, deck):
-    """The outer bleed gives way to marks of 3 mm; only where the margin is narrower than a
-    mark even with no bleed (three poker rows on Letter leave 6.35 mm; four end zones with
-    their 2 mm gaps leave 6 mm on A4) is a mark shorter."""
-    reader = pdf(bleed_builds / paper / game / f"{deck}-{paper}-bleed.pdf")
-    width, height = PAPERS[paper]
-    for page in (reader.pages[0], reader.pages[-2]):
-        trims = [(x, y, x + w, y + h) for x, y, w, h in placements(page)]
-        if not trims:
-            continue
-        lines = marks(page)
-        # the block's corner from the marks: a partial sheet keeps the full sheet's lines
-        left = min(x1 for x1, y1, x2, y2 in lines if x1 == x2)
-        bottom = min(y1 for x1, y1, x2, y2 in lines if y1 == y2)
-        xs = {round(v, 2) for t in trims for v in (t[0], t[2])}
-        ys = {round(v, 2) for t in trims for v in (t[1], t[3])}
-        # every trim line has a mark at both ends (a partial sheet keeps the full sheet's marks)
-        for vertical, lines_at in ((True, xs), (False, ys)):
-            for at in lines_at:
-                ends = [line for line in lines if (line[0] == line[2]) == vertical
-                        and round(line[0] if vertical else line[1], 2) == at]
-                assert len(ends) == 2, (vertical, at)
-        for x1, y1, x2, y2 in lines:
-            vertical = x1 == x2
-            if (bottom if vertical else left) - 5 * MM - 0.35 * MM < 3 * MM:
-                continue   # not even a bleed-less margin holds a 3 mm mark here
-            assert abs(y2 - y1 if vertical else x2 - x1) >= 3 * MM - 0.01, (x1, y1, x2, y2)
+    for trim in trims:
+        for x in (trim[0], trim[2]):
+            beside = [line for line in lines if line[0] == line[2] and abs(line[0] - x) < 0.2]
+            for end in (trim[1], trim[3]):   # a 3 mm mark from each end of the edge
+                assert any(abs(min(line[1], line[3]) - end) < 0.01 or abs(max(line[1], line[3]) - end) < 0.01
+                           for line in beside if abs(line[1] - line[3]) >= 3 * MM - 0.01), (x, end)
+    if suffix:   # the gutter holds bleed, with windows for the marks
+        assert any(p["notches"] for p in placed)
+        assert any(p["ink"][2] > p["trim"][2] + 1 for p in placed)
 
 
 def test_glued_back_sheets_put_each_cards_own_back_behind_it_when_turned_like_a_page(tmp_path):
@@ -162,6 +97,32 @@ def test_glued_back_sheets_put_each_cards_own_back_behind_it_when_turned_like_a_
             assert abs(bx - (width - fx - w)) < 0.01 and abs(by - fy) < 0.01
 
 
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("duplex", ["none", "short-edge"])
+def test_each_cards_own_back_lands_behind_it_by_colour(tmp_path, paper, duplex):
+    """Roster cards are blue (Team Law) or red (Team Chaos) on both faces, and a sheet mixes
+    them: on the first and the last sheet, the pixel behind each front (the sheet turned as
+    the guide says) has the front's colour."""
+    suffix = {"none": "no-duplex", "short-edge": "short-edge"}[duplex]
+    build(REPO, "monster-ball", tmp_path, "--duplex", duplex, "--paper", paper)
+    path = tmp_path / "monster-ball" / f"roster-cards-{paper}-{suffix}.pdf"
+    reader = pdf(path)
+    width, height = PAPERS[paper]
+    colours = set()
+    for front_page in (0, len(reader.pages) - 2):
+        front, back = render_png(path, front_page).convert("RGB"), render_png(path, front_page + 1).convert("RGB")
+        for x, y, w, h in placements(reader.pages[front_page]):
+            px, py = x + 1 * MM, y + h - 1 * MM          # 1 mm inside the top-left corner
+            if duplex == "none":                          # turned over left to right
+                bx, by = width - px, py
+            else:                                         # turned over top to bottom
+                bx, by = px, height - py
+            colour = front.getpixel((int(px), int(height - py)))
+            colours.add(colour)
+            assert back.getpixel((int(bx), int(height - by))) == colour, (front_page, x, y)
+    assert len(colours) == 2   # both teams were compared
+
+
 def test_every_home_pdf_asks_not_to_scale_and_embeds_every_font(tmp_path):
     build(REPO, "monster-ball", tmp_path, "--paper", "a4")
     build(REPO, "jukem", tmp_path)
@@ -173,6 +134,10 @@ def test_every_home_pdf_asks_not_to_scale_and_embeds_every_font(tmp_path):
         assert preferences is not None and preferences.get_object()["/PrintScaling"] == "/None", path.name
         fonts = fonts_of(reader)
         assert fonts and all(fonts.values()), (path.name, fonts)
+        # bullets, form fields and the starting font are the game's bundled fonts, never a
+        # viewer's Helvetica or ZapfDingbats
+        bundled = {p.stem for p in (REPO / "fonts").glob("*.ttf")}
+        assert all(any(stem in name for stem in bundled) for name in fonts), (path.name, fonts)
     # the blank rosters' form fields type in the game's own text font, embedded whole
     reader = pdf(tmp_path / "monster-ball" / "blank-rosters-a4.pdf")
     form_fonts = reader.trailer["/Root"]["/AcroForm"]["/DR"]["/Font"]
@@ -206,30 +171,35 @@ def fonts_of(reader) -> dict[str, bool]:
     return found
 
 
-def test_rule_sheets_keep_everything_inside_a_5mm_margin(tmp_path):
-    build(REPO, "jukem", tmp_path, "--paper", "a4")
-    image = render_png(tmp_path / "jukem" / "rules-a4.pdf", 0, scale=2).convert("L")
-    pixels = image.load()
-    edge = int(5 * MM * 2) - 1
-    w, h = image.size
-    band = [(x, y) for x in range(w) for y in list(range(edge)) + list(range(h - edge, h))]
-    band += [(x, y) for y in range(0, h, 2) for x in list(range(edge)) + list(range(w - edge, w))]
-    assert all(pixels[p] == 255 for p in band)
+@pytest.mark.parametrize("paper", PAPERS)
+def test_rule_sheets_keep_everything_inside_a_5mm_margin(tmp_path, paper):
+    for game in ("12th-player", "jukem", "big-ten", "monster-ball"):
+        build(REPO, game, tmp_path, "--paper", paper)
+        path = tmp_path / game / f"rules-{paper}.pdf"
+        for number in range(len(pdf(path).pages)):   # every page, the last one too
+            image = render_png(path, number, scale=2).convert("L")
+            pixels = image.load()
+            edge = int(5 * MM * 2) - 1
+            w, h = image.size
+            band = [(x, y) for x in range(w) for y in list(range(edge)) + list(range(h - edge, h))]
+            band += [(x, y) for y in range(0, h, 2) for x in list(range(edge)) + list(range(w - edge, w))]
+            assert all(pixels[p] == 255 for p in band), (game, number)
 
 
 def test_print_options_show_in_file_names_so_builds_do_not_overwrite_each_other(tmp_path):
-    for args in ([], ["--bleed"], ["--duplex", "short-edge"], ["--duplex", "none"], ["--bleed", "2mm"]):
+    for args in ([], ["--bleed"], ["--duplex", "short-edge"], ["--duplex", "none"], ["--bleed", "2mm"],
+                 ["--duplex", "fold"], ["--back-offset", "1,0"], ["--ink-saver"], ["--paper", "a4", "--bleed", "1/8in"]):
         build(REPO, "12th-player", tmp_path, *args)
     names = {p.name for p in (tmp_path / "12th-player").glob("cards-*.pdf")}
     assert names == {"cards-letter.pdf", "cards-letter-bleed.pdf", "cards-letter-short-edge.pdf",
-                     "cards-letter-no-duplex.pdf", "cards-letter-bleed-2mm.pdf"}
+                     "cards-letter-no-duplex.pdf", "cards-letter-bleed-2mm.pdf", "cards-letter-fold.pdf",
+                     "cards-letter-back-offset.pdf", "cards-letter-ink-saver.pdf", "cards-a4-bleed-3.17mm.pdf"}
 
 
 def test_bleed_takes_fractions_of_an_inch(tmp_path):
-    build(REPO, "12th-player", tmp_path, "--bleed", "1/8in")
-    boxes = ink_boxes(pdf(tmp_path / "12th-player" / "cards-letter-bleed-3.17mm.pdf").pages[0])
-    trims = placements(pdf(tmp_path / "12th-player" / "cards-letter-bleed-3.17mm.pdf").pages[0])
-    assert abs((trims[0][0] - boxes[0][0]) - 0.125 * 72) < 0.01
+    build(REPO, "12th-player", tmp_path, "--bleed", "1/8in", "--paper", "a4")
+    first = pieces(pdf(tmp_path / "12th-player" / "cards-a4-bleed-3.17mm.pdf").pages[0])[0]
+    assert abs((first["ink"][3] - first["trim"][3]) - 0.125 * 72) < 0.01   # above the top row
 
 
 def test_back_offset_with_fold_is_an_error(tmp_path):
@@ -277,3 +247,15 @@ def test_a_back_offset_into_the_margin_warns(tmp_path):
     assert warned.exit_code == 0 and "--back-offset pushes backs into the 5 mm margin" in warned.stderr
     quiet = run("build", "--game", "12th-player", "--out", str(tmp_path / "b"), "--back-offset", "0,1", root=REPO)
     assert quiet.exit_code == 0 and "--back-offset" not in quiet.stderr
+
+
+def test_the_build_says_when_a_bleed_costs_sheets(tmp_path):
+    """A fold sheet holds four poker cards, three with gutters of bleed: the summary says so.
+    A bleed on ordinary sheets costs nothing, and says nothing."""
+    folded = run("build", "--game", "12th-player", "--out", str(tmp_path / "a"), "--bleed", "--duplex", "fold",
+                 root=REPO)
+    assert folded.exit_code == 0
+    assert "cards: the 3 mm bleed costs sheets: 6 instead of 5 (3 pieces a sheet, not 4)" in folded.stderr
+    assert len(pdf(tmp_path / "a/12th-player/cards-letter-fold-bleed.pdf").pages) == 6
+    plain = run("build", "--game", "12th-player", "--out", str(tmp_path / "b"), "--bleed", root=REPO)
+    assert plain.exit_code == 0 and "costs sheets" not in plain.stderr

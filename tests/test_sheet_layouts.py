@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import MM, build, pdf, placements, run
-from test_print_geometry import ink_boxes, marks
+from print_checks import check_deck_page, marks, pieces
 
 A4 = (595.2756, 841.8898)
 MINI = (44.45 * MM, 63.5 * MM)
@@ -54,7 +54,7 @@ def test_a_bundled_sheet_layout_with_bleed_keeps_every_piece_out_of_its_neighbou
     build(mini, "mini", tmp_path, "--bleed")
     page = pdf(tmp_path / "mini/cards-a4-bleed.pdf").pages[0]
     trims = [(x, y, x + w, y + h) for x, y, w, h in placements(page)]
-    inks = ink_boxes(page)
+    inks = [piece["ink"] for piece in pieces(page)]
     assert len(trims) == 6 and len(inks) == 6
     gaps = sorted({round(b[0] - a[2], 1) for a in trims for b in trims if 0 < b[0] - a[2] < 20 * MM})
     assert gaps == [round(4 * MM, 1)]   # the sheet's 4 mm gutters
@@ -66,6 +66,23 @@ def test_a_bundled_sheet_layout_with_bleed_keeps_every_piece_out_of_its_neighbou
             if i != j:
                 assert min(ink[2], trim[2]) - max(ink[0], trim[0]) < 0.01 or \
                     min(ink[3], trim[3]) - max(ink[1], trim[1]) < 0.01
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("bleed", [[], ["--bleed"]])
+def test_the_bundled_gutter_sheets_pass_the_print_checks(mini, tmp_path, paper, bleed):
+    """Three columns with 4 mm gutters leave 5.75 mm (A4) or 8.7 mm (Letter) at the sides, too
+    little for a mark an inkjet prints: the row lines are marked in the gutters between rows."""
+    for name in ("card", "back"):
+        layout = mini / f"layouts/mini/{name}.yaml"
+        layout.write_text(layout.read_text().replace("size: mini", "size: poker"))
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("    back: mini/back\n", f"    back: mini/back\n    sheet: poker-3x2-gutters-{paper}\n"))
+    build(mini, "mini", tmp_path, "--paper", paper, *bleed)
+    page = pdf(tmp_path / f"mini/cards-{paper}{'-bleed' if bleed else ''}.pdf").pages[0]
+    size = {"a4": A4, "letter": (612.0, 792.0)}[paper]
+    assert len(pieces(page)) == 6
+    assert check_deck_page(page, size, paper) == []
 
 
 @pytest.mark.parametrize("text, message, line", [

@@ -157,10 +157,19 @@ def preflight_pdfx(reader) -> list[str]:
                 problems.append(f"{where}: RGB colour {operator.decode()}")
             if operator in (b"cs", b"CS") and operands[0] not in ("/DeviceCMYK", "/DeviceGray"):
                 problems.append(f"{where}: colour space {operands[0]}")
+            if operator == b"INLINE IMAGE":
+                space = operands["settings"].get("/CS", operands["settings"].get("/ColorSpace"))
+                if space not in ("/CMYK", "/DeviceCMYK", "/G", "/DeviceGray"):
+                    problems.append(f"{where}: inline image in {space}")
+        for name, ref in (resources.get("/ColorSpace") or {}).items():
+            problems.append(f"{where}: named colour space {name} ({ref.get_object()})")
+        for name, ref in (resources.get("/Shading") or {}).items():
+            if ref.get_object().get("/ColorSpace") not in ("/DeviceCMYK", "/DeviceGray"):
+                problems.append(f"{where}: shading {name} in {ref.get_object().get('/ColorSpace')}")
         for ref in (resources.get("/ExtGState") or {}).values():
             state = ref.get_object()
             if float(state.get("/ca", 1)) < 1 or float(state.get("/CA", 1)) < 1 or \
-                    state.get("/SMask", "/None") != "/None":
+                    state.get("/SMask", "/None") != "/None" or state.get("/BM", "/Normal") not in ("/Normal", "/Compatible"):
                 problems.append(f"{where}: transparency in a graphics state")
         for name, ref in (resources.get("/XObject") or {}).items():
             xobject = ref.get_object()
@@ -190,7 +199,7 @@ def preflight_pdfx(reader) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("game", ["jukem", "12th-player", "big-ten"])
+@pytest.mark.parametrize("game", ["jukem", "12th-player", "big-ten", "monster-ball"])
 def test_drivethru_pdfs_pass_a_pdfx_1a_preflight(tmp_path, game):
     import shutil
     root = tmp_path / "root"
@@ -237,3 +246,38 @@ def test_every_shop_png_has_its_bleed_filled_for_every_piece_kind(tmp_path):
             w, h = image.size
             band = [(1, 1), (w // 2, 1), (w - 2, h // 2), (1, h - 2), (w - 2, h - 2)]   # inside the bleed
             assert all(image.getpixel(p) != white for p in band), path.name
+
+
+def test_drivethru_turns_pictures_svg_and_see_through_shapes_into_plain_cmyk(mini, tmp_path):
+    """The bundled games have no pictures: a deck with a see-through RGB PNG, an SVG and a
+    half-opaque box still passes the preflight, its picture a DeviceCMYK image with no mask."""
+    import io
+    folder = mini / "card_data/mini"
+    picture = Image.new("RGBA", (16, 16), (0, 160, 60, 255))
+    picture.putpixel((0, 0), (255, 0, 0, 0))
+    data = io.BytesIO()
+    picture.save(data, "PNG")
+    (folder / "art.png").write_bytes(data.getvalue())
+    (folder / "mark.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+                                     '<rect width="10" height="10" fill="#d01010"/></svg>')
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text()
+                      + "  - {kind: image, src: art.png, x: 4mm, y: 20mm, w: 10mm, h: 10mm}\n"
+                      + "  - {kind: image, src: mark.svg, x: 20mm, y: 20mm, w: 10mm, h: 10mm}\n"
+                      + "  - {kind: box, x: 4mm, y: 4mm, w: 10mm, h: 10mm, fill: '#ff8800', opacity: 0.5}\n")
+    shop_build(mini, tmp_path, "drivethru")
+    reader = pdf(tmp_path / "mini/drivethru/cards.pdf")
+    assert preflight_pdfx(reader) == []
+    spaces = set()
+
+    def images(resources):
+        for ref in ((resources or {}).get("/XObject") or {}).values():
+            xobject = ref.get_object()
+            if xobject.get("/Subtype") == "/Image":
+                spaces.add(xobject.get("/ColorSpace"))
+            else:
+                images(xobject.get("/Resources"))
+
+    for page in reader.pages:
+        images(page.get("/Resources"))
+    assert spaces == {"/DeviceCMYK"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 
 from pnp.impose import PAPER_SIZES, UNPRINTABLE, Grid, draw_cut_marks, fold_sheet, grid_for
 from pnp.layout.template import Size, compile_layout
@@ -79,6 +80,9 @@ def render_deck(ctx, component) -> list[OutputFile]:
                                          f"the sheet layout '{component.sheet}' is not used")
         return [fold_deck(ctx, component, front, back, cards, paper)]
     grid = sheet_for(ctx, component, (front.width, front.height))
+    if options.bleed > 0 and not component.sheet:
+        plain = grid_for(paper, (front.width, front.height), deck_gap(component))
+        tell_bleed_cost(ctx, component, len(cards), grid.per_sheet, plain.per_sheet)
     if back is not None and options.back_offset != (0.0, 0.0):
         check_back_offset(ctx, component, grid, options)
     buffer = io.BytesIO()
@@ -87,7 +91,8 @@ def render_deck(ctx, component) -> list[OutputFile]:
         sheet = cards[start:start + grid.per_sheet]
         for index, card in enumerate(sheet):
             x, y = grid.slot(index)
-            place(canvas, front, card, x, y, options.bleed, grid.bleed_sides(index))
+            place(canvas, front, card, x, y, options.bleed, grid.bleed_sides(index),
+                  notches=grid.bleed_notches(index))
         draw_cut_marks(canvas, grid)
         canvas.showPage()
         ctx.tick(len(sheet))
@@ -108,6 +113,16 @@ def sheet_for(ctx, component, piece: tuple[float, float]):
     return grid_for(PAPER_SIZES[options.paper], piece, deck_gap(component), options.bleed)
 
 
+def tell_bleed_cost(ctx, component, count: int, per_sheet: int, per_sheet_plain: int) -> None:
+    """Say so in the build's summary when the bleed costs sheets (a fold sheet with its gutters
+    of bleed holds fewer pieces), so the choice is the printer's to make."""
+    sheets, plain = -(-count // per_sheet), -(-count // per_sheet_plain)
+    if sheets > plain:
+        bleed = f"{ctx.options.bleed * 25.4 / 72:.3g} mm"
+        ctx.project.diagnostics.warn(f"{component.id}: the {bleed} bleed costs sheets: {sheets} instead of "
+                                     f"{plain} ({per_sheet} pieces a sheet, not {per_sheet_plain})")
+
+
 def check_back_offset(ctx, component, grid: Grid, options) -> None:
     """Warn when the offset moves a back into the 5 mm a home printer cannot print."""
     width, height = grid.paper
@@ -126,15 +141,19 @@ def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
     options = ctx.options
     gap = deck_gap(component)
     plan = fold_sheet(paper, (front.width, front.height), 2 * options.bleed if gap is None else gap, options.bleed)
+    if options.bleed > 0:
+        plain = fold_sheet(paper, (front.width, front.height), 0.0 if gap is None else gap)
+        tell_bleed_cost(ctx, component, len(cards), plan.per_sheet, plain.per_sheet)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, plan.paper, f"{ctx.game.title}: {component.title or component.id} (fold)")
     for start in range(0, len(cards), plan.per_sheet):
         sheet = cards[start:start + plan.per_sheet]
         for index, card in enumerate(sheet):
-            place(canvas, front, card, *plan.fronts.slot(index), options.bleed, plan.fronts.bleed_sides(index))
-            place(canvas, back, card, *plan.back_slot(index), options.bleed,
-                  plan.backs.bleed_sides(plan.back_index(index)),
-                  turned=plan.across)
+            place(canvas, front, card, *plan.fronts.slot(index), options.bleed, plan.fronts.bleed_sides(index),
+                  notches=plan.fronts.bleed_notches(index))
+            back_index = plan.back_index(index)
+            place(canvas, back, card, *plan.back_slot(index), options.bleed, plan.backs.bleed_sides(back_index),
+                  turned=plan.across, notches=plan.backs.bleed_notches(back_index))
         draw_cut_marks(canvas, plan.fronts)
         draw_cut_marks(canvas, plan.backs)
         draw_fold_line(canvas, plan)
@@ -160,14 +179,19 @@ def draw_fold_line(canvas, plan) -> None:
 def draw_backs(canvas, back, sheet, grid: Grid, options) -> None:
     for index, card in enumerate(sheet):
         x, y = grid.back_slot(index, options.duplex, options.back_offset)
-        place(canvas, back, card, x, y, options.bleed, grid.bleed_sides(grid.back_index(index, options.duplex)))
+        back_index = grid.back_index(index, options.duplex)
+        place(canvas, back, card, x, y, options.bleed, grid.bleed_sides(back_index),
+              notches=grid.bleed_notches(back_index))
 
 
 def place(canvas, layout, card, x: float, y: float, bleed: float,
-          sides: tuple[float, float, float, float] | None = None, turned: bool = False) -> None:
+          sides: tuple[float, float, float, float] | None = None, turned: bool = False,
+          notches: Sequence[tuple[float, float, float, float]] = ()) -> None:
     """Draw one piece with its trim's bottom-left corner at (x, y), clipped to its trim plus
     `bleed`, and further to the (left, bottom, right, top) bleed `sides` on the sheet where
-    neighbours or the margin leave less; `turned` draws it upside down in the same place."""
+    neighbours or the margin leave less, less the `notches` (x, y, width, height from the
+    trim's corner, as on the sheet) where marks run between pieces; `turned` draws it upside
+    down in the same place."""
     canvas.saveState()
     if turned:
         canvas.transform(-1, 0, 0, -1, x + layout.width, y + layout.height)
@@ -177,6 +201,15 @@ def place(canvas, layout, card, x: float, y: float, bleed: float,
     if sides is not None and sides != (bleed,) * 4:
         left, bottom, right, top = (sides[2], sides[3], sides[0], sides[1]) if turned else sides
         clip_bleed(canvas, layout, -left, -bottom, right, top)
+    if notches:
+        left, bottom, right, top = sides if sides is not None else (bleed,) * 4
+        clip = canvas.beginPath()   # even-odd: the bleed box less each (disjoint) window in it
+        clip.rect(-left, -bottom, layout.width + left + right, layout.height + bottom + top)
+        for nx, ny, nw, nh in notches:
+            if turned:   # the sheet's window, in the upside-down piece's own coordinates
+                nx, ny = layout.width - nx - nw, layout.height - ny - nh
+            clip.rect(nx, ny, nw, nh)
+        canvas.clipPath(clip, stroke=0, fill=0)
     layout.draw(canvas, card)
     canvas.restoreState()
 
