@@ -31,7 +31,7 @@ import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
-from print_checks import EPS, MM, check_backs, check_deck_page, check_fold, pieces  # noqa: E402
+from print_checks import EPS, MM, check_backs, check_deck_page, check_fold  # noqa: E402
 GAMES = ["12th-player", "jukem", "big-ten", "monster-ball"]
 PAPERS = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
 BLEEDS = {"none": [], "3mm": ["--bleed"], "1/8in": ["--bleed", "1/8in"]}

@@ -20,7 +20,6 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from pnp.config.sheets import SHEET_SUFFIXES
-from pnp.errors import PnpError
 from pnp.yaml_source import MAX_FILE_BYTES
 
 CACHE = ".pnp-data"

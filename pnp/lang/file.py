@@ -29,7 +29,7 @@ from pnp.config.typed import Loaded, Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.lang import lang_file
 from pnp.layout.binding import Binding
-from pnp.yaml_source import YamlMap, display_path, load_yaml, type_name
+from pnp.yaml_source import display_path, load_yaml, type_name
 
 
 @dataclass
