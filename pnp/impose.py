@@ -25,14 +25,37 @@ Duplex = Literal["long-edge", "short-edge", "none", "fold"]
 
 
 class MarksBetween:
-    """Marks between pieces, for a sheet of pieces that says where each goes (slot), how much
-    bleed each side has (bleed_sides) and which lines are marked between them (marks_between)."""
+    """The bleed round the block and the marks between pieces, for a sheet of pieces (impose.Grid
+    or a sheet layout's SlotSheet) that says where each goes (slot), where the block of them
+    lies (block), how much bleed each side has (bleed_sides) and which lines are marked
+    between them (marks_between)."""
 
     paper: tuple[float, float]
     piece: tuple[float, float]   # trim size
+    bleed: float                 # the bleed asked for; neighbours and the margin may leave less room
 
     def slot(self, index: int) -> tuple[float, float]:
         raise NotImplementedError
+
+    @property
+    def block(self) -> tuple[float, float, float, float]:
+        """(left, bottom, right, top) of the pieces' trims together."""
+        raise NotImplementedError
+
+    @property
+    def margins(self) -> tuple[float, float]:
+        """The narrower margin beside the block and the narrower one above or below it."""
+        left, bottom, right, top = self.block
+        return min(left, self.paper[0] - right), min(bottom, self.paper[1] - top)
+
+    @property
+    def outer_bleed(self) -> tuple[float, float]:
+        """Bleed around the block (sideways, up and down): what the margin leaves after a cut
+        mark an inkjet prints, since a sheet without marks can't be cut true. Where the margin
+        can't hold such a mark even without bleed, no bleed: those lines are marked between
+        the pieces (marks_between)."""
+        sideways, upright = (max(0.0, min(self.bleed, margin - MARGIN_FOR_MARK)) for margin in self.margins)
+        return sideways, upright
 
     def bleed_sides(self, index: int) -> tuple[float, float, float, float]:
         raise NotImplementedError
@@ -117,26 +140,11 @@ class Grid(MarksBetween):
         return left, bottom, left + width, bottom + height
 
     @property
-    def margins(self) -> tuple[float, float]:
-        """The narrower margin beside the block and the narrower one above or below it."""
-        left, bottom, right, top = self.block
-        return min(left, self.paper[0] - right), min(bottom, self.paper[1] - top)
-
-    @property
     def inner_bleed(self) -> tuple[float, float]:
         """Bleed between neighbours (beside, above and below): half the gap at most, so no piece
         paints inside another's trim; touching pieces share a cut line and have none."""
         gx, gy = self.gaps
         return min(self.bleed, gx / 2), min(self.bleed, gy / 2)
-
-    @property
-    def outer_bleed(self) -> tuple[float, float]:
-        """Bleed around the block (sideways, up and down): what the margin leaves after a cut
-        mark an inkjet prints, since a sheet without marks can't be cut true. Where the margin
-        can't hold such a mark even without bleed, no bleed: those lines are marked between
-        the pieces (marks_between)."""
-        sideways, upright = (max(0.0, min(self.bleed, margin - MARGIN_FOR_MARK)) for margin in self.margins)
-        return sideways, upright
 
     @property
     def marks_between(self) -> tuple[bool, bool]:

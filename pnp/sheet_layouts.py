@@ -81,17 +81,6 @@ class SlotSheet(MarksBetween):
         return min(xs), min(ys), max(xs) + pw, max(ys) + ph
 
     @property
-    def margins(self) -> tuple[float, float]:
-        left, bottom, right, top = self.block
-        return min(left, self.paper[0] - right), min(bottom, self.paper[1] - top)
-
-    @property
-    def outer_bleed(self) -> tuple[float, float]:
-        """The bleed round the block, leaving room for cut marks as impose.Grid does."""
-        sideways, upright = (max(0.0, min(self.bleed, margin - MARGIN_FOR_MARK)) for margin in self.margins)
-        return sideways, upright
-
-    @property
     def marks_between(self) -> tuple[bool, bool]:
         """As impose.Grid: lines whose ends lie in a margin too narrow for a mark are marked
         between the pieces, if no two pieces touch across them."""
