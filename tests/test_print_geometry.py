@@ -241,6 +241,15 @@ def test_print_all_names_the_print_options(tmp_path):
         reader.pages[0].extract_text()
 
 
+@pytest.mark.parametrize("options", [["--draft", "--bleed"], ["--lang", "de", "--duplex", "short-edge"]])
+def test_print_all_holds_the_rule_sheet_whatever_the_options(tmp_path, options):
+    """A rule sheet's name has only the options that change it (a draft, a language): the
+    print-all file finds it beside decks named with every option."""
+    build(REPO, "12th-player", tmp_path, *options)
+    reader = pdf(next((tmp_path / "12th-player").glob("12th-player-print-all-*.pdf")))
+    assert "Rule sheet" in reader.pages[0].extract_text()
+
+
 def test_a_back_offset_into_the_margin_warns(tmp_path):
     # 3x3 poker on Letter leaves 6.35 mm above and below: 2 mm down reaches the 5 mm margin, 1 mm not
     warned = run("build", "--game", "12th-player", "--out", str(tmp_path / "a"), "--back-offset", "0,2", root=REPO)

@@ -21,7 +21,7 @@ class Part:
 
 def home_part(options, component, files: list[OutputFile]) -> Part | None:
     """The part of the print-all file that a component's home PDF makes, if it has one."""
-    names = {f"{component.id}-{options.paper}{options.variant}.pdf", f"{component.id}-{options.paper}.pdf"}
+    names = {f"{component.id}-{options.paper}{variant}.pdf" for variant in (options.variant, options.rules_variant)}
     home = next((file for file in files if file.name in names), None)
     if home is None:
         return None

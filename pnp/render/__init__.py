@@ -49,6 +49,12 @@ class PrintOptions:
             parts.append(self.lang)
         return "".join(f"-{part}" for part in parts if part)
 
+    @property
+    def rules_variant(self) -> str:
+        """The part of `variant` in a rule sheet's name: duplex, bleed, back offset and ink
+        saver do not change a rule sheet; a draft and a language do."""
+        return "".join(f"-{part}" for part in ("draft" if self.draft else "", self.lang) if part)
+
 
 @dataclass
 class BuildContext:

@@ -64,9 +64,8 @@ def render_rules(ctx, component) -> list[OutputFile]:
     document = rules_document(buffer, paper, title, component.columns, styles, ctx.game.spec.credit, say, rtl)
     document.build(story, canvasmaker=draft_kind(Canvas))
     pages = document.page
-    draft = "-draft" if ctx.options.draft else ""
-    lang = f"-{ctx.options.lang}" if ctx.options.lang else ""
-    return [OutputFile(f"{component.id}-{ctx.options.paper}{draft}{lang}.pdf", buffer.getvalue(), pages)]
+    return [OutputFile(f"{component.id}-{ctx.options.paper}{ctx.options.rules_variant}.pdf", buffer.getvalue(),
+                       pages)]
 
 
 def read_rules_text(path, component) -> str:
