@@ -224,7 +224,10 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
 @all_option
 @root_option
 def validate(games, every, root):
-    """Check games' data and deck composition against their rules, without rendering.
+    """Check games' data and deck composition against their rules, writing no files.
+
+    Every piece (and each translation) is drawn in memory as a build draws it, so a game
+    that validates also builds.
 
     \b
     Example:
