@@ -90,7 +90,13 @@ def output_components(game) -> set[str]:
     component or a translation since removed) goes."""
     from pnp.lang import language_codes
     ids = {component.id for component in game.components}
-    return ids | {f"{id}@{code}" for id in ids for code in language_codes(game.folder)}
+    return ids | {made_for(id, code) for id in ids for code in language_codes(game.folder)}
+
+
+def made_for(component_id: str, lang: str | None) -> str:
+    """What the output manifest says a file was made for: its component, `id@code` in a
+    translated build."""
+    return f"{component_id}@{lang}" if lang else component_id
 
 
 def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int) -> list:
@@ -102,8 +108,7 @@ def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int
     parts = []
     drawn = {component.id: component for component in ctx.game.components}
     for component in game.components:
-        made_for = f"{component.id}@{options.lang}" if options.lang else component.id
-        files = [(replace(file, component=made_for), spent)
+        files = [(replace(file, component=made_for(component.id, options.lang)), spent)
                  for file, spent in timed(drawn[component.id].render, ctx)]
         rendered += files
         parts.append(home_part(options, component, [file for file, _ in files]))
