@@ -34,6 +34,10 @@ class MarksBetween:
     piece: tuple[float, float]   # trim size
     bleed: float                 # the bleed asked for; neighbours and the margin may leave less room
 
+    @property
+    def per_sheet(self) -> int:
+        raise NotImplementedError
+
     def slot(self, index: int) -> tuple[float, float]:
         raise NotImplementedError
 
@@ -266,7 +270,7 @@ def draw_cut_marks(canvas, grid: Grid) -> None:
     canvas.saveState()
     canvas.setLineWidth(MARK_WIDTH)
     canvas.setStrokeGray(0)
-    canvas.lines(cut_marks(grid) + marks_between(grid))
+    canvas.lines(cut_marks(grid) + cut_marks_between(grid))
     canvas.restoreState()
 
 
@@ -289,10 +293,10 @@ def cut_marks(grid: Grid) -> list[tuple[float, float, float, float]]:
     return lines
 
 
-def marks_between(grid) -> list[tuple[float, float, float, float]]:
+def cut_marks_between(grid: MarksBetween) -> list[tuple[float, float, float, float]]:
     """Marks beside each piece's edges, just outside its trim (the line's width lies in the
     gutter, so a cut on the line leaves no mark on the piece): at the top and the bottom of
-    its side edges, and at the ends of its top and bottom edges, where marks_between asks."""
+    its side edges, and at the ends of its top and bottom edges, where grid.marks_between asks."""
     between_v, between_h = grid.marks_between
     if not (between_v or between_h):
         return []
