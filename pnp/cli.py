@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import replace
 import re
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
