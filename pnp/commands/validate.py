@@ -16,16 +16,17 @@ from pnp.render import BuildContext, PrintOptions
 
 
 def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
-    """(rule problems, number of rules checked). Load and drawing errors raise PnpError."""
+    """(rule and translation problems, number of rules checked). Load and drawing errors raise
+    PnpError."""
     checked = project.check(game_id)
     game = checked.game
     ctx = BuildContext(project, game, checked.decks, replace(PrintOptions(), paper=game.spec.paper))
     for component in game.components:
         component.render(ctx)
-    return checked.problems + translation_problems(ctx), len(game.contents)
+    return checked.problems + each_translation_drawn(ctx), len(game.contents)
 
 
-def translation_problems(ctx) -> list[str]:
+def each_translation_drawn(ctx) -> list[str]:
     """Each translation the game has, drawn in memory like a translated build; what it lacks
     or has let fall behind is a problem. Bad input in a lang file is one problem too, told
     after the game's own (a card renamed in the data is a rule problem first)."""
@@ -35,7 +36,7 @@ def translation_problems(ctx) -> list[str]:
         return []
     from pnp.errors import PnpError
     from pnp.lang.apply import in_language
-    from pnp.lang.check import translation_problems as lacking
+    from pnp.lang.check import translation_problems
     problems = []
     for code in codes:
         try:
@@ -45,5 +46,5 @@ def translation_problems(ctx) -> list[str]:
             continue
         for component in translated.game.components:
             component.render(translated)
-        problems += lacking(ctx.game, ctx.decks, translated.translation)
+        problems += translation_problems(ctx.game, ctx.decks, translated.translation)
     return problems
