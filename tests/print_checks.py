@@ -40,12 +40,13 @@ def pieces(page) -> list[dict]:
             y0, y1 = y + sign * cy, y + sign * (cy + ch)
             return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
-        notches = []
+        notches, notched = [], None
         if notch_text:
             rects = [tuple(float(v) for v in r) for r in _RECT.findall(notch_text)]
-            notches = [on_sheet(*r) for r in rects[1:]]   # the first is the box they are cut from
+            notched = on_sheet(*rects[0])   # the box they are cut from
+            notches = [on_sheet(*r) for r in rects[1:]]
         found.append({"trim": on_sheet(0, 0, w, h), "ink": on_sheet(*clip), "notches": notches,
-                      "turned": sign < 0})
+                      "notched": notched, "turned": sign < 0})
     return found
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import MM, REPO, build, embedded, pdf, placements, render_png, run
-from print_checks import check_deck_page, marks, pieces
+from print_checks import EPS, check_deck_page, marks, pieces
 
 PAPERS = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
 POKER = (63.5 * MM, 88.9 * MM)
@@ -248,6 +248,19 @@ def test_print_all_holds_the_rule_sheet_whatever_the_options(tmp_path, options):
     build(REPO, "12th-player", tmp_path, *options)
     reader = pdf(next((tmp_path / "12th-player").glob("12th-player-print-all-*.pdf")))
     assert "Rule sheet" in reader.pages[0].extract_text()
+
+
+def test_notches_are_cut_from_the_whole_bleed_of_a_turned_back(tmp_path):
+    """On an A4 fold sheet with a 3 mm bleed the backs are upside down and their bleed is
+    wider on one side than the other: the box the notches are cut from is that bleed, turned
+    with the piece, so no sliver of it is clipped away."""
+    build(REPO, "12th-player", tmp_path, "--paper", "a4", "--duplex", "fold", "--bleed")
+    page = pdf(tmp_path / "12th-player" / "cards-a4-fold-bleed.pdf").pages[0]
+    turned = [p for p in pieces(page) if p["turned"] and p["notches"]]
+    assert turned and any(p["ink"][2] - p["trim"][2] != pytest.approx(p["trim"][0] - p["ink"][0], abs=0.1)
+                          for p in turned)
+    for piece in turned:
+        assert all(abs(a - b) < EPS for a, b in zip(piece["notched"], piece["ink"])), piece
 
 
 def test_a_back_offset_into_the_margin_warns(tmp_path):

@@ -198,11 +198,12 @@ def place(canvas, layout, card, x: float, y: float, bleed: float,
     else:
         canvas.translate(x, y)
     clip_bleed(canvas, layout, -bleed, -bleed, bleed, bleed)
-    if sides is not None and sides != (bleed,) * 4:
-        left, bottom, right, top = (sides[2], sides[3], sides[0], sides[1]) if turned else sides
+    left, bottom, right, top = sides if sides is not None else (bleed,) * 4
+    if turned:   # the sheet's sides, in the upside-down piece's own coordinates
+        left, bottom, right, top = right, top, left, bottom
+    if (left, bottom, right, top) != (bleed,) * 4:
         clip_bleed(canvas, layout, -left, -bottom, right, top)
     if notches:
-        left, bottom, right, top = sides if sides is not None else (bleed,) * 4
         clip = canvas.beginPath()   # even-odd: the bleed box less each (disjoint) window in it
         clip.rect(-left, -bottom, layout.width + left + right, layout.height + bottom + top)
         for nx, ny, nw, nh in notches:
