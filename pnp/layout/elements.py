@@ -82,8 +82,8 @@ class Element(Tagged, family="element"):
     id: str | None = None
     x: Length = Length(0.0)
     y: Length = Length(0.0)
-    w: Length = FULL
-    h: Length = FULL
+    w: Length = field(default=FULL, metadata={"min": 0})   # a negative width or height is a typo
+    h: Length = field(default=FULL, metadata={"min": 0})
     inset: Length | None = None  # instead of x/y/w/h: the whole piece, inset on every side
     when: Any = None  # draw only for the cards it holds for: a field name or a comparison (pnp.conditions)
 
@@ -378,6 +378,9 @@ class TextDrawer(Drawer):
     def __init__(self, spec: TextSpec, piece: PieceContext):
         self.spec = spec
         self.rect = spec.box(piece)
+        if self.rect[2] <= 0 or self.rect[3] <= 0:
+            key = "inset" if spec.inset is not None else ("w" if self.rect[2] <= 0 else "h")
+            raise spec.where_is(key).error("a text box needs a width and a height above 0")
         self.family = piece.fonts.family(spec.font, spec.where_is("font"))
         self.font = self.family.face(bold=spec.bold, italic=spec.italic)
         text = piece.labels(spec.text, spec.where_is("text")) if piece.labels else spec.text
