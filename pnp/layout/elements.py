@@ -209,8 +209,8 @@ class ShapeDrawer(Drawer):
 
     def __init__(self, spec: ShapeSpec, piece: PieceContext):
         self.rect = spec.box(piece)
-        self.fill = Colour(spec.fill, spec._where, piece.palette)
-        self.stroke = Colour(spec.stroke, spec._where, piece.palette)
+        self.fill = Colour(spec.fill, spec.where_is("fill"), piece.palette)
+        self.stroke = Colour(spec.stroke, spec.where_is("stroke"), piece.palette)
         self.stroke_width = spec.stroke_width.of(min(piece.width, piece.height))
         self.ink_saver = piece.ink_saver
         self.dash = checked_dash(spec)
@@ -332,7 +332,7 @@ class LineDrawer(Drawer):
         x = spec.x.of(piece.width)
         y = piece.height - spec.y.of(piece.height)
         self.points = (x, y, x + spec.w.of(piece.width), y - spec.h.of(piece.height))
-        self.stroke = Colour(spec.stroke, spec._where, piece.palette)
+        self.stroke = Colour(spec.stroke, spec.where_is("stroke"), piece.palette)
         self.stroke_width = spec.stroke_width.of(min(piece.width, piece.height))
         self.dash = checked_dash(spec)
         self.ink_saver = piece.ink_saver
@@ -385,7 +385,7 @@ class TextDrawer(Drawer):
         self.font = self.family.face(bold=spec.bold, italic=spec.italic)
         text = piece.labels(spec.text, spec.where_is("text")) if piece.labels else spec.text
         self.text = Binding(text, spec._where)
-        self.colour = Colour(spec.colour, spec._where, piece.palette)
+        self.colour = Colour(spec.colour, spec.where_is("colour"), piece.palette)
         self.diagnostics = piece.diagnostics
         self.safe = piece.safe
         self.piece = (piece.width, piece.height)
