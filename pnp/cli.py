@@ -279,9 +279,11 @@ def proof(games, every, paper, out, guides, showcase, width, background, picks, 
                                                        (width, background, picks) if showcase else None))
     for game_id, paths in made.items():
         faces = [p for p in paths if p.name.endswith("-faces.png")]
-        click.echo(f"{game_id}: {len(faces)} contact sheet(s) and {len(paths) - len(faces)} page "
-                   f"picture(s) in {out / game_id / 'proof'}")
-        for path in faces:
+        shows = [p for p in paths if "-showcase-" in p.name]
+        click.echo(f"{game_id}: {len(faces)} contact sheet(s)"
+                   + (f", {len(shows)} showcase picture(s)" if shows else "")
+                   + f" and {len(paths) - len(faces) - len(shows)} page picture(s) in {out / game_id / 'proof'}")
+        for path in faces + shows:
             click.echo(f"  {path}")
     conclude(report)
 
