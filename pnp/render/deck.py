@@ -93,7 +93,7 @@ def render_deck(ctx, component) -> list[OutputFile]:
             x, y = grid.slot(index)
             place(canvas, front, card, x, y, options.bleed, grid.bleed_sides(index),
                   notches=grid.bleed_notches(index))
-        draw_cut_marks(canvas, grid)
+        draw_cut_marks(canvas, grid, range(len(sheet)))
         canvas.showPage()
         ctx.tick(len(sheet))
         if back is not None:
@@ -154,8 +154,8 @@ def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
             back_index = plan.back_index(index)
             place(canvas, back, card, *plan.back_slot(index), options.bleed, plan.backs.bleed_sides(back_index),
                   turned=plan.across, notches=plan.backs.bleed_notches(back_index))
-        draw_cut_marks(canvas, plan.fronts)
-        draw_cut_marks(canvas, plan.backs)
+        draw_cut_marks(canvas, plan.fronts, range(len(sheet)))
+        draw_cut_marks(canvas, plan.backs, [plan.back_index(index) for index in range(len(sheet))])
         draw_fold_line(canvas, plan)
         canvas.showPage()
         ctx.tick(len(sheet))
