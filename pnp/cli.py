@@ -224,7 +224,8 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
 @all_option
 @root_option
 def validate(games, every, root):
-    """Check games' data and deck composition against their rules, without rendering.
+    """Check games' data and deck composition against their rules, and draw every piece and
+    translation in memory as a build would (its warnings too), writing no files.
 
     \b
     Example:
@@ -384,7 +385,8 @@ def serve(game_id, out, root, port, host):
 
 
 @cli.command()
-@click.option("--paper", type=click.Choice(["letter", "a4"]), default="letter", show_default=True)
+@click.option("--paper", type=click.Choice(["letter", "a4"]), default="letter", show_default=True,
+              help="Paper size: the one you print your cards on.")
 @click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge",
               show_default=True, help="How you will print it: the same as for your cards.")
 @out_option("Output folder; the sheet goes into OUT/calibration/.")
