@@ -61,7 +61,11 @@ def corner_radius(component) -> float:
 def deck_gap(component) -> float | None:
     """The layout's own gap between pieces, or None to let the sheet choose."""
     if component.gap is not None:
-        return Length.parse(component.gap, component.where_is("gap")).points
+        where = component.where_is("gap")
+        gap = Length.parse(component.gap, where)
+        if gap.percent is not None or gap.points < 0:
+            raise where.error(f"gap '{component.gap}' must be a length of 0 or more (not a percentage), e.g. '3mm'")
+        return gap.points
     return None
 
 
