@@ -171,6 +171,15 @@ def test_a_missing_translation_of_a_spreadsheet_card_names_its_row_and_field(min
     assert "error: cards.csv: row 3 (name): card 'Bishop' has no translation into de (Deutsch)" in result.stderr
 
 
+def test_a_game_title_without_a_translation_names_its_line(root):
+    game = root / "card_data" / GAME
+    replace_in(game / "game.yaml", "title: The 12th Player", "title: The Twelfth Player")
+    result = run("validate", "--game", GAME, root=root)
+    assert result.exit_code == 1
+    assert (f"error: {game / 'game.yaml'}:{line_of(game / 'game.yaml', 'title: The Twelfth')}: title: "
+            f"'The Twelfth Player' has no translation into de (Deutsch)") in result.stderr, result.stderr
+
+
 def test_validate_reports_a_rule_sheet_changed_since_its_translation(root):
     game = root / "card_data" / GAME
     replace_in(game / "rules.md", "1. Shuffle the 17 cards.", "1. Shuffle all 17 cards well.")
