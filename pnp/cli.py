@@ -224,10 +224,8 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
 @all_option
 @root_option
 def validate(games, every, root):
-    """Check games' data and deck composition against their rules, writing no files.
-
-    Every piece (and each translation) is drawn in memory as a build draws it, so a game
-    that validates also builds.
+    """Check games' data and deck composition against their rules, and draw every piece and
+    translation in memory as a build would (its warnings too), writing no files.
 
     \b
     Example:
@@ -282,9 +280,11 @@ def proof(games, every, paper, out, guides, showcase, width, background, picks, 
                                                        (width, background, picks) if showcase else None))
     for game_id, paths in made.items():
         faces = [p for p in paths if p.name.endswith("-faces.png")]
-        click.echo(f"{game_id}: {len(faces)} contact sheet(s) and {len(paths) - len(faces)} page "
-                   f"picture(s) in {out / game_id / 'proof'}")
-        for path in faces:
+        shows = [p for p in paths if "-showcase-" in p.name]
+        click.echo(f"{game_id}: {len(faces)} contact sheet(s)"
+                   + (f", {len(shows)} showcase picture(s)" if shows else "")
+                   + f" and {len(paths) - len(faces) - len(shows)} page picture(s) in {out / game_id / 'proof'}")
+        for path in faces + shows:
             click.echo(f"  {path}")
     conclude(report)
 
@@ -385,7 +385,8 @@ def serve(game_id, out, root, port, host):
 
 
 @cli.command()
-@click.option("--paper", type=click.Choice(["letter", "a4"]), default="letter", show_default=True)
+@click.option("--paper", type=click.Choice(["letter", "a4"]), default="letter", show_default=True,
+              help="Paper size: the one you print your cards on.")
 @click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge",
               show_default=True, help="How you will print it: the same as for your cards.")
 @out_option("Output folder; the sheet goes into OUT/calibration/.")

@@ -6,7 +6,7 @@ All positions are PDF points from the bottom-left corner of the sheet.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Iterable, Literal
 
 from pnp.errors import PnpError
 from pnp.layout.units import mm
@@ -263,22 +263,30 @@ def _fit(room: float, length: float, gap: float) -> int:
     return max(0, int((room + gap + 1e-6) // (length + gap)))
 
 
-def draw_cut_marks(canvas, grid: Grid) -> None:
+def draw_cut_marks(canvas, grid: Grid, slots: Iterable[int] | None = None) -> None:
     """Marks in the margin on the line of every trim edge, from just outside the bleed to the
     printer's margin, none over a piece or its bleed; and between the pieces where the margin
-    has no room for them."""
+    has no room for them, beside the slots in use only (`slots`, default all): a sheet part
+    filled shows no marks in its empty part."""
     canvas.saveState()
     canvas.setLineWidth(MARK_WIDTH)
     canvas.setStrokeGray(0)
-    canvas.lines(cut_marks(grid) + cut_marks_between(grid))
+    canvas.lines(cut_marks(grid, slots) + cut_marks_between(grid, slots))
     canvas.restoreState()
 
 
-def cut_marks(grid: Grid) -> list[tuple[float, float, float, float]]:
+def cut_marks(grid: Grid, slots: Iterable[int] | None = None) -> list[tuple[float, float, float, float]]:
     left, bottom, right, top = grid.block
     width, height = grid.paper
     out_x, out_y = grid.outer_bleed
     xs, ys = grid.cut_lines()
+    if slots is not None:   # only the lines that cut a piece on the sheet
+        pw, ph = grid.piece
+        corners = [grid.slot(index) for index in slots]
+        edges_x = [x + d for x, _ in corners for d in (0, pw)]
+        edges_y = [y + d for _, y in corners for d in (0, ph)]
+        xs = [x for x in xs if any(abs(x - edge) < 0.01 for edge in edges_x)]
+        ys = [y for y in ys if any(abs(y - edge) < 0.01 for edge in edges_y)]
     lines = []
     for start, limit, outward, vertical in ((top + out_y + MARK_OFFSET, height - UNPRINTABLE, 1, True),
                                             (bottom - out_y - MARK_OFFSET, UNPRINTABLE, -1, True),
@@ -293,7 +301,8 @@ def cut_marks(grid: Grid) -> list[tuple[float, float, float, float]]:
     return lines
 
 
-def cut_marks_between(grid: MarksBetween) -> list[tuple[float, float, float, float]]:
+def cut_marks_between(grid: MarksBetween,
+                      slots: Iterable[int] | None = None) -> list[tuple[float, float, float, float]]:
     """Marks beside each piece's edges, just outside its trim (the line's width lies in the
     gutter, so a cut on the line leaves no mark on the piece): at the top and the bottom of
     its side edges, and at the ends of its top and bottom edges, where grid.marks_between asks."""
@@ -303,7 +312,7 @@ def cut_marks_between(grid: MarksBetween) -> list[tuple[float, float, float, flo
     pw, ph = grid.piece
     half = MARK_WIDTH / 2
     lines = []
-    for index in range(grid.per_sheet):
+    for index in range(grid.per_sheet) if slots is None else slots:
         x, y = grid.slot(index)
         to_top, to_bottom, to_left, to_right = grid.between_lengths(index)
         if between_v:

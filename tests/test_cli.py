@@ -12,6 +12,13 @@ def test_help_for_every_command_has_an_example():
         assert "Example:" in result.output
 
 
+def test_help_says_what_validate_does_and_every_calibrate_option():
+    validate = " ".join(run("validate", "--help").output.split())
+    assert "without rendering" not in validate   # it draws every piece, as a build would
+    assert "draw every piece" in validate
+    assert "Paper size" in run("calibrate", "--help").output
+
+
 def test_list_shows_games_components_and_card_counts():
     result = run("list", root=REPO)
     assert result.exit_code == 0

@@ -58,6 +58,21 @@ def test_every_sheet_passes_the_print_checks(bleed_builds, paper, game, deck, su
         assert any(p["ink"][k] != p["trim"][k] for p in pieces(fronts[0]) for k in range(4))
 
 
+@pytest.mark.parametrize("paper", PAPERS)
+def test_a_part_filled_sheet_has_no_marks_in_its_empty_part(bleed_builds, paper):
+    """Monster Ball's tokens fill seven of eleven rows: the empty rows get no marks between
+    them, nor marks in the side margins on their lines."""
+    page = pdf(bleed_builds / paper / "monster-ball" / f"tokens-{paper}-bleed.pdf").pages[0]
+    trims = [p["trim"] for p in pieces(page)]
+    lowest = min(t[1] for t in trims)
+    assert lowest > 60 * MM   # the lower part of the sheet is empty
+    for x0, y0, x1, y1 in marks(page):
+        if y0 == y1:   # a horizontal cut line: the top or bottom of a piece on the sheet
+            assert any(abs(y0 - t[1]) < 0.2 or abs(y0 - t[3]) < 0.2 for t in trims), (x0, y0)
+        else:          # a vertical one: beside a piece, or in the margin above or below the block
+            assert (min(y0, y1) >= lowest - 0.2 or max(y0, y1) <= 15 * MM), (x0, y0, y1)
+
+
 @pytest.mark.parametrize("suffix", ["", "-bleed"])
 def test_three_poker_rows_on_letter_are_marked_between_the_cards(bleed_builds, suffix):
     """Three poker rows leave 6.35 mm above and below, which an inkjet does not print: the

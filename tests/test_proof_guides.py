@@ -34,6 +34,9 @@ def test_showcase_pictures_have_the_width_background_and_cards_asked_for(mini, t
     row = Image.open(tmp_path / "mini/proof/cards-showcase-row.png").convert("RGB")
     fan = Image.open(tmp_path / "mini/proof/cards-showcase-fan.png").convert("RGB")
     assert row.size[0] == fan.size[0] == 900
+    # the summary counts and lists the showcase pictures apart from the page pictures
+    assert ", 2 showcase picture(s) and 3 page picture(s) in" in result.output, result.output
+    assert "mini/proof/cards-showcase-fan.png" in result.output
     assert row.getpixel((2, 2)) == (0x10, 0x20, 0x30) and fan.getpixel((2, 2)) == (0x10, 0x20, 0x30)
     # two cards across the row: the card colour (#224466) in two separate runs along the middle
     line = [row.getpixel((x, row.size[1] // 2)) for x in range(row.size[0])]

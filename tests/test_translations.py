@@ -160,6 +160,26 @@ def test_validate_reports_a_missing_and_a_stale_translation_with_file_and_line(r
                                f"translation; it now reads 'Secretly peek at the card of another player.'")
 
 
+def test_a_missing_translation_of_a_spreadsheet_card_names_its_row_and_field(mini):
+    game = mini / "card_data" / "mini"
+    (game / "cards.csv").write_text("name,power,colour,text,count\nKnight,3,navy,Moves in an L.,4\nBishop,2,navy,Diagonally.,2\n", encoding="utf-8")
+    replace_in(game / "game.yaml", "data: cards.yaml", "data: cards.csv")
+    (game / "lang").mkdir()
+    (game / "lang" / "de.yaml").write_text("language: Deutsch\n", encoding="utf-8")
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1
+    assert "error: cards.csv: row 3 (name): card 'Bishop' has no translation into de (Deutsch)" in result.stderr
+
+
+def test_a_game_title_without_a_translation_names_its_line(root):
+    game = root / "card_data" / GAME
+    replace_in(game / "game.yaml", "title: The 12th Player", "title: The Twelfth Player")
+    result = run("validate", "--game", GAME, root=root)
+    assert result.exit_code == 1
+    assert (f"error: {game / 'game.yaml'}:{line_of(game / 'game.yaml', 'title: The Twelfth')}: title: "
+            f"'The Twelfth Player' has no translation into de (Deutsch)") in result.stderr, result.stderr
+
+
 def test_validate_reports_a_rule_sheet_changed_since_its_translation(root):
     game = root / "card_data" / GAME
     replace_in(game / "rules.md", "1. Shuffle the 17 cards.", "1. Shuffle all 17 cards well.")

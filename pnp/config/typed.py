@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Literal
 
 from pnp.yaml_source import YamlList, YamlMap, type_name
 from pnp.errors import PnpError, did_you_mean, known
+from pnp.layout.units import Length
 
 
 @dataclass(frozen=True)
@@ -167,6 +168,8 @@ def settings_of(cls) -> tuple[dict[str, Any], dict[str, dataclasses.Field]]:
 
 def check_limits(spec, value, where: Where) -> None:
     low, high = spec.metadata.get("min"), spec.metadata.get("max")
+    if low is not None and isinstance(value, Length) and min(value.points, value.percent or 0.0) < low:
+        raise where.error(f"a negative length is not allowed here; the least allowed is {low:g}")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if low is not None and value < low:
             raise where.error(f"{value:g} is too small; the least allowed is {low:g}")

@@ -50,8 +50,8 @@ def translated_game(game, translation: Translation):
     at = Where(str(game.manifest), None, "")
     result = copy.copy(game)
     result.spec = copy.copy(game.spec)
-    result.spec.title = say(game.spec.title, Where(at.file, None, "title"))
-    result.spec.credit = say(game.spec.credit, Where(at.file, None, "credit"))
+    result.spec.title = say(game.spec.title, where_in(game.spec, "title", at))
+    result.spec.credit = say(game.spec.credit, where_in(game.spec, "credit", at))
     components = []
     for component in game.components:
         changed = copy.copy(component)
@@ -65,6 +65,11 @@ def translated_game(game, translation: Translation):
         components.append(changed)
     result.components = components
     return result
+
+
+def where_in(spec, key: str, at: Where) -> Where:
+    """Where `key` is written in game.yaml, its line included when the spec knows it."""
+    return Where(at.file, getattr(spec, "_key_lines", {}).get(key), key)
 
 
 def translated_table(spec, say, where: Where, right_to_left: bool):

@@ -21,7 +21,10 @@ def card_problems(game, decks: dict, translation: Translation) -> list[str]:
                     continue
                 found = translated.get(label, {}).get(name)
                 if found is None:
-                    at = Where(card.where.file, card.where.line, f"{card.where.field}.{name}")
+                    # a YAML card's field is cards[3].name; a sheet's row has no keys: row 3 (name)
+                    field = f"{card.where.field}.{name}" if card.where.line is not None else \
+                        f"{card.where.field} ({name})"
+                    at = Where(card.where.file, card.where.line, field)
                     problems.append(str(at.error(
                         f"card '{label}' has no translation {into}",
                         hint=f"add to {translation.path} under cards: {file_name}: {label}: {name}: "

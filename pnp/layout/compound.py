@@ -61,11 +61,11 @@ class TableDrawer(Drawer):
         self.font, self.bold = family.face(), family.face(bold=True)
         self.rows = [[Binding(c, spec._where) for c in row] for row in spec.rows or []]
         palette = piece.palette
-        self.colour = Colour(spec.colour, spec._where, palette)
-        self.stripe = Colour(spec.stripe, spec._where, palette)
-        self.rule = Colour(spec.rule, spec._where, palette)
-        self.header_fill = Colour(spec.header_fill, spec._where, palette)
-        self.header_colour = Colour(spec.header_colour, spec._where, palette)
+        self.colour = Colour(spec.colour, spec.where_is("colour"), palette)
+        self.stripe = Colour(spec.stripe, spec.where_is("stripe"), palette)
+        self.rule = Colour(spec.rule, spec.where_is("rule"), palette)
+        self.header_fill = Colour(spec.header_fill, spec.where_is("header_fill"), palette)
+        self.header_colour = Colour(spec.header_colour, spec.where_is("header_colour"), palette)
         self.padding = spec.padding.of(self.rect[2])
         self.ink_saver = piece.ink_saver
         self.diagnostics = piece.diagnostics
@@ -304,8 +304,8 @@ class FormFieldDrawer(Drawer):
         self.rect = spec.box(piece)
         self.name = Binding(spec.name, spec._where)
         self.tooltip = Binding(spec.tooltip, spec._where)
-        self.border = Colour(spec.border, spec._where, piece.palette)
-        self.fill = Colour(spec.fill, spec._where, piece.palette)
+        self.border = Colour(spec.border, spec.where_is("border"), piece.palette)
+        self.fill = Colour(spec.fill, spec.where_is("fill"), piece.palette)
         self.font = piece.fonts.family("text", spec._where).face()
 
     def draw(self, canvas, card) -> None:

@@ -82,8 +82,8 @@ class Element(Tagged, family="element"):
     id: str | None = None
     x: Length = Length(0.0)
     y: Length = Length(0.0)
-    w: Length = FULL
-    h: Length = FULL
+    w: Length = field(default=FULL, metadata={"min": 0})   # a negative width or height is a typo
+    h: Length = field(default=FULL, metadata={"min": 0})
     inset: Length | None = None  # instead of x/y/w/h: the whole piece, inset on every side
     when: Any = None  # draw only for the cards it holds for: a field name or a comparison (pnp.conditions)
 
@@ -209,8 +209,8 @@ class ShapeDrawer(Drawer):
 
     def __init__(self, spec: ShapeSpec, piece: PieceContext):
         self.rect = spec.box(piece)
-        self.fill = Colour(spec.fill, spec._where, piece.palette)
-        self.stroke = Colour(spec.stroke, spec._where, piece.palette)
+        self.fill = Colour(spec.fill, spec.where_is("fill"), piece.palette)
+        self.stroke = Colour(spec.stroke, spec.where_is("stroke"), piece.palette)
         self.stroke_width = spec.stroke_width.of(min(piece.width, piece.height))
         self.ink_saver = piece.ink_saver
         self.dash = checked_dash(spec)
@@ -332,7 +332,7 @@ class LineDrawer(Drawer):
         x = spec.x.of(piece.width)
         y = piece.height - spec.y.of(piece.height)
         self.points = (x, y, x + spec.w.of(piece.width), y - spec.h.of(piece.height))
-        self.stroke = Colour(spec.stroke, spec._where, piece.palette)
+        self.stroke = Colour(spec.stroke, spec.where_is("stroke"), piece.palette)
         self.stroke_width = spec.stroke_width.of(min(piece.width, piece.height))
         self.dash = checked_dash(spec)
         self.ink_saver = piece.ink_saver
@@ -378,11 +378,14 @@ class TextDrawer(Drawer):
     def __init__(self, spec: TextSpec, piece: PieceContext):
         self.spec = spec
         self.rect = spec.box(piece)
+        if self.rect[2] <= 0 or self.rect[3] <= 0:
+            key = "inset" if spec.inset is not None else ("w" if self.rect[2] <= 0 else "h")
+            raise spec.where_is(key).error("a text box needs a width and a height above 0")
         self.family = piece.fonts.family(spec.font, spec.where_is("font"))
         self.font = self.family.face(bold=spec.bold, italic=spec.italic)
         text = piece.labels(spec.text, spec.where_is("text")) if piece.labels else spec.text
         self.text = Binding(text, spec._where)
-        self.colour = Colour(spec.colour, spec._where, piece.palette)
+        self.colour = Colour(spec.colour, spec.where_is("colour"), piece.palette)
         self.diagnostics = piece.diagnostics
         self.safe = piece.safe
         self.piece = (piece.width, piece.height)

@@ -61,7 +61,11 @@ def corner_radius(component) -> float:
 def deck_gap(component) -> float | None:
     """The layout's own gap between pieces, or None to let the sheet choose."""
     if component.gap is not None:
-        return Length.parse(component.gap, component.where_is("gap")).points
+        where = component.where_is("gap")
+        gap = Length.parse(component.gap, where)
+        if gap.percent is not None or gap.points < 0:
+            raise where.error(f"gap '{component.gap}' must be a length of 0 or more (not a percentage), e.g. '3mm'")
+        return gap.points
     return None
 
 
@@ -93,7 +97,7 @@ def render_deck(ctx, component) -> list[OutputFile]:
             x, y = grid.slot(index)
             place(canvas, front, card, x, y, options.bleed, grid.bleed_sides(index),
                   notches=grid.bleed_notches(index))
-        draw_cut_marks(canvas, grid)
+        draw_cut_marks(canvas, grid, range(len(sheet)))
         canvas.showPage()
         ctx.tick(len(sheet))
         if back is not None:
@@ -154,8 +158,8 @@ def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
             back_index = plan.back_index(index)
             place(canvas, back, card, *plan.back_slot(index), options.bleed, plan.backs.bleed_sides(back_index),
                   turned=plan.across, notches=plan.backs.bleed_notches(back_index))
-        draw_cut_marks(canvas, plan.fronts)
-        draw_cut_marks(canvas, plan.backs)
+        draw_cut_marks(canvas, plan.fronts, range(len(sheet)))
+        draw_cut_marks(canvas, plan.backs, [plan.back_index(index) for index in range(len(sheet))])
         draw_fold_line(canvas, plan)
         canvas.showPage()
         ctx.tick(len(sheet))
