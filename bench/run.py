@@ -37,8 +37,18 @@ def timed(command: list[str], cwd: Path) -> tuple[float, float]:
 
 
 def median_run(make_command, runs: int, cwd: Path) -> tuple[float, float]:
-    results = [timed(make_command(i), cwd) for i in range(runs)]
-    return statistics.median(r[0] for r in results), max(r[1] for r in results)
+    return side_by_side([make_command], runs, cwd)[0]
+
+
+def side_by_side(make_commands: list, runs: int, cwd: Path) -> list[tuple[float, float]]:
+    """(median seconds, peak MB) of each command, their runs taken in turn (a, b, a, b, ...):
+    this machine's speed drifts by a third within minutes, so figures to be compared are
+    measured through the same minutes, not one after the other."""
+    results: list[list[tuple[float, float]]] = [[] for _ in make_commands]
+    for i in range(runs):
+        for make_command, found in zip(make_commands, results):
+            found.append(timed(make_command(i), cwd))
+    return [(statistics.median(r[0] for r in found), max(r[1] for r in found)) for found in results]
 
 
 def pnp(*args: str) -> list[str]:
@@ -48,10 +58,9 @@ def pnp(*args: str) -> list[str]:
 def compare(root: Path, work: Path, cards: int, runs: int, icons: bool = False) -> dict:
     game = make_game(root, cards, icons=icons)
     out = work / f"out-{cards}"
-    pnp_time, pnp_memory = median_run(
-        lambda i: pnp("build", "--game", game, "--root", str(root), "--out", str(out / str(i)), "-q"), runs, REPO)
-    plain_time, plain_memory = median_run(
-        lambda i: [PYTHON, "bench/plain_reportlab.py", str(cards), str(work / f"plain-{cards}-{i}.pdf")], runs, REPO)
+    (pnp_time, pnp_memory), (plain_time, plain_memory) = side_by_side([
+        lambda i: pnp("build", "--game", game, "--root", str(root), "--out", str(out / str(i)), "-q"),
+        lambda i: [PYTHON, "bench/plain_reportlab.py", str(cards), str(work / f"plain-{cards}-{i}.pdf")]], runs, REPO)
     pnp_size = (out / "0" / game / "cards-a4.pdf").stat().st_size
     plain_size = (work / f"plain-{cards}-0.pdf").stat().st_size
     return dict(cards=cards, pnp=pnp_time, plain=plain_time, ratio=pnp_time / plain_time,
@@ -61,13 +70,13 @@ def compare(root: Path, work: Path, cards: int, runs: int, icons: bool = False) 
 
 def sheet_data(root: Path, work: Path, cards: int, runs: int) -> dict:
     """The same deck from a CSV and an XLSX sheet as from YAML: seconds each."""
-    found = {}
-    for data in ("yaml", "csv", "xlsx"):
-        game = make_game(root, cards, data=data)
-        out = work / f"out-{game}"
-        found[data], _ = median_run(
-            lambda i: pnp("build", "--game", game, "--root", str(root), "--out", str(out / str(i)), "-q"), runs, REPO)
-    return found
+    kinds = ("yaml", "csv", "xlsx")
+    games = {data: make_game(root, cards, data=data) for data in kinds}
+
+    def build(game: str):
+        return lambda i: pnp("build", "--game", game, "--root", str(root), "--out", str(work / f"out-{game}" / str(i)), "-q")
+    timings = side_by_side([build(games[data]) for data in kinds], runs, REPO)
+    return {data: seconds for data, (seconds, _) in zip(kinds, timings)}
 
 
 def bundled_games(work: Path, runs: int) -> dict:
@@ -80,10 +89,10 @@ def bundled_games(work: Path, runs: int) -> dict:
 def png_export(root: Path, work: Path, runs: int) -> dict:
     game = make_game(root, 56)
     out = work / "png"
-    base, _ = median_run(lambda i: pnp("build", "--game", game, "--root", str(root),
-                                       "--out", str(out / f"b{i}"), "-q"), runs, REPO)
-    shop, _ = median_run(lambda i: pnp("build", "--game", game, "--root", str(root), "--shop", "tgc",
-                                       "--out", str(out / f"s{i}"), "-q"), runs, REPO)
+    (base, _), (shop, _) = side_by_side([
+        lambda i: pnp("build", "--game", game, "--root", str(root), "--out", str(out / f"b{i}"), "-q"),
+        lambda i: pnp("build", "--game", game, "--root", str(root), "--shop", "tgc", "--out", str(out / f"s{i}"), "-q")],
+        runs, REPO)
     faces = 56 + 1   # every face is distinct, and one back
     cores = os.cpu_count() or 1
     per_second = faces / max(shop - base, 1e-6)
@@ -106,10 +115,10 @@ def tts_export(work: Path, runs: int) -> dict:
     game["contents"] = [r for r in game["contents"] if r.get("deck") == "offense" and r["rule"] == "total"]
     manifest.write_text(yaml.safe_dump(game, sort_keys=False))
     out = work / "tts"
-    base, _ = median_run(lambda i: pnp("build", "--game", "big-ten", "--root", str(root), "--out", str(out / f"b{i}"),
-                                       "-q"), runs, REPO)
-    shop, _ = median_run(lambda i: pnp("build", "--game", "big-ten", "--root", str(root), "--shop", "tts",
-                                       "--out", str(out / f"s{i}"), "-q"), runs, REPO)
+    (base, _), (shop, _) = side_by_side([
+        lambda i: pnp("build", "--game", "big-ten", "--root", str(root), "--out", str(out / f"b{i}"), "-q"),
+        lambda i: pnp("build", "--game", "big-ten", "--root", str(root), "--shop", "tts", "--out", str(out / f"s{i}"), "-q")],
+        runs, REPO)
     return dict(seconds=shop - base)
 
 

@@ -6,6 +6,7 @@ All positions are PDF points from the bottom-left corner of the sheet.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable, Literal
 
 from pnp.errors import PnpError
@@ -67,6 +68,12 @@ class MarksBetween:
     @property
     def marks_between(self) -> tuple[bool, bool]:
         raise NotImplementedError
+
+    @cached_property
+    def slot_bleeds(self) -> list[tuple[tuple[float, float, float, float], list[tuple[float, float, float, float]]]]:
+        """Each slot's (bleed_sides, bleed_notches), worked out once: every sheet of a deck
+        places its pieces alike, and a slot's bleed depends on its neighbours and the margin."""
+        return [(self.bleed_sides(index), self.bleed_notches(index)) for index in range(self.per_sheet)]
 
     def bleed_notches(self, index: int) -> list[tuple[float, float, float, float]]:
         """(x, y, width, height) of the windows cut out of slot `index`'s bleed, from its trim's
@@ -133,9 +140,9 @@ class Grid(MarksBetween):
         gx, gy = self.gaps
         return self.cols * pw + (self.cols - 1) * gx, self.rows * ph + (self.rows - 1) * gy
 
-    @property
+    @cached_property
     def block(self) -> tuple[float, float, float, float]:
-        """(left, bottom, right, top) of the block of pieces."""
+        """(left, bottom, right, top) of the block of pieces (asked for every piece placed)."""
         width, height = self.size
         if self.origin is not None:
             left, bottom = self.origin

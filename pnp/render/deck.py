@@ -95,8 +95,8 @@ def render_deck(ctx, component) -> list[OutputFile]:
         sheet = cards[start:start + grid.per_sheet]
         for index, card in enumerate(sheet):
             x, y = grid.slot(index)
-            place(canvas, front, card, x, y, options.bleed, grid.bleed_sides(index),
-                  notches=grid.bleed_notches(index))
+            sides, notches = grid.slot_bleeds[index]
+            place(canvas, front, card, x, y, options.bleed, sides, notches=notches)
         draw_cut_marks(canvas, grid, range(len(sheet)))
         canvas.showPage()
         ctx.tick(len(sheet))
@@ -153,11 +153,11 @@ def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
     for start in range(0, len(cards), plan.per_sheet):
         sheet = cards[start:start + plan.per_sheet]
         for index, card in enumerate(sheet):
-            place(canvas, front, card, *plan.fronts.slot(index), options.bleed, plan.fronts.bleed_sides(index),
-                  notches=plan.fronts.bleed_notches(index))
-            back_index = plan.back_index(index)
-            place(canvas, back, card, *plan.back_slot(index), options.bleed, plan.backs.bleed_sides(back_index),
-                  turned=plan.across, notches=plan.backs.bleed_notches(back_index))
+            sides, notches = plan.fronts.slot_bleeds[index]
+            place(canvas, front, card, *plan.fronts.slot(index), options.bleed, sides, notches=notches)
+            sides, notches = plan.backs.slot_bleeds[plan.back_index(index)]
+            place(canvas, back, card, *plan.back_slot(index), options.bleed, sides, turned=plan.across,
+                  notches=notches)
         draw_cut_marks(canvas, plan.fronts, range(len(sheet)))
         draw_cut_marks(canvas, plan.backs, [plan.back_index(index) for index in range(len(sheet))])
         draw_fold_line(canvas, plan)
@@ -183,9 +183,8 @@ def draw_fold_line(canvas, plan) -> None:
 def draw_backs(canvas, back, sheet, grid: Grid, options) -> None:
     for index, card in enumerate(sheet):
         x, y = grid.back_slot(index, options.duplex, options.back_offset)
-        back_index = grid.back_index(index, options.duplex)
-        place(canvas, back, card, x, y, options.bleed, grid.bleed_sides(back_index),
-              notches=grid.bleed_notches(back_index))
+        sides, notches = grid.slot_bleeds[grid.back_index(index, options.duplex)]
+        place(canvas, back, card, x, y, options.bleed, sides, notches=notches)
 
 
 def place(canvas, layout, card, x: float, y: float, bleed: float,
