@@ -107,11 +107,29 @@ class PlainLines:
                 continue
             if TOKEN.fullmatch(piece):
                 path, aspect = self.images[ord(piece) - FIRST_TOKEN]
-                canvas.drawImage(image_reader(path), left, baseline, height * aspect, height, mask="auto")
+                draw_icon(canvas, path, left, baseline, height * aspect, height)
                 left += height * aspect
             else:
                 canvas.drawString(left, baseline, piece)
                 left += stringWidth(piece, self.font, self.size)
+
+
+def draw_icon(canvas, path: str, x: float, y: float, width: float, height: float) -> None:
+    """An inline icon's picture stretched over the box (x, y, width, height). The picture is
+    put in a form once per PDF and the form placed at each use: reportlab's drawImage hashes
+    every pixel of a picture each time it is drawn, which was most of what an icon cost.
+    (A form may be begun inside another: reportlab keeps the outer one's drawing aside.)"""
+    forms = canvas.__dict__.setdefault("_pnp_icons", {})
+    name = forms.get(path)
+    if name is None:
+        name = forms[path] = f"pnpicon{len(forms)}"
+        canvas.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
+        canvas.drawImage(image_reader(path), 0, 0, 1, 1, mask="auto")
+        canvas.endForm()
+    canvas.saveState()
+    canvas.transform(width, 0, 0, height, x, y)
+    canvas.doForm(name)
+    canvas.restoreState()
 
 
 @lru_cache(maxsize=256)
