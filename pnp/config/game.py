@@ -190,7 +190,7 @@ class TuckboxComponent(Component, kind="tuckbox"):
 
 
 @dataclass
-class GameSpec:
+class GameSpec(Loaded):
     title: str
     players: str
     paper: Literal["letter", "a4"] = "letter"

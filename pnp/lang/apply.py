@@ -47,11 +47,10 @@ def translated_game(game, translation: Translation):
     """The game with its title, credit, component titles and descriptions and rule-sheet table
     headings in the translation's language."""
     say = translation.label
-    at = Where(str(game.manifest), None, "")
     result = copy.copy(game)
     result.spec = copy.copy(game.spec)
-    result.spec.title = say(game.spec.title, where_in(game.spec, "title", at))
-    result.spec.credit = say(game.spec.credit, where_in(game.spec, "credit", at))
+    result.spec.title = say(game.spec.title, game.spec.where_is("title"))
+    result.spec.credit = say(game.spec.credit, game.spec.where_is("credit"))
     components = []
     for component in game.components:
         changed = copy.copy(component)
@@ -65,11 +64,6 @@ def translated_game(game, translation: Translation):
         components.append(changed)
     result.components = components
     return result
-
-
-def where_in(spec, key: str, at: Where) -> Where:
-    """Where `key` is written in game.yaml, its line included when the spec knows it."""
-    return Where(at.file, getattr(spec, "_key_lines", {}).get(key), key)
 
 
 def translated_table(spec, say, where: Where, right_to_left: bool):
