@@ -2,7 +2,10 @@
 coloured background, a rounded frame, a title, a big number, a wrapped sentence), 3x3 on A4
 with cut marks, each sheet followed by its backs. No data loading, no checks.
 
-    python bench/plain_reportlab.py N OUT.pdf
+    python bench/plain_reportlab.py N OUT.pdf [ICON.png]
+
+With an icon, each card's sentence carries it twice inline, as reportlab draws pictures in
+text (a Paragraph's <img>): the same cards as the benchmark's icon deck.
 """
 
 import sys
@@ -21,7 +24,7 @@ FONTS = "fonts/"
 COLOURS = ["#1c1c1c", "#f6c600", "#c62828"]
 
 
-def main(count: int, out: str) -> None:
+def main(count: int, out: str, icon: str | None = None) -> None:
     pdfmetrics.registerFont(TTFont("Display", FONTS + "FjallaOne-Regular.ttf"))
     pdfmetrics.registerFont(TTFont("Text", FONTS + "Lato-Regular.ttf"))
     width, height = A4
@@ -45,7 +48,9 @@ def main(count: int, out: str) -> None:
             canvas.drawCentredString(cw / 2, ch - 15 * mm, "RUN")
             canvas.setFont("Display", 64)
             canvas.drawCentredString(cw / 2, ch - 48 * mm, str(5 + index % 60))
-            para = Paragraph(f"Gain these yards on your drive. (card {index + 1})", style)
+            icons = (f'Gain <img src="{icon}" width="7" height="7" valign="baseline"/> and '
+                     f'<img src="{icon}" width="7" height="7" valign="baseline"/> ') if icon else ""
+            para = Paragraph(f"{icons}Gain these yards on your drive. (card {index + 1})", style)
             _, used = para.wrap(49.5 * mm, 17 * mm)
             para.drawOn(canvas, 7 * mm, 12 * mm + (17 * mm - used) / 2)
             canvas.restoreState()
@@ -77,4 +82,4 @@ def cut_marks(canvas, left, bottom, cw, ch, width, height) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), sys.argv[2])
+    main(int(sys.argv[1]), sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
