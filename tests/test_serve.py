@@ -29,11 +29,11 @@ def free_port() -> int:
 class Served:
     """A `pnp serve` running in a thread of this process, and a small client for it."""
 
-    def __init__(self, root: Path, game: str, out: Path):
+    def __init__(self, root: Path, game: str, out: Path, edit: bool = False):
         self.root, self.port = root, free_port()
         self.url = None
         self.thread = threading.Thread(target=serve, args=(root, game, out, "127.0.0.1", self.port, self._ready),
-                                       daemon=True)
+                                       kwargs=dict(edit=edit), daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 60
         while self.url is None:
@@ -43,12 +43,21 @@ class Served:
     def _ready(self, url):
         self.url = url
 
-    def request(self, path: str, method="GET", body: bytes | None = None, host: str | None = None):
+    @property
+    def token(self) -> str:
+        """The session token the server put in its page, as the page's script reads it."""
+        _, _, page = self.request("/")
+        return page.decode().split('name="pnp-token" content="', 1)[1].split('"', 1)[0]
+
+    def request(self, path: str, method="GET", body: bytes | None = None, host: str | None = None,
+                headers: dict | None = None):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        headers = {"Host": host or f"127.0.0.1:{self.port}"}
+        sent = {"Host": host or f"127.0.0.1:{self.port}"}
         if body is not None:
-            headers["Content-Type"] = "application/json"
-        connection.request(method, path, body=body, headers=headers)
+            sent["Content-Type"] = "application/json"
+            sent["X-Pnp-Token"] = self.token
+        sent.update(headers or {})
+        connection.request(method, path, body=body, headers=sent)
         response = connection.getresponse()
         data = response.read()
         connection.close()

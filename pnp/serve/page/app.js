@@ -7,6 +7,11 @@ const $ = (id) => document.getElementById(id);
 let state = null;        // the last state the server sent
 let shownCard = null;    // "deck/index" of the card in the dialog
 
+// The session token the server put in the page: every request that changes anything sends it.
+function pageToken() {
+  return document.querySelector("meta[name=pnp-token]").content;
+}
+
 function choices() {
   return { paper: $("paper").value, ink: $("ink").checked ? "1" : "" };
 }
@@ -92,6 +97,7 @@ function openCard(ref) {
     element("tr", {}, element("td", { text: name }),
       element("td", { text: value === null ? "—" : typeof value === "object" ? JSON.stringify(value) : String(value) }))));
   $("dialog-warnings").replaceChildren(...card.warnings.map((w) => element("li", { text: w })));
+  $("dialog-edit").hidden = !state.editing;
   if (!$("card-dialog").open) $("card-dialog").showModal();
 }
 
@@ -150,7 +156,7 @@ async function build() {
   $("downloads").textContent = "Building…";
   try {
     const response = await fetch("/api/build", {
-      method: "POST", headers: { "Content-Type": "application/json" },
+      method: "POST", headers: { "Content-Type": "application/json", "X-Pnp-Token": pageToken() },
       body: JSON.stringify({ paper: $("paper").value || "letter", duplex: $("duplex").value,
         bleed: Number($("bleed").value) || 0, ink_saver: $("ink").checked }),
     });
