@@ -3,7 +3,8 @@
 Select the Jukem card's title, drag it 5 mm right, resize it, change its colour in the panel,
 undo once: the layout file then differs from the original in the moved and resized values
 only (its comments intact), and a build puts the title where the page showed it. Set
-PNP_SCREENSHOT_EDIT=path to keep a picture of the editor (the README's is made this way)."""
+PNP_SCREENSHOT_EDIT=folder to keep pictures of the editor as it selects, drags and edits in
+the panel (the README's are made this way)."""
 
 from __future__ import annotations
 
@@ -57,6 +58,20 @@ def build(root, out) -> list[float]:
     return title_centres(out / "jukem/cards-letter.pdf")
 
 
+def picture(driver, name: str) -> None:
+    """The editor dialog as a picture, when PNP_SCREENSHOT_EDIT names a folder for them."""
+    folder = os.environ.get("PNP_SCREENSHOT_EDIT")
+    if not folder:
+        return
+    from io import BytesIO
+
+    from PIL import Image
+    box = driver.execute_script("const r = document.getElementById('edit-dialog').getBoundingClientRect();"
+                                "return [r.left, r.top, r.right, r.bottom].map(v => v * devicePixelRatio)")
+    Image.open(BytesIO(driver.get_screenshot_as_png())).crop(tuple(round(v) for v in box)).save(
+        os.path.join(folder, f"serve-edit-{name}.png"), optimize=True)
+
+
 def panel_value(driver, key: str) -> str:
     return driver.find_element(By.CSS_SELECTOR, f"#edit-form [name={key}]").get_attribute("value")
 
@@ -81,14 +96,21 @@ def test_select_drag_resize_recolour_and_undo_save_only_the_changed_values(editi
     assert browser.find_element(By.ID, "edit-where").text == "layouts/jukem/card.yaml:26"
     assert panel_value(browser, "x") == "13mm" and panel_value(browser, "text") == "{title}"
     scale = browser.execute_script("return editScale()")
+    picture(browser, "select")
 
     # Move 5 mm right (Alt: the grid alone, no snapping to the icon's edge nearby).
     status = browser.find_element(By.ID, "edit-status")
     title = browser.find_element(By.CSS_SELECTOR, ".edit-box[data-id=title]")
     (ActionChains(browser).key_down(Keys.ALT).click_and_hold(title).move_by_offset(round(5 * scale), 0)
-     .move_by_offset(0, 0).release().key_up(Keys.ALT).perform())
+     .move_by_offset(0, 0).perform())
+    # While dragging, the card is redrawn with the title where it is (nothing saved yet).
+    wait.until(lambda d: d.execute_script("return document.querySelector('#edit-stage img').src")
+               .startswith("data:image/png"))
+    assert panel_value(browser, "x") == "18mm" and "x: 13mm" in layout.read_text()
+    picture(browser, "drag")
+    ActionChains(browser).release().key_up(Keys.ALT).perform()
     wait.until(lambda d: status.text.startswith("saved"))
-    assert panel_value(browser, "x") == "18mm"
+    assert panel_value(browser, "x") == "18mm" and "x: 18mm" in layout.read_text()
 
     # Resize from the corner handle: 4 mm wider.
     handle = browser.find_element(By.CSS_SELECTOR, ".edit-box.selected .edit-handle")
@@ -109,10 +131,22 @@ def test_select_drag_resize_recolour_and_undo_save_only_the_changed_values(editi
     colour = browser.find_element(By.CSS_SELECTOR, "#edit-form [name=colour]")
     colour.send_keys(Keys.CONTROL, "a")
     colour.send_keys("#1f5fbf", Keys.TAB)
-    wait.until(lambda d: '"#1f5fbf"' in layout.read_text())
-    if os.environ.get("PNP_SCREENSHOT_EDIT"):
-        browser.save_screenshot(os.environ["PNP_SCREENSHOT_EDIT"])
+    wait.until(lambda d: '"#1f5fbf"' in layout.read_text() and status.text.startswith("saved"))
+    picture(browser, "panel")
     browser.find_element(By.ID, "edit-undo").click()
+    wait.until(lambda d: layout.read_text() == moved)
+    wait.until(lambda d: d.find_element(By.ID, "edit-redo").is_enabled())
+    browser.find_element(By.ID, "edit-redo").click()                  # redo, and undo again
+    wait.until(lambda d: '"#1f5fbf"' in layout.read_text() and d.find_element(By.ID, "edit-undo").is_enabled())
+    browser.find_element(By.ID, "edit-undo").click()
+    wait.until(lambda d: layout.read_text() == moved)
+
+    # Arrow keys nudge: Shift+Down is 5 mm, then ten presses of Up at 0.5 mm bring it back.
+    stage = browser.find_element(By.ID, "edit-stage")
+    stage.send_keys(Keys.SHIFT, Keys.ARROW_DOWN)
+    wait.until(lambda d: "    y: 11mm\n" in layout.read_text() and panel_value(d, "y") == "11mm"
+               and status.text.startswith("saved"))
+    stage.send_keys(*[Keys.ARROW_UP] * 10)
     wait.until(lambda d: layout.read_text() == moved)
 
     changed = [line for line in difflib.unified_diff(original.splitlines(), layout.read_text().splitlines(), lineterm="")
