@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from pnp.paths import file_error, gate
 from pnp.config.typed import Loaded, Name, Tagged, load_as, where_of
 from pnp.contents import facts, kinds  # noqa: F401 - every rule kind registers itself on Rule
 from pnp.contents.kinds import Rule
@@ -224,6 +225,7 @@ def load_game(root: Path, game_id: str) -> Game:
                        hint=did_you_mean(game_id, games) or
                        (f"known games: {known(games)}" if games else
                         f"no games in {display_path(root / 'card_data')}"))
+    gate(manifest, [folder], file_error(manifest), "game.yaml")
     node = load_yaml(manifest)
     where = where_of(node)
     spec = load_as(GameSpec, node, where)
