@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.cache import fingerprint
+from pnp.checkpoints import reached
 from pnp.outputs.folder import OutputFolder
 from pnp.impose import PAPER_SIZES
 from pnp.outputs.pdf import DRAFT, OutputFile
@@ -118,6 +119,7 @@ def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int
         parts.append(home_part(options, component, [file for file, _ in files]))
         if not component.is_deck:   # a deck ticks card by card as it draws
             ctx.tick(1)
+        reached("rendering")   # for tests: one component drawn, the rest to come
     distinct_names(game, [file for file, _ in rendered], game_id, options)   # before print-all and shops
     rendered += timed(lambda: [print_all(game.title, game_id, PAPER_SIZES[options.paper],
                                          f"{options.paper}{options.variant}",
