@@ -56,6 +56,8 @@ def gate(path: Path, folders: Sequence[Path], fail: Fail, what: str, shown: str 
     own = inside(resolved, own_folders())
     if not own and not inside(resolved, folders):
         raise fail(f"{what} path '{shown}' leads outside {where_to}")
+    if resolved.exists() and not (resolved.is_file() or resolved.is_dir()):
+        raise fail(f"{what} '{shown}' is not a plain file (a pipe or a device); pnp reads only files")
     if not own:
         try:
             links = resolved.stat().st_nlink if resolved.is_file() else 1

@@ -415,3 +415,12 @@ def test_a_lost_manifest_is_rebuilt_from_pnps_own_files(mini, tmp_path):
     build(mini, "mini", out, "--shop", "tgc")
     manifest = json.loads((out / "mini/.pnp-manifest.json").read_text())
     assert "mini-print-all-a4.pdf" in manifest and "tgc/manifest.csv" in manifest
+
+
+def test_proof_into_a_game_output_folder_that_links_into_card_data_is_refused(mini, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "mini").symlink_to(mini / "card_data/mini")
+    result = run("proof", "--game", "mini", "--out", str(out), root=mini)
+    assert result.exit_code == 1 and "is a link" in result.stderr, result.stderr
+    assert not (mini / "card_data/mini/proof").exists()

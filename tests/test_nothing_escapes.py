@@ -253,3 +253,19 @@ def test_the_preview_never_shows_a_picture_from_outside(mini, tmp_path):
     with_svg(mini, SVG_HEAD + '<image href="../../../secret.png" width="50" height="50"/></svg>')
     state = served.wait_for(lambda s: s["error"] is not None)
     assert "refers to '../../../secret.png'" in state["error"]["text"]
+
+
+@pytest.mark.parametrize("name", ["card_data/mini/rules.md", "fonts/fonts.yaml", "layouts/mini/card.yaml",
+                                  "card_data/mini/cards.yaml", "card_data/mini/lang/de.yaml"])
+def test_a_pipe_where_a_file_belongs_is_an_error_not_a_hang(mini, tmp_path, name):
+    import subprocess
+    import sys
+    path = mini / name
+    path.parent.mkdir(exist_ok=True)
+    path.unlink(missing_ok=True)
+    os.mkfifo(path)
+    result = subprocess.run([sys.executable, "-m", "pnp", "validate", "--game", "mini", "--root", str(mini)],
+                            capture_output=True, text=True, timeout=60)   # validate reads translations too
+    assert "Traceback" not in result.stderr, result.stderr
+    if name != "fonts/fonts.yaml":   # without a fonts.yaml file, the root draws with pnp's own fonts
+        assert result.returncode == 1 and result.stderr.count("\n") <= 2, result.stderr

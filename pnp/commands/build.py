@@ -46,7 +46,7 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     When nothing the build reads has changed since the last build there, nothing is redone.
     `progress(total)` may return a function to call with each step done."""
     folder = OutputFolder(out / game_id, language=options.lang)
-    refuse_inside_inputs(folder.folder, project.root)
+    folder.check_place(project.root, out)
     folder.recover()   # a commit a kill cut short is finished or undone before anything is judged
     project.fetch_data(game_id)   # data given by URL: its local copy counts in what changed
     asked = (project.root, game_id, options, paper, tuple(shops))   # before options get the paper
@@ -154,18 +154,3 @@ def distinct_names(game, files: list[OutputFile], game_id: str, options: PrintOp
         raise culprit.where_is("id").error(
             f"component '{culprit.id}' would write {file.name}, a name {what} writes too; "
             f"give it another id")
-
-
-def refuse_inside_inputs(folder: Path, root: Path) -> None:
-    """A game's output folder (OUT/ID, resolved) never inside a folder a build reads: --out is
-    checked alone, but OUT/ID can be a link into card_data/, or name one of root's folders."""
-    from pnp.inputs import SHARED_FOLDERS
-    from pnp.paths import inside
-    try:
-        resolved = folder.resolve()
-    except (OSError, RuntimeError):
-        raise PnpError(f"{folder} is a link that never ends (a symlink loop); remove it") from None
-    for name in ("card_data",) + SHARED_FOLDERS:
-        if inside(resolved, [Path(root) / name]):
-            raise PnpError(f"{folder} leads into {name}/, which pnp reads; pnp will not write there: "
-                           f"remove the link, or choose another --out")

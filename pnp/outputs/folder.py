@@ -217,6 +217,25 @@ class OutputFolder:
                                f"that leads outside {display_path(self.folder)}; remove it")
         return full
 
+    def check_place(self, root: Path, out: Path) -> None:
+        """Before anything is built for it: no folder between --out (`out`, which may be a
+        link: the user chose it) and this one is a link, and this one (resolved) lies in no
+        folder a build reads (--out is checked alone, but OUT/ID can name one of root's)."""
+        from pnp.inputs import SHARED_FOLDERS
+        folder = self.folder
+        while folder != out and folder != folder.parent:
+            OutputFolder(folder)._refuse_a_link()
+            folder = folder.parent
+        try:
+            resolved = self.folder.resolve()
+        except (OSError, RuntimeError):
+            raise PnpError(f"{display_path(self.folder)} is a link that never ends (a symlink loop); "
+                           f"remove it") from None
+        for name in ("card_data",) + SHARED_FOLDERS:
+            if inside(resolved, [Path(root) / name]):
+                raise PnpError(f"{display_path(self.folder)} leads into {name}/, which pnp reads; pnp "
+                               f"will not write there: remove the link, or choose another --out")
+
     def _refuse_a_link(self) -> None:
         """The game's folder under --out must be a real folder: a link would send every file,
         and every deletion, wherever it points (into card_data/, say)."""
