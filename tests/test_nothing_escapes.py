@@ -269,3 +269,13 @@ def test_a_pipe_where_a_file_belongs_is_an_error_not_a_hang(mini, tmp_path, name
     assert "Traceback" not in result.stderr, result.stderr
     if name != "fonts/fonts.yaml":   # without a fonts.yaml file, the root draws with pnp's own fonts
         assert result.returncode == 1 and result.stderr.count("\n") <= 2, result.stderr
+
+
+def test_a_game_folder_that_is_a_link_to_elsewhere_is_refused(mini, tmp_path):
+    """A shared game unzipped as a link (to a home folder, say) would make everything there
+    'inside the game folder'."""
+    import shutil
+    shutil.move(str(mini / "card_data/mini"), str(tmp_path / "elsewhere"))
+    (mini / "card_data/mini").symlink_to(tmp_path / "elsewhere")
+    errors = error_of(mini, "--out", str(tmp_path / "o"))
+    assert "the game folder path 'mini' leads outside card_data/" in errors, errors
