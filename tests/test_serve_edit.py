@@ -188,3 +188,15 @@ def test_nothing_is_left_beside_the_layout(editing, root):
     edit(editing, elements(editing), "title", {"x": "21mm"})
     assert sorted(p.name for p in (root / "layouts/jukem").iterdir()) == sorted(
         p.name for p in (Path(REPO) / "layouts/jukem").iterdir())
+
+
+def test_a_link_planted_where_the_editor_writes_its_new_text_is_not_followed(editing, root, tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("mine")
+    listing = elements(editing)
+    import os
+    for pid in {os.getpid()}:   # the server runs in this process
+        (root / f"layouts/jukem/.card.yaml.{pid}.part").symlink_to(victim)
+    status, _ = edit(editing, listing, "title", {"x": "19mm"})
+    assert status == 200 and "x: 19mm" in (root / "layouts/jukem/card.yaml").read_text()
+    assert victim.read_text() == "mine"

@@ -355,8 +355,10 @@ def write_atomically(path: Path, text: str) -> None:
     """The whole new text or none of it: written beside the file (a name watchers and editors
     leave alone) and renamed over it."""
     part = path.with_name(f".{path.name}.{os.getpid()}.part")
+    part.unlink(missing_ok=True)   # a link planted under this name is removed, never followed
     try:
-        with open(part, "w", encoding="utf-8", newline="") as handle:
+        descriptor = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
