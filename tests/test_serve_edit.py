@@ -5,6 +5,7 @@ game's own layout)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -194,9 +195,7 @@ def test_a_link_planted_where_the_editor_writes_its_new_text_is_not_followed(edi
     victim = tmp_path / "victim.txt"
     victim.write_text("mine")
     listing = elements(editing)
-    import os
-    for pid in {os.getpid()}:   # the server runs in this process
-        (root / f"layouts/jukem/.card.yaml.{pid}.part").symlink_to(victim)
+    (root / f"layouts/jukem/.card.yaml.{os.getpid()}.part").symlink_to(victim)   # the server runs in this process
     status, _ = edit(editing, listing, "title", {"x": "19mm"})
     assert status == 200 and "x: 19mm" in (root / "layouts/jukem/card.yaml").read_text()
     assert victim.read_text() == "mine"
