@@ -22,6 +22,13 @@ def regular(cx: float, cy: float, rx: float, ry: float, corners: int, turn: floa
              cy + ry * math.sin(math.radians(90 + turn + 360 * i / corners))) for i in range(corners)]
 
 
+def filling(x: float, y: float, w: float, h: float, corners: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The corners stretched so that they just touch every side of the box (x, y, w, h)."""
+    left, right = min(cx for cx, _ in corners), max(cx for cx, _ in corners)
+    bottom, top = min(cy for _, cy in corners), max(cy for _, cy in corners)
+    return [(x + (cx - left) / (right - left) * w, y + (cy - bottom) / (top - bottom) * h) for cx, cy in corners]
+
+
 def closed_path(canvas, points):
     path = canvas.beginPath()
     path.moveTo(*points[0])
@@ -34,11 +41,15 @@ def closed_path(canvas, points):
 @dataclass(kw_only=True)
 class PolygonSpec(ShapeSpec, kind="polygon"):
     """A regular polygon filling the box (`sides`), or one through `points` (x, y measured in
-    the box from its top-left, lengths or percentages of the box)."""
+    the box from its top-left, lengths or percentages of the box). A regular polygon reaches
+    all four sides of its box whatever its sides and turn (`fit: box`), so a hexagon in a hex
+    grid cell's box is that cell; `fit: circle` keeps its corners on the box's ellipse, as
+    pnp drew it before (a hexagon then falls short of the sides of a square box)."""
 
     sides: int | None = field(default=None, metadata={"min": 3, "max": 64})
     points: list[list[Length]] | None = None
     turn: float = field(default=0.0, metadata={"min": -360, "max": 360})   # degrees, anticlockwise
+    fit: Literal["box", "circle"] = "box"
 
     def compile(self, piece: PieceContext) -> "PolygonDrawer":
         if (self.sides is None) == (self.points is None):
@@ -52,8 +63,10 @@ class PolygonDrawer(ShapeDrawer):
     def __init__(self, spec: PolygonSpec, piece: PieceContext):
         super().__init__(spec, piece)
         x, y, w, h = self.rect
-        if spec.sides:
+        if spec.sides and spec.fit == "circle":
             self.points = regular(x + w / 2, y + h / 2, w / 2, h / 2, spec.sides, spec.turn)
+        elif spec.sides:
+            self.points = filling(x, y, w, h, regular(0, 0, 1, 1, spec.sides, spec.turn))
         else:
             self.points = [(x + px.of(w), y + h - py.of(h)) for px, py in spec.points or []]
 
