@@ -169,6 +169,7 @@ class GridDrawer(ShapeDrawer):
                              for row, col, cx, cy, r in self.hexes}
         self.centres = {(row, col): (cx, cy) for row, col, cx, cy, _ in self.hexes}
         self.side = side
+        self.reach = side if isinstance(spec, HexGridSpec) else side / 2   # from a cell's middle to its edge
         self.cells: list[maps.Cell] = []
         self.pictures: dict[str, Picture] = {}
         self.river = Colour(spec.river, spec.where_is("river"), piece.palette)
@@ -252,14 +253,14 @@ class GridDrawer(ShapeDrawer):
         road = self.road.fixed
         if road is not None:
             canvas.setStrokeColor(road)
-            canvas.setLineWidth(self.side * 0.12)
+            canvas.setLineWidth(self.reach * 0.12)
             for cell in self.cells:
                 for other in cell.road:
                     canvas.line(*self.centres[(cell.row, cell.column)], *self.centres[self._key(other)])
         river = self.river.fixed
         if river is not None:
             canvas.setStrokeColor(river)
-            canvas.setLineWidth(self.side * 0.18)
+            canvas.setLineWidth(self.reach * 0.18)
             for cell in self.cells:
                 for other in cell.river:
                     (x1, y1), (x2, y2) = self._side(cell.name, other)
@@ -273,7 +274,7 @@ class GridDrawer(ShapeDrawer):
             ink = cell.ink or (self.stroke.fixed if self.stroke.fixed is not None else black)
             cx, cy = self.centres[(cell.row, cell.column)]
             if cell.icons:
-                height = self.side * 0.5
+                height = self.reach * 0.5
                 pictures = [icon_image(self.icons[name], colour_hex(ink), where_text) for name in cell.icons]
                 total = sum(height * aspect for _, aspect in pictures) + height * 0.15 * (len(pictures) - 1)
                 left = cx - total / 2
@@ -283,7 +284,7 @@ class GridDrawer(ShapeDrawer):
             if cell.label:
                 canvas.setFillColor(ink)
                 canvas.setFont(self.font, size)
-                canvas.drawCentredString(cx, cy - self.side * 0.62, cell.label)
+                canvas.drawCentredString(cx, cy - self.reach * 0.62, cell.label)
         self._coordinates(canvas, top=True)
 
     def _coordinates(self, canvas, top: bool) -> None:
@@ -292,7 +293,7 @@ class GridDrawer(ShapeDrawer):
         # in the stroke's colour (black when it is bound to a field)
         canvas.setFillColor(self.stroke.fixed if self.stroke.fixed is not None else (0, 0, 0))
         canvas.setFont(self.font, self.spec.label_size)
-        lift = self.side * 0.55 if top else -self.spec.label_size * 0.35
+        lift = self.reach * 0.55 if top else -self.spec.label_size * 0.35
         for row, col, cx, cy, _ in self.hexes:
             canvas.drawCentredString(cx, cy + lift, maps.coordinate(row, col))
 
