@@ -21,7 +21,7 @@ from pnp.config.typed import FromField, Tagged, Where, check_limits, convert, se
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding
 from pnp.layout.icons import icon_image, icons_of, with_tokens, without_tokens
-from pnp.layout.text import MarkupError, fit_paragraph, plain, to_markup
+from pnp.layout.text import SPAN, MarkupError, fit_paragraph, plain, span_markup, to_markup
 from pnp.fonts import FontBook, fallbacks_for, undrawable
 from pnp.layout.units import Length, colour_hex, mm, parse_colour
 
@@ -449,6 +449,7 @@ class TextDrawer(Drawer):
         text = piece.labels(spec.text, spec.where_is("text")) if piece.labels else spec.text
         self.text = Binding(text, spec._where)
         self.colour = Colour(spec.colour, spec.where_is("colour"), piece.palette)
+        self.palette = piece.palette   # colour names in spans: [law|+2]
         self.diagnostics = piece.diagnostics
         self.safe = piece.safe
         self.piece = (piece.width, piece.height)
@@ -471,7 +472,10 @@ class TextDrawer(Drawer):
         colour = self.colour.of(card)
         if self.ink_saver is not None:
             colour = self.ink_saver.ink(colour)
-        if "*" in text:
+        if "|" in text and self.palette:
+            text = SPAN.sub(lambda m: "[" + " ".join(self.palette.get(word, word) for word in m.group(1).split())
+                            + "|" + m.group(2) + "]", text)
+        if "*" in text or "|" in text:
             self.family.with_markup()
             self.check_markup(card, text)
         fallbacks = self._fallbacks(text, card)
@@ -519,10 +523,10 @@ class TextDrawer(Drawer):
     def check_markup(self, card, text: str | None = None) -> None:
         """Refuse emphasis that can't be drawn, naming the card, its field and the layout line."""
         text = self.text.render(card) if text is None else text
-        if "*" not in text:
+        if "*" not in text and "|" not in text:
             return
         try:
-            to_markup(text)
+            span_markup(to_markup(text))
         except MarkupError as exc:
             self._fail(card, str(exc))
 
