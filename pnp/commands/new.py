@@ -59,6 +59,13 @@ RULES = """A one-paragraph summary of your game goes here.
 
 CARD = """description: {front_description}
 extends: base/card
+# base/card is pnp's own layout (docs/format.md, "The base layout"). It draws two boxes
+# before these elements:
+#   background: the card's colour, run into the bleed (the box below with the same id
+#               replaces it, in place)
+#   panel:      a cream (#fbf8ef) box with rounded corners, 3 mm inside the cut line
+# To change the panel, add an element with `id: panel`; to draw none, replace it with a box
+# that draws nothing: - {{kind: box, id: panel}}. Or leave out `extends` and draw it all here.
 elements:
   - kind: box
     id: background
