@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pypdfium2
+import pytest
 import yaml
 
 from conftest import REPO, run
@@ -41,8 +42,12 @@ def test_every_base_element_has_an_id_and_a_row_saying_what_it_draws():
         assert "remove" in section and f"id: {element['id']}" in row
 
 
-def test_the_starter_layout_names_each_base_element_and_how_to_remove_it(tmp_path):
-    result = run("new", "demo", "--title", "Demo", root=tmp_path)
+@pytest.mark.parametrize("from_sheet", [False, True])
+def test_the_starter_layout_names_each_base_element_and_how_to_remove_it(tmp_path, from_sheet):
+    sheet = tmp_path / "crew.csv"
+    sheet.write_text("name,power\nAda,3\n")
+    extra = ["--data", str(sheet)] if from_sheet else []
+    result = run("new", "demo", "--title", "Demo", *extra, root=tmp_path)
     assert result.exit_code == 0, result.output
     card = (tmp_path / "layouts/demo/card.yaml").read_text()
     comments = "\n".join(line for line in card.splitlines() if line.lstrip().startswith("#"))

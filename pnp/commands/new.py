@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from pnp.errors import PnpError
+from pnp.resources import BASE_NOTE
 
 GAME = """title: {title_yaml}
 players: 2-4
@@ -59,13 +60,7 @@ RULES = """A one-paragraph summary of your game goes here.
 
 CARD = """description: {front_description}
 extends: base/card
-# base/card is pnp's own layout (docs/format.md, "The base layout"). It draws two boxes
-# before these elements:
-#   background: the card's colour, run into the bleed (the box below with the same id
-#               replaces it, in place)
-#   panel:      a cream (#fbf8ef) box with rounded corners, 3 mm inside the cut line
-# To change the panel, add an element with `id: panel`; to draw none, replace it with a box
-# that draws nothing: - {{kind: box, id: panel}}. Or leave out `extends` and draw it all here.
+{base_note}
 elements:
   - kind: box
     id: background
@@ -186,7 +181,8 @@ def new_game(root: Path, game_id: str, title: str | None, data: Path | None = No
         game_dir / "rules.md": RULES,
         game_dir / "icons/star.svg": STAR_ICON,    # :star: in card text and the rules
         game_dir / "emblem.svg": EMBLEM,           # an SVG image on every front
-        layout_dir / "card.yaml": CARD.format(front_description=yaml_text(f"The front of a {title} card.")),
+        layout_dir / "card.yaml": CARD.format(front_description=yaml_text(f"The front of a {title} card."),
+                                           base_note=BASE_NOTE),
         layout_dir / "back.yaml": back_text,
     }
     for path, text in files.items():
