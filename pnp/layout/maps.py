@@ -14,7 +14,7 @@ from typing import Any, Callable
 from pnp.config.sheets import blank, column_letter, combined, is_sheet, read_rows, split_sheet
 from pnp.config.typed import Where, where_of
 from pnp.errors import PnpError, did_you_mean, known
-from pnp.layout.units import colour_hex, parse_colour
+from pnp.layout.units import parse_colour
 from pnp.paths import safe_path
 from pnp.yaml_source import YamlList, YamlMap, display_path, load_yaml, type_name
 
@@ -28,7 +28,7 @@ COLUMNS = {
     "river": "neighbouring cells a river runs between, along the shared side: 'B4 C4'",
     "road": "neighbouring cells a road leads to, middle to middle: 'B4'",
 }
-_COORDINATE = re.compile(r"^([A-Z]+)([0-9]+)$")
+COORDINATE = re.compile(r"^([A-Z]+)([0-9]+)$")
 _ICON = re.compile(r":?([A-Za-z0-9_-]+):?")
 
 
@@ -73,7 +73,7 @@ def load_cells(game_dir: Path, name: str, where: Where, rows: int, columns: int,
     size = f"this grid of {rows} rows ({column_letter(0)}-{column_letter(rows - 1)}) and {columns} columns (1-{columns})"
 
     def known_cell(text: str, place: Where) -> str | None:
-        match = _COORDINATE.match(text.strip().upper())
+        match = COORDINATE.match(text.strip().upper())
         if not match or not (0 <= row_of(match.group(1)) < rows and 1 <= int(match.group(2)) <= columns):
             errors.append(place.error(f"no cell '{text}' on {size}"))
             return None
@@ -93,7 +93,7 @@ def load_cells(game_dir: Path, name: str, where: Where, rows: int, columns: int,
         if name_of in cells:
             errors.append(place("cell").error(f"cell {name_of} is listed twice (first at {cells[name_of].where.field or cells[name_of].where.line})"))
             continue
-        match = _COORDINATE.match(name_of)
+        match = COORDINATE.match(name_of)
         assert match is not None
         cell = Cell(name_of, row_of(match.group(1)), int(match.group(2)) - 1, row_where)
         try:
@@ -192,7 +192,3 @@ def shared_side(a: list[tuple[float, float]], b: list[tuple[float, float]], size
     """The two corners two cells share, or None when they are not neighbours."""
     close = [p for p in a if any(math.dist(p, q) < size * 1e-3 for q in b)]
     return close if len(close) == 2 else None
-
-
-def ink_hex(colour) -> str:
-    return colour_hex(colour) if colour is not None else "000000"

@@ -10,6 +10,7 @@ from typing import Literal
 
 from reportlab.lib.colors import black
 
+from pnp.config.sheets import combined
 from pnp.layout import maps
 from pnp.layout.elements import Colour, PieceContext, ShapeDrawer, ShapeSpec
 from pnp.layout.icons import icon_image, icons_of
@@ -186,19 +187,17 @@ class GridDrawer(ShapeDrawer):
 
     def _check_edges(self) -> None:
         problems = []
-        by_name = {cell.name: cell for cell in self.cells}
         for cell in self.cells:
             for kind in ("river", "road"):
                 for other in getattr(cell, kind):
                     if self._side(cell.name, other) is None:
                         problems.append(cell.where.error(f"{kind} from {cell.name} to {other}: the cells are not "
                                                          f"next to each other"))
-        del by_name
         if problems:
-            raise maps.combined(problems)
+            raise combined(problems)
 
     def _key(self, name: str) -> tuple[int, int]:
-        match = maps._COORDINATE.match(name)
+        match = maps.COORDINATE.match(name)
         assert match is not None
         return maps.row_of(match.group(1)), int(match.group(2)) - 1
 
@@ -296,9 +295,6 @@ class GridDrawer(ShapeDrawer):
         lift = self.reach * 0.55 if top else -self.spec.label_size * 0.35
         for row, col, cx, cy, _ in self.hexes:
             canvas.drawCentredString(cx, cy + lift, maps.coordinate(row, col))
-
-
-HexGridDrawer = GridDrawer
 
 
 def hex_centres(rect, r: float, rows: int, columns: int, orientation: str) -> list[tuple[int, int, float, float, float]]:
