@@ -206,6 +206,16 @@ def test_a_box_takes_its_width_and_a_text_its_size_from_the_card(mini, tmp_path)
     assert {2.0, 3.0} <= sizes    # the Bishops' text at 2 pt, the Knights' at 3 pt
 
 
+def test_a_see_through_box_sized_by_a_field_keeps_its_transparency(mini, tmp_path):
+    """reportlab leaves a form's transparency out of its resources: a see-through element must
+    be drawn on the page even when a field sizes it."""
+    with_field(mini, "wide", "{type: text}", "30mm", "12mm")
+    add_to_card(mini, '  - {kind: box, w: "{wide}", h: 10mm, fill: white, opacity: 0.5}\n')
+    build(mini, "mini", tmp_path)
+    states = pdf(tmp_path / "mini/cards-a4.pdf").pages[0]["/Resources"].get("/ExtGState") or {}
+    assert any(state.get_object().get("/ca") == 0.5 for state in states.values())
+
+
 @pytest.mark.parametrize("value, message", [
     ("ten", "w comes from wide, which holds 'ten': 'ten' is not a length"),
     ("-4mm", "a negative length is not allowed here"),

@@ -194,8 +194,8 @@ class BoundDrawer(Drawer):
         self.bound = spec.bound_values()
         self.hints, self.settings = settings_of(type(spec))  # type: ignore[arg-type]  # a class is hashable
         self.drawers: dict[tuple, Drawer] = {}
-        # see-through fills are drawn on the page (ShapeDrawer), form fields belong to it
-        self.stampable = "opacity" not in self.bound and spec.kind != "field"
+        # see-through drawing is done on the page (ShapeDrawer, ImageDrawer), form fields belong to it
+        self.stampable = "opacity" not in self.bound and getattr(spec, "opacity", 1.0) >= 1 and spec.kind != "field"
 
     def draw(self, canvas, card) -> None:
         values = tuple(card.get(value.name) for value in self.bound.values())
