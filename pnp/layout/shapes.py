@@ -182,8 +182,10 @@ class GridDrawer(ShapeDrawer):
             self._check_edges()
             for cell in self.cells:
                 if cell.picture is not None and str(cell.picture) not in self.pictures:
-                    load = load_svg if cell.picture.suffix.lower() == ".svg" else load_raster
-                    self.pictures[str(cell.picture)] = load(cell.picture, cell.picture.name, cell.where, "")
+                    self.pictures[str(cell.picture)] = \
+                        load_svg(cell.picture, piece.game_dir, cell.picture.name, cell.where, "", piece.fonts) \
+                        if cell.picture.suffix.lower() == ".svg" else \
+                        load_raster(cell.picture, cell.picture.name, cell.where, "")
 
     def _check_edges(self) -> None:
         problems = []
