@@ -207,36 +207,45 @@ class PreviewHandler(BaseHTTPRequestHandler):
         host = self.headers.get("Host", "")
         origin = self.headers.get("Origin")
         if origin is None or origin != f"http://{host}":
-            return self._refuse(HTTPStatus.FORBIDDEN, "only the preview page itself may change anything")
+            self._refuse(HTTPStatus.FORBIDDEN, "only the preview page itself may change anything")
+            return None
         if self.headers.get("Sec-Fetch-Site", "same-origin") != "same-origin":
-            return self._refuse(HTTPStatus.FORBIDDEN, "only the preview page itself may change anything")
+            self._refuse(HTTPStatus.FORBIDDEN, "only the preview page itself may change anything")
+            return None
         token = self.headers.get(TOKEN_HEADER, "")
         if not hmac.compare_digest(token.encode("utf-8", "replace"), self.server.token.encode()):
-            return self._refuse(HTTPStatus.FORBIDDEN, "this session's token is missing or wrong (reload the page)")
+            self._refuse(HTTPStatus.FORBIDDEN, "this session's token is missing or wrong (reload the page)")
+            return None
         kind = self.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
         if kind != "application/json":
-            return self._refuse(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send JSON (Content-Type: application/json)")
+            self._refuse(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send JSON (Content-Type: application/json)")
+            return None
         body = self._body()
         if body is None:
             return None
         try:
             value = json.loads(body or b"{}")
         except ValueError as exc:
-            return self._refuse(HTTPStatus.BAD_REQUEST, f"bad request: {exc}")
+            self._refuse(HTTPStatus.BAD_REQUEST, f"bad request: {exc}")
+            return None
         if not isinstance(value, dict):
-            return self._refuse(HTTPStatus.BAD_REQUEST, "bad request: expected a JSON object")
+            self._refuse(HTTPStatus.BAD_REQUEST, "bad request: expected a JSON object")
+            return None
         return value
 
     def _body(self) -> bytes | None:
         """The request body, at most MAX_BODY bytes, whatever the headers claim."""
         if "Transfer-Encoding" in self.headers:
-            return self._refuse(HTTPStatus.LENGTH_REQUIRED, "send the body with a Content-Length, not chunked")
+            self._refuse(HTTPStatus.LENGTH_REQUIRED, "send the body with a Content-Length, not chunked")
+            return None
         lengths = self.headers.get_all("Content-Length") or []
         if len(lengths) != 1 or not re.fullmatch(r"[0-9]{1,9}", lengths[0].strip()):
-            return self._refuse(HTTPStatus.LENGTH_REQUIRED, "one plain Content-Length is needed")
+            self._refuse(HTTPStatus.LENGTH_REQUIRED, "one plain Content-Length is needed")
+            return None
         length = int(lengths[0])
         if length > MAX_BODY:
-            return self._refuse(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "request too large")
+            self._refuse(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "request too large")
+            return None
         body = self.rfile.read(length)
         if len(body) != length:
             self.close_connection = True
@@ -246,7 +255,6 @@ class PreviewHandler(BaseHTTPRequestHandler):
     def _refuse(self, status: HTTPStatus, message: str) -> None:
         self.close_connection = True   # any body left unread must not be taken for a request
         self._error(status, message)
-        return None
 
     def _host_ok(self) -> bool:
         arrived_on = self.connection.getsockname()[0]
