@@ -353,3 +353,8 @@ def test_the_page_cannot_be_framed_by_another_site(served):
     assert response.getheader("X-Frame-Options") == "DENY"
     assert "frame-ancestors 'none'" in response.getheader("Content-Security-Policy")
     assert response.getheader("Cache-Control") == "no-store"      # the token is not kept in caches
+    key = served.state()["snapshot"]["decks"][0]["cards"][0]["face"]
+    connection.request("GET", f"/img/{key}.png", headers={"Host": f"127.0.0.1:{served.port}"})
+    response = connection.getresponse()
+    response.read()
+    assert response.getheader("Cross-Origin-Resource-Policy") == "same-origin"   # no other page shows it

@@ -387,10 +387,13 @@ def check_formulas(path: Path, title: str, rows, rows_used: int, columns_used: i
     """A formula whose result the file does not hold (written by a script, never opened in a
     spreadsheet app) would print blank: an error at each such cell."""
     import openpyxl
-    book = openpyxl.load_workbook(path, read_only=True, data_only=False)
     problems: list[PnpError] = []
     try:
-        formulas = book[title].iter_rows(max_row=rows_used, max_col=columns_used, values_only=True)
+        book = openpyxl.load_workbook(path, read_only=True, data_only=False)
+        formulas = list(book[title].iter_rows(max_row=rows_used, max_col=columns_used, values_only=True))
+    except Exception as exc:   # noqa: BLE001 - read once already: damaged only in its formulas
+        raise PnpError(f"not a readable XLSX sheet ({exc.__class__.__name__})", file=path.name) from None
+    try:
         for (n, values), written in zip(rows, formulas):
             for col, (value, formula) in enumerate(zip(values, written)):
                 if value is None and formula is not None and not isinstance(formula, (int, float, bool)) \

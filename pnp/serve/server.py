@@ -311,6 +311,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", cache)
         self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Cross-Origin-Resource-Policy", "same-origin")   # no other site embeds its pictures
         for key, value in (extra or {}).items():
             self.send_header(key, value)
         self.end_headers()
