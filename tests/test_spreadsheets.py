@@ -411,3 +411,12 @@ def test_a_workbook_that_unpacks_to_gigabytes_is_refused_before_reading(tmp_path
     with pytest.raises(PnpError) as caught:
         load_sheet_deck(path, None)
     assert "unpacks to 120 MB" in str(caught.value)
+
+
+@pytest.mark.parametrize("text", ["name," + ",".join(f"c{i}" for i in range(300)) + "\nAda,1\n",
+                                  "name,power\n" + "Ada,1\n" * 60_000,
+                                  "name,power\nAda,1" + "," * 50_000 + "x\n"])
+def test_a_text_sheet_too_wide_or_long_is_refused(tmp_path, text):
+    with pytest.raises(PnpError) as caught:
+        load_sheet_deck(sheet(tmp_path, "crew.csv", text, fields=None))
+    assert "more than pnp reads" in str(caught.value) and caught.value.file == "crew.csv"

@@ -68,6 +68,11 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
     header_row, header = rows[0]
     columns = [str(h).strip() if h is not None else "" for h in header]
     body = rows[1:]
+    widest = max(len(cells) for _, cells in rows)
+    if widest > MAX_COLUMNS or rows[-1][0] > MAX_ROWS or len(rows) * widest > MAX_CELLS:
+        raise PnpError(f"{place}{len(rows):,} rows (the last is row {rows[-1][0]:,}) of up to {widest:,} cells, "
+                       f"more than pnp reads (at most {MAX_ROWS:,} rows, {MAX_COLUMNS} columns, "
+                       f"{MAX_CELLS:,} cells)", file=path.name)
     spec = declared_fields(path) or inferred_fields(columns, body)
     errors: list[PnpError] = []
 
