@@ -31,7 +31,7 @@ from pnp.yaml_source import drafted
 
 EDITABLE = ("x", "y", "w", "h", "inset", "text", "font", "size", "colour", "fill", "stroke", "align",
             "valign", "when")
-MAX_TEXT = 1000    # characters in one edited value
+MAX_TEXT = 500     # characters in one edited value (a request's body is at most 4 KB)
 
 
 class EditRefused(PnpError):

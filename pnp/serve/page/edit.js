@@ -317,10 +317,7 @@ function request(el, changes, where) {
 }
 
 async function post(url, body) {
-  const response = await fetch(url, {
-    method: "POST", body: JSON.stringify(body),
-    headers: { "Content-Type": "application/json", "X-Pnp-Token": pageToken() },
-  });
+  const response = await change(url, body);   // app.js: JSON with the session token
   return [response.status, await response.json()];
 }
 
