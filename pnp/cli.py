@@ -361,15 +361,21 @@ def watch(games, every, paper, out, root, interval, langs):
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Only this machine can see the page unless you choose "
               "another (e.g. 0.0.0.0 for your network).")
-def serve(game_id, out, root, port, host):
+@click.option("--edit", is_flag=True,
+              help="Let the page move, resize and retype a card's elements and save them to the layout's "
+              "YAML (only this game's layout files in layouts/; every write needs the page's session token).")
+def serve(game_id, out, root, port, host, edit):
     """Show a game in your browser and update it live as you save its files.
 
     Every card face and back, sheets, boards and rule-sheet pages as pictures; click a card for
     its data. A bad edit shows its error over the page until you fix it. Stop with Ctrl-C.
+    With --edit, a card's "Edit layout" button lets you select, drag, resize and retype its
+    elements; each change is saved to the layout file that defines it.
 
     \b
     Example:
       pnp serve --game jukem            # then open http://127.0.0.1:8000/
+      pnp serve --game jukem --edit     # and edit the layout on the card
     """
     out = checked_out(root, out)
     from pnp.commands.serve import serve as serve_game
@@ -377,7 +383,8 @@ def serve(game_id, out, root, port, host):
     chosen_games(project, (game_id,), False)
     try:
         serve_game(root, game_id, out, host, port,
-                   lambda url: click.echo(f"serving {game_id} at {url} (Ctrl-C to stop)", err=True))
+                   lambda url: click.echo(f"serving {game_id} at {url}{' with layout editing' if edit else ''} "
+                                          f"(Ctrl-C to stop)", err=True), edit=edit)
     except PnpError as exc:
         fail(str(exc))
     except KeyboardInterrupt:

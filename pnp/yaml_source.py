@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import gc
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -196,24 +198,28 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+_DRAFTS: dict[Path, str] = {}   # a file's edited text, read in its place while the edit is checked
+
+
+@contextmanager
+def drafted(path: Path, text: str) -> Iterator[None]:
+    """Within the block, `load_yaml(path)` reads `text` instead of the file: the preview's
+    layout editor checks an edit exactly as a build would before it writes anything. The
+    caller holds the preview's render lock, so no other load sees the draft."""
+    resolved = path.resolve()
+    _DRAFTS[resolved] = text
+    try:
+        yield
+    finally:
+        _DRAFTS.pop(resolved, None)
+
+
 def load_yaml(path: Path, *, expect=YamlMap):
     """Load one YAML file; every problem becomes a PnpError naming the file and line."""
     shown = display_path(path)
-    try:
-        state = path.stat()
-        if not stat.S_ISREG(state.st_mode):   # a pipe or a device would never end
-            raise PnpError("not a plain file (a folder, a pipe or a device); pnp reads YAML files", file=shown)
-        size = state.st_size
-        if size > MAX_FILE_BYTES:
-            raise PnpError(f"the file is {size / 2**20:.0f} MB; pnp reads YAML files of up to "
-                           f"{MAX_FILE_BYTES // 2**20} MB (about 100,000 cards)", file=shown)
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PnpError("file not found", file=shown) from None
-    except UnicodeDecodeError as exc:
-        raise PnpError(f"not UTF-8 text (byte {exc.start})", file=shown) from None
-    except OSError as exc:
-        raise PnpError(f"cannot read the file: {exc.strerror}", file=shown) from None
+    text = _DRAFTS.get(path.resolve()) if _DRAFTS else None
+    if text is None:
+        text = _read(path, shown)
     loader = None
     collecting = gc.isenabled()
     gc.disable()   # a big deck is ~100,000 new nodes with no cycles: collecting only slows it
@@ -257,6 +263,24 @@ def load_yaml(path: Path, *, expect=YamlMap):
         raise PnpError(f"expected {wanted} at the top level, found {type_name(node)}",
                        file=shown, line=1)
     return node
+
+
+def _read(path: Path, shown: str) -> str:
+    try:
+        state = path.stat()
+        if not stat.S_ISREG(state.st_mode):   # a pipe or a device would never end
+            raise PnpError("not a plain file (a folder, a pipe or a device); pnp reads YAML files", file=shown)
+        size = state.st_size
+        if size > MAX_FILE_BYTES:
+            raise PnpError(f"the file is {size / 2**20:.0f} MB; pnp reads YAML files of up to "
+                           f"{MAX_FILE_BYTES // 2**20} MB (about 100,000 cards)", file=shown)
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PnpError("file not found", file=shown) from None
+    except UnicodeDecodeError as exc:
+        raise PnpError(f"not UTF-8 text (byte {exc.start})", file=shown) from None
+    except OSError as exc:
+        raise PnpError(f"cannot read the file: {exc.strerror}", file=shown) from None
 
 
 def type_name(value) -> str:

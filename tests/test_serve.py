@@ -31,11 +31,11 @@ def free_port() -> int:
 class Served:
     """A `pnp serve` running in a thread of this process, and a small client for it."""
 
-    def __init__(self, root: Path, game: str, out: Path, host: str = "127.0.0.1"):
+    def __init__(self, root: Path, game: str, out: Path, host: str = "127.0.0.1", edit: bool = False):
         self.root, self.port, self.out = root, free_port(), out
         self.url = None
         self.thread = threading.Thread(target=serve, args=(root, game, out, host, self.port, self._ready),
-                                       daemon=True)
+                                       kwargs=dict(edit=edit), daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 60
         while self.url is None:

@@ -36,9 +36,9 @@ def free_port_near(host: str, port: int) -> int | None:
     return None
 
 
-def open_server(host: str, port: int, live: LiveGame, build) -> PreviewServer:
+def open_server(host: str, port: int, live: LiveGame, build, editor=None) -> PreviewServer:
     try:
-        return PreviewServer((host, port), live, build)
+        return PreviewServer((host, port), live, build, editor)
     except OSError as exc:
         if exc.errno != errno.EADDRINUSE:
             raise PnpError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
@@ -69,8 +69,9 @@ def print_options(asked: dict):
     return paper, PrintOptions(duplex=duplex, bleed=mm(bleed), ink_saver=bool(asked.get("ink_saver")))
 
 
-def serve(root: Path, game_id: str, out: Path, host: str, port: int, announce) -> None:
-    """Serve until interrupted. `announce(url)` is told where the page is."""
+def serve(root: Path, game_id: str, out: Path, host: str, port: int, announce, edit: bool = False) -> None:
+    """Serve until interrupted. `announce(url)` is told where the page is. With `edit`, the
+    page may change the game's layout files (pnp.serve.editing)."""
     from pnp.commands.build import build_game
     from pnp.project import Project
 
@@ -80,7 +81,11 @@ def serve(root: Path, game_id: str, out: Path, host: str, port: int, announce) -
         return [(item.path.name, item.path, item.pages, item.size) for item in written]
 
     live = LiveGame(root, game_id)
-    server = open_server(host, port, live, build)
+    editor = None
+    if edit:
+        from pnp.serve.editing import LayoutEditor
+        editor = LayoutEditor(root, game_id)
+    server = open_server(host, port, live, build, editor)
     stop = server.stopping
     armed = threading.Event()
 

@@ -7,6 +7,9 @@
     GET  /img/<key>.png         a picture, by the hash of what it was drawn from (immutable)
     POST /api/build             build the PDFs with the page's options into the output folder
     GET  /download/<name>       a file that a build started from this page wrote
+    GET  /api/edit/elements     with --edit: the elements of one card's layout (pnp.serve.editing)
+    POST /api/edit/preview      with --edit: the card drawn with a changed element, nothing saved
+    POST /api/edit              with --edit: the change checked as a build would, then saved
 
 Nothing else is served: no directory listing, no path taken from the request is ever opened;
 a picture is looked up by key in memory and a download by name in the list of files this
@@ -44,11 +47,14 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from pnp.errors import PnpError
+from pnp.serve.editing import EditRefused, LayoutEditor
 from pnp.serve.live import LiveGame, error_json
 from pnp.serve.pictures import RENDER_LOCK, PreviewOptions
 
 ASSETS = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
-          "style.css": "text/css; charset=utf-8"}
+          "style.css": "text/css; charset=utf-8", "edit.js": "text/javascript; charset=utf-8",
+          "edit.css": "text/css; charset=utf-8"}
 PICTURE = re.compile(r"^/img/([0-9a-f]{24}(?:-\d{1,4})?)\.png$")
 HEARTBEAT_SECONDS = 15
 MAX_BODY = 4096
@@ -68,12 +74,13 @@ def asset(name: str) -> bytes:
 class PreviewServer(ThreadingHTTPServer):
     daemon_threads = True     # an open event stream must not keep pnp from stopping
 
-    def __init__(self, address: tuple[str, int], live: LiveGame, build):
+    def __init__(self, address: tuple[str, int], live: LiveGame, build, editor: LayoutEditor | None = None):
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, PreviewHandler)
         self.live = live
         self.build = build              # build(options: dict) -> list of (name, Path, pages, size)
+        self.editor = editor            # None unless pnp serve --edit
         self.downloads: dict[str, Path] = {}
         self.stopping = threading.Event()
         self.token = secrets.token_urlsafe(32)   # this session's: in the page, asked of every change
@@ -167,7 +174,10 @@ class PreviewHandler(BaseHTTPRequestHandler):
             name = url.path[len("/assets/"):]
             return self._send(asset(name), ASSETS[name])
         if url.path == "/api/state":
-            return self._json(self.server.live.state(PreviewOptions.from_query(query)))
+            state = self.server.live.state(PreviewOptions.from_query(query))
+            return self._json({**state, "editing": self.server.editor is not None})
+        if url.path == "/api/edit/elements":
+            return self._edit_elements(query)
         if url.path == "/events":
             return self._events()
         match = PICTURE.match(url.path)
@@ -181,11 +191,17 @@ class PreviewHandler(BaseHTTPRequestHandler):
         self._error(HTTPStatus.NOT_FOUND, "not found")
 
     def do_POST(self):  # noqa: N802
-        options = self.changes_allowed()
-        if options is None:
+        asked = self.changes_allowed()
+        if asked is None:
             return
-        if urlsplit(self.path).path != "/api/build":
+        path = urlsplit(self.path).path
+        if path in ("/api/edit", "/api/edit/preview"):
+            return self._edit(asked, draw_only=path.endswith("/preview"))
+        if path != "/api/build":
             return self._error(HTTPStatus.NOT_FOUND, "not found")
+        self._build(asked)
+
+    def _build(self, options: dict) -> None:
         try:
             with RENDER_LOCK:
                 written = self.server.build(options)
@@ -196,6 +212,31 @@ class PreviewHandler(BaseHTTPRequestHandler):
             self.server.downloads[name] = path
             files.append(dict(name=name, url=f"/download/{name}", pages=pages, size=size))
         self._json(dict(files=files, error=None))
+
+    # --- the layout editor (pnp serve --edit) ---------------------------------------------------
+    def _edit_elements(self, query: dict) -> None:
+        editor = self.server.editor
+        if editor is None:
+            return self._error(HTTPStatus.NOT_FOUND, "layout editing is off; start pnp serve with --edit")
+        try:
+            card = int(query.get("card", ""))
+        except ValueError:
+            return self._error(HTTPStatus.BAD_REQUEST, "card is a number")
+        try:
+            self._json(editor.elements(query.get("deck", ""), card, query.get("side", "front")))
+        except PnpError as exc:
+            self._json(dict(error=error_json(exc)), status=HTTPStatus.BAD_REQUEST)
+
+    def _edit(self, asked: dict, draw_only: bool) -> None:
+        editor = self.server.editor
+        if editor is None:
+            return self._error(HTTPStatus.NOT_FOUND, "layout editing is off; start pnp serve with --edit")
+        try:
+            self._json(editor.change(asked, draw_only=draw_only))
+        except EditRefused as exc:
+            self._json(dict(error=error_json(exc)), status=HTTPStatus(exc.status))
+        except PnpError as exc:
+            self._json(dict(error=error_json(exc)), status=HTTPStatus.BAD_REQUEST)
 
     # --- what a request must show --------------------------------------------------------------
     def changes_allowed(self) -> dict | None:
@@ -298,8 +339,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
         except GONE:
             pass   # the page was closed
 
-    def _json(self, value) -> None:
-        self._send(json.dumps(value).encode(), "application/json", cache="no-store")
+    def _json(self, value, status: HTTPStatus = HTTPStatus.OK) -> None:
+        self._send(json.dumps(value).encode(), "application/json", status=status, cache="no-store")
 
     def _error(self, status: HTTPStatus, message: str) -> None:
         self._send(message.encode(), "text/plain; charset=utf-8", status=status, cache="no-store")

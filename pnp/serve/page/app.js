@@ -103,6 +103,7 @@ function openCard(ref) {
     element("tr", {}, element("td", { text: name }),
       element("td", { text: value === null ? "—" : typeof value === "object" ? JSON.stringify(value) : String(value) }))));
   $("dialog-warnings").replaceChildren(...card.warnings.map((w) => element("li", { text: w })));
+  $("dialog-edit").hidden = !state.editing;
   if (!$("card-dialog").open) $("card-dialog").showModal();
 }
 
