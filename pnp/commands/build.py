@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pnp.cache import fingerprint
 from pnp.outputs.folder import OutputFolder
@@ -14,6 +16,10 @@ from pnp.outputs.pdf import DRAFT, OutputFile
 from pnp.outputs.print_all import home_part, print_all
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions
+from pnp.request import BuildRequest
+
+if TYPE_CHECKING:
+    from pnp.commands.progress import ProgressBar
 
 
 @dataclass
@@ -122,3 +128,31 @@ def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int
         rendered += timed(render_shop, ctx, preset)
         ctx.tick(steps)
     return rendered
+
+
+def languages_built(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence = (),
+                    progress: Callable[[str], ProgressBar] | None = None, as_written: bool = False
+                    ) -> Iterator[tuple[str, list[Written]]]:
+    """One game built as `request` asks, once per language it names (the game as written when
+    it names none; with `as_written`, that too), each as (label, files written).
+    `progress(label)` gives the bar a build reports its steps to."""
+    languages = request.languages(project.root / "card_data" / game_id, game_id)
+    if as_written and None not in languages:
+        languages.insert(0, None)
+    for lang in languages:
+        label = f"{game_id} ({lang})" if lang else game_id
+        bar = progress(label) if progress is not None else None
+        with bar if bar is not None else nullcontext():
+            written = build_game(project, game_id, out, request.paper, request.options_for(lang=lang), shops,
+                                 bar.start if bar is not None else None)
+        yield label, written
+
+
+def build_as_asked(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence = (),
+                   quiet: bool = False) -> None:
+    """`pnp build` of one game: each language with its progress bar, then the files it wrote."""
+    from pnp.commands.progress import ProgressBar, summarise
+    for label, written in languages_built(project, game_id, out, request, shops,
+                                          lambda label: ProgressBar(label, enabled=not quiet)):
+        if not quiet:
+            summarise(label, written, out)

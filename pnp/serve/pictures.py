@@ -22,6 +22,7 @@ from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions
 from pnp.render.deck import compile_deck_layouts
 from pnp.render.distinct import distinct_backs, first_copies
+from pnp.request import BuildRequest
 
 FACE_DPI = 150          # sharp enough to read a card at twice its printed size on screen
 PAGE_DPI = 60           # a whole page, to see what prints where
@@ -119,7 +120,7 @@ class Preview:
             project = Project(self.root, CardDiagnostics())
             checked = project.check(self.game_id)
             game, decks = checked.game, checked.decks
-            options = PrintOptions(paper=self.options.paper or game.spec.paper, ink_saver=self.options.ink_saver)
+            options = BuildRequest(paper=self.options.paper, ink_saver=self.options.ink_saver).options_for(game.spec.paper)
             ctx = BuildContext(project, game, decks, options)
             snapshot = Snapshot(game=self.game_id, title=game.title, problems=checked.problems)
             look = look_digest(project.root, game, decks, options)
