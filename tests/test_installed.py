@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, embedded, pdf
+from conftest import REPO, embedded, pdf, render_png
 
 
 @pytest.fixture(scope="module")
@@ -72,3 +72,32 @@ def test_a_folder_with_no_game_says_how_to_start_one(installed, tmp_path):
     assert result.returncode == 2
     assert "no card_data/ folder" in result.stderr and "pnp new" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_editing_a_bundled_font_or_layout_rebuilds_an_outside_project(installed, tmp_path):
+    """A project with no fonts/ or layouts/base/ of its own draws with pnp's: a change to
+    those files (an upgrade, an edit in a checkout) is a change to what its build reads."""
+    import shutil
+    site = tmp_path / "site"   # a copy of the installed pnp, to edit without touching the others'
+    shutil.copytree(installed["site"], site)
+    own = {"site": site}
+    project = tmp_path / "project"
+    project.mkdir()
+    assert pnp_from_wheel(own, project, "new", "demo").returncode == 0
+
+    def build() -> str:
+        result = pnp_from_wheel(own, project, "build", "--game", "demo")
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    build()
+    assert "up to date" in build()
+    font = site / "pnp/bundled/fonts/FjallaOne-Regular.ttf"
+    font.write_bytes(font.read_bytes() + b"\0" * 4)   # still a font; its bytes changed
+    assert "up to date" not in build()
+    assert "up to date" in build()
+    layout = site / "pnp/bundled/layouts/base/card.yaml"
+    layout.write_text(layout.read_text().replace('fill: "#fbf8ef"', 'fill: "#3a5f1f"'))   # the panel
+    assert "up to date" not in build()
+    _, most = max(render_png(project / "output/demo/cards-letter.pdf", 0).getcolors(1 << 20))
+    assert most == (0x3A, 0x5F, 0x1F)   # the cards' panels, in the new colour
