@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from pnp import __version__
 from pnp.cli_request import PAPER_HELP, build_request_options, usage_error
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.inputs import SHARED_FOLDERS
@@ -78,7 +79,7 @@ def checked_out(root: Path, out: Path) -> Path:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="pnp")
+@click.version_option(version=__version__, prog_name="pnp")
 def cli():
     """pnp turns YAML card and game data into print-and-play PDFs.
 
