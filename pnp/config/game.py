@@ -53,6 +53,11 @@ class Component(Tagged, family="component", noun="a map with id and kind"):
     def render(self, ctx: BuildContext) -> list[OutputFile]:
         raise NotImplementedError
 
+    def check(self, game: Game, decks: dict[str, Deck]) -> None:
+        """Refuse what it names that the game lacks (PnpError at the key's line), once the game
+        and its decks are loaded: Project.check calls it, so list, validate, build and serve
+        refuse the same things at the same moment with the same message."""
+
     def steps(self, decks: dict[str, Deck]) -> int:
         """Progress steps its rendering counts: a deck ticks card by card as it draws."""
         return decks[self.id].total if self.is_deck else 1
@@ -180,6 +185,13 @@ class TuckboxComponent(Component, kind="tuckbox"):
     decks: list[str] = field(default_factory=list)
     thickness: Any = "0.3mm"   # of one card
     clearance: Any = "1mm"     # added to the cards' width, height and stack
+
+    def check(self, game: Game, decks: dict[str, Deck]) -> None:
+        named = [c.id for c in game.components if c.is_deck]
+        for deck_id in self.decks:
+            if deck_id not in named:
+                raise self.where_is("decks").error(f"'{deck_id}' is not a deck of this game",
+                                                   hint=did_you_mean(deck_id, named) or f"its decks: {known(named)}")
 
     def render(self, ctx: BuildContext) -> list[OutputFile]:
         from pnp.render.tuckbox import render_tuckboxes
