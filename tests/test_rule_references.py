@@ -59,3 +59,22 @@ def test_list_validate_build_and_serve_refuse_a_wrong_name_alike(root, tmp_path,
     assert len(set(said.values())) == 1, said   # word for word the same everywhere
     assert f"card_data/jukem/game.yaml:{line}: " in said["list"] and expected in said["list"]
     assert not (tmp_path / "jukem").exists()
+
+
+@pytest.mark.parametrize("front, expected", [
+    ("{by: nmae, layouts: {Knight: mini/card}}", "front.by: 'nmae' is not a field of the deck's cards"),
+    ("{by: name, layout: {Knight: mini/card}}", "front.layout: unknown key 'layout' (did you mean 'layouts'?)"),
+    ("{by: name, layouts: {}}", "front.layouts: name at least one layout"),
+    ("[mini/card]", "front: expected text, found a list"),
+])
+def test_a_front_is_typed_when_the_game_is_loaded_so_list_refuses_it_too(mini, tmp_path, front, expected):
+    """A deck's front is a layout name or a choice of layouts by a field, checked before
+    anything is drawn: `pnp list`, which draws nothing, refuses it as validate and build do."""
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("    front: mini/card\n", f"    front: {front}\n"))
+    line = next(i + 1 for i, row in enumerate(game.read_text().splitlines()) if row.startswith("    front:"))
+    for command, args in (("list", []), ("validate", ["--game", "mini"]),
+                          ("build", ["--game", "mini", "--out", str(tmp_path)])):
+        result = run(command, *args, root=mini)
+        assert result.exit_code == 1, (command, result.output)
+        assert f"card_data/mini/game.yaml:{line}: components[1].{expected}" in result.stderr, (command, result.stderr)

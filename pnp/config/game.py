@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from pnp.config.layout_ref import LayoutChoice, LayoutName
 from pnp.config.typed import Loaded, Name, Tagged, load_as, where_of
 from pnp.contents import facts, kinds  # noqa: F401 - every rule kind registers itself on Rule
 from pnp.contents.kinds import Rule
@@ -79,8 +80,8 @@ class DeckComponent(Component, kind="deck"):
     """Cards (or tokens, end zones, roster cards): pieces imposed many to a sheet, with backs."""
 
     data: str
-    front: Any                 # a layout name, or {by: field, layouts: {value: layout}, default: layout}
-    back: Any = None
+    front: LayoutName | LayoutChoice       # a layout name, or {by: field, layouts: {value: layout}, default: layout}
+    back: LayoutName | LayoutChoice | None = None
     size: Size | None = None
     where: dict[str, Any] = field(default_factory=dict)  # only the cards whose fields match
     gap: Any = None  # a Length between pieces; None: touching, or twice the bleed
@@ -94,6 +95,11 @@ class DeckComponent(Component, kind="deck"):
 
     def selects(self) -> dict[str, Any]:
         return self.where
+
+    def check(self, game: Game, decks: dict[str, Deck]) -> None:
+        for side in (self.front, self.back):
+            if isinstance(side, LayoutChoice):
+                side.check(decks[self.id].fields)
 
     def render(self, ctx: BuildContext) -> list[OutputFile]:
         from pnp.render.deck import render_deck
