@@ -11,6 +11,7 @@ writing into them (pnp.cli)."""
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -79,9 +80,13 @@ class BuildInputs:
         digest = hashlib.sha256(f"{code}\0{self.paper}\0{options}".encode())
         for shop in self.shops:
             digest.update(f"\0shop\0{shop.id}\0{shop}".encode())
+        folders = self.folders()
         for name, path in self.files():
             digest.update(f"\0{name}\0".encode())
             try:
+                if leads_out(path, folders):   # never read (a build refuses it): where it points counts
+                    digest.update(os.readlink(path).encode(errors="surrogateescape"))
+                    continue
                 digest.update(path.read_bytes())
             except OSError as exc:   # unreadable, or gone since the folder was listed
                 raise PnpError(f"cannot read {name}: {exc.strerror or exc}",
@@ -92,10 +97,18 @@ class BuildInputs:
         """Sizes and modification times of every file read but `leave_out`: cheap to take, and
         any save changes it (the preview's key for what its pictures depend on)."""
         digest = hashlib.sha256()
+        folders = self.folders()
         for name, path in self.files(leave_out):
-            stat = path.stat()
+            stat = path.lstat() if leads_out(path, folders) else path.stat()
             digest.update(f"{name}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
         return digest.hexdigest()
+
+
+def leads_out(path: Path, folders: list[Path]) -> bool:
+    """Whether `path` is a link to somewhere outside the folders a build reads and pnp's own:
+    such a file is never read (the read gate, pnp.paths, refuses it)."""
+    from pnp.paths import inside, own_folders
+    return path.is_symlink() and not inside(path.resolve(), folders + list(own_folders()))
 
 
 def input_folders(root: Path, game_ids: list[str]) -> list[Path]:
