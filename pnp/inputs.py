@@ -20,12 +20,12 @@ from typing import Any
 from pnp.errors import PnpError
 
 SHARED_FOLDERS = ("layouts", "fonts", "shops", "sheets")   # beside card_data/, used by every game
+PACKAGE = Path(__file__).resolve().parent   # pnp's own files: read, never a link leading out
 
 
 def bundled_folders(root: Path) -> list[Path]:
     """The folders in pnp that a project at `root` falls back to."""
-    from pnp.config.shop import BUNDLED as SHOPS
-    from pnp.resources import BUNDLED, fonts_folder
+    from pnp.resources import BUNDLED, SHOPS, fonts_folder
     fonts = fonts_folder(root)
     return ([fonts] if fonts == BUNDLED / "fonts" else []) + [BUNDLED / "layouts", BUNDLED / "sheets", SHOPS]
 
@@ -107,8 +107,14 @@ class BuildInputs:
 def leads_out(path: Path, folders: list[Path]) -> bool:
     """Whether `path` is a link to somewhere outside the folders a build reads and pnp's own:
     such a file is never read (the read gate, pnp.paths, refuses it)."""
-    from pnp.paths import inside, own_folders
-    return path.is_symlink() and not inside(path.resolve(), folders + list(own_folders()))
+    if not path.is_symlink():
+        return False
+    target = path.resolve()
+    for folder in folders + [PACKAGE]:
+        real = folder.resolve()
+        if target == real or real in target.parents:
+            return False
+    return True
 
 
 def input_folders(root: Path, game_ids: list[str]) -> list[Path]:

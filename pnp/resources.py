@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 BUNDLED = Path(__file__).parent / "bundled"
+SHOPS = Path(__file__).resolve().parent / "shops"   # the shop presets pnp carries (pnp.config.shop)
 
 
 def fonts_folder(root: Path) -> Path:
