@@ -2,8 +2,8 @@
 
 The folders a build of some games reads: each game's own folder, the folders beside
 card_data/ every game shares (layouts/, fonts/, shops/, sheets/) and the folders in pnp itself
-it falls back to (its fonts when a project has none, its base layouts, sheet layouts and shop
-presets). One list, used for the build cache's key (pnp.cache: every file's bytes and the
+it falls back to (its fonts when a project has none, its base layouts, sheet layouts, repeat
+arrangements and shop presets). One list, used for the build cache's key (pnp.cache: every file's bytes and the
 options), the folders `watch` and `serve` follow (pnp.watching), the preview's picture keys
 (pnp.serve.pictures: every file's size and time) and the check that keeps `--out` from
 writing into them (pnp.cli)."""
@@ -27,7 +27,8 @@ def bundled_folders(root: Path) -> list[Path]:
     """The folders in pnp that a project at `root` falls back to."""
     from pnp.resources import BUNDLED, SHOPS, fonts_folder
     fonts = fonts_folder(root)
-    return ([fonts] if fonts == BUNDLED / "fonts" else []) + [BUNDLED / "layouts", BUNDLED / "sheets", SHOPS]
+    return ([fonts] if fonts == BUNDLED / "fonts" else []) + \
+        [BUNDLED / "layouts", BUNDLED / "sheets", BUNDLED / "arrangements", SHOPS]
 
 
 @dataclass(frozen=True)
