@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import sys
-import time
-from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import click
 
+from pnp import __version__
+from pnp.cli_request import PAPER_HELP, build_request_options, usage_error
 from pnp.errors import PnpError, did_you_mean, known
-from pnp.layout.units import mm
 from pnp.inputs import SHARED_FOLDERS
+from pnp.request import BuildRequest, UsageProblem
 
 ROOT_HELP = "Folder holding card_data/, layouts/ and fonts/ (default: the current folder)."
 
@@ -49,19 +47,16 @@ def chosen_games(project, games: tuple[str, ...], every: bool) -> list[str]:
     return list(games)
 
 
-def chosen_shops(project, shops: tuple[str, ...]) -> list:
-    from pnp.config.shop import load_shop, shop_ids
-    presets = []
-    for shop in shops:
-        if shop not in shop_ids(project.root):
-            hint = did_you_mean(shop, shop_ids(project.root))
-            raise click.BadParameter(f"unknown shop '{shop}'" + (f"; {hint}" if hint else "")
-                                     + f"; shops: {known(shop_ids(project.root))}", param_hint="--shop")
-        try:
-            presets.append(load_shop(project.root, shop))
-        except PnpError as exc:
-            fail(str(exc))
-    return presets
+def chosen_shops(project, request: BuildRequest) -> list:
+    """The shop presets a request names, loaded: an unknown name is a usage error, a preset
+    with a mistake an error naming its line."""
+    try:
+        return request.shop_presets(project.root)
+    except UsageProblem as exc:
+        raise usage_error(exc) from None
+    except PnpError as exc:
+        fail(str(exc))
+        raise   # not reached: fail exits
 
 
 def finite(value: float, name: str) -> float:
@@ -83,41 +78,8 @@ def checked_out(root: Path, out: Path) -> Path:
     return out
 
 
-def parse_offset(_ctx, _param, value: str | None) -> tuple[float, float]:
-    if not value:
-        return (0.0, 0.0)
-    try:
-        x, y = (float(part) for part in value.split(","))
-    except ValueError:
-        raise click.BadParameter("give two numbers in mm, e.g. 0.5,-1") from None
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise click.BadParameter("give two finite numbers in mm, e.g. 0.5,-1")
-    if abs(x) > 20 or abs(y) > 20:
-        raise click.BadParameter("an offset over 20 mm is not a printer's shift")
-    return (mm(x), mm(y))
-
-
-def parse_bleed(_ctx, _param, value: str | None) -> float:
-    if value is None:
-        return 0.0
-    from pnp.config.typed import Where
-    from pnp.layout.units import Length
-    text = value.strip()
-    fraction = re.fullmatch(r"(\d+)\s*/\s*(\d+)\s*([a-z]*)", text.lower())
-    if fraction and int(fraction.group(2)):   # 1/8in, as shops write it
-        text = f"{int(fraction.group(1)) / int(fraction.group(2))}{fraction.group(3)}"
-    text = text if any(c.isalpha() for c in text) else text + "mm"
-    try:
-        length = Length.parse(text, Where("--bleed", None, ""))
-    except PnpError as exc:
-        raise click.BadParameter(exc.message) from None
-    if length.percent is not None or not 0 <= length.points <= mm(10):
-        raise click.BadParameter("bleed is a length from 0 to 10 mm")
-    return length.points
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="pnp")
+@click.version_option(version=__version__, prog_name="pnp")
 def cli():
     """pnp turns YAML card and game data into print-and-play PDFs.
 
@@ -132,7 +94,7 @@ def cli():
 game_option = click.option("--game", "games", multiple=True, metavar="ID",
                            help="A game id (a folder in card_data/). Repeat for several.")
 all_option = click.option("--all", "every", is_flag=True, help="Every game in card_data/.")
-def paper_option(help_text: str = "Paper size (default: the game's own, usually letter)."):
+def paper_option(help_text: str = PAPER_HELP):
     return click.option("--paper", type=click.Choice(["letter", "a4"]), help=help_text)
 
 
@@ -148,34 +110,14 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
 @cli.command()
 @game_option
 @all_option
-@paper_option()
 @out_option()
 @root_option
-@click.option("--duplex", type=click.Choice(["long-edge", "short-edge", "none", "fold"]),
-              default="long-edge", show_default=True,
-              help="How your printer turns the sheet for the back side; backs are placed so they "
-              "line up. 'none': backs on their own pages, to turn over like a book page and glue. "
-              "'fold': fronts and backs on one side, to fold and glue (no duplex printer needed).")
-@click.option("--back-offset", callback=parse_offset, metavar="X,Y",
-              help="Shift the backs by X mm right and Y mm down to make up for a printer's shift.")
-@click.option("--bleed", callback=parse_bleed, is_flag=False, flag_value="3mm", default=None,
-              metavar="[LENGTH]", help="Extend backgrounds past the cut line (3mm if no length).")
-@click.option("--shop", "shops", multiple=True, metavar="NAME",
-              help="Also write files for a print shop: tgc, mpc, drivethru, tts (Tabletop Simulator), ttp (Tabletop Playground), or a preset in shops/.")
-@click.option("--ink-saver", is_flag=True, help="Print with little ink: no full-bleed backgrounds "
-              "or dark fills (files get an -ink-saver suffix).")
-@click.option("--draft", is_flag=True, help="Build even when composition rules fail (while balancing): "
-              "each rule problem is a warning and every page says DRAFT. Data and type errors "
-              "still stop the build.")
+@build_request_options()
 @click.option("--refresh", is_flag=True, help="Download card data given by URL again (builds "
               "otherwise use the copy downloaded first).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no list of files; "
               "problems are still reported.")
-@click.option("--lang", "langs", multiple=True, metavar="CODE",
-              help="Build in a language the game has a translation for (card_data/ID/lang/CODE.yaml); "
-              "repeat for several, or 'all'. Files get the code in their names (cards-letter-de.pdf).")
-def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink_saver, draft, refresh, quiet,
-          langs):
+def build(games, every, out, root, request, refresh, quiet):
     """Build print-ready PDFs for one or more games.
 
     \b
@@ -185,37 +127,14 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
       pnp build --game 12th-player --lang de --lang he
     """
     out = checked_out(root, out)
-    from pnp.commands.build import build_game
+    from pnp.commands.build import build_as_asked
     from pnp.diagnostics import Report
-    from pnp.render import PrintOptions
     report = Report()
     project = open_project(root, report)
     project.refresh = refresh
     ids = chosen_games(project, games, every)
-    presets = chosen_shops(project, shops)
-    if duplex == "fold" and back_offset != (0.0, 0.0):
-        fail("--back-offset does not apply to --duplex fold: fronts and backs print on the same "
-             "side, so there is no printer shift to make up for")
-    if langs and shops:
-        raise click.UsageError("--shop files are made in the game's own language only; "
-                               "build them without --lang")
-    options = PrintOptions(duplex=duplex, back_offset=back_offset, bleed=bleed, ink_saver=ink_saver,
-                           draft=draft)
-
-    def build_one(game_id):
-        languages: list[str | None] = [None]   # the game as written
-        if langs:
-            from pnp.lang import chosen_languages
-            languages = list(chosen_languages(root / "card_data" / game_id, game_id, langs))
-        for lang in languages:
-            label = f"{game_id} ({lang})" if lang else game_id
-            with ProgressBar(label, enabled=not quiet) as bar:
-                written = build_game(project, game_id, out, paper, replace(options, lang=lang), presets,
-                                     bar.start)
-            if not quiet:
-                summarise(label, written, out)
-
-    report.each_game(ids, build_one)
+    presets = chosen_shops(project, request)
+    report.each_game(ids, lambda game_id: build_as_asked(project, game_id, out, request, presets, quiet))
     conclude(report)
 
 
@@ -292,62 +211,31 @@ def proof(games, every, paper, out, guides, showcase, width, background, picks, 
 @cli.command()
 @game_option
 @all_option
-@paper_option()
 @out_option()
 @root_option
+@build_request_options(langs="Also rebuild these translations (or 'all') on every save.")
 @click.option("--interval", type=click.FloatRange(0.1, 10), callback=lambda _c, _p, v: finite(v, "--interval"),
               default=0.5, show_default=True,
               help="Seconds between looks at the files where the system can't report changes "
               "(some network drives); elsewhere each save is seen at once.")
-@click.option("--lang", "langs", multiple=True, metavar="CODE",
-              help="Also rebuild these translations (or 'all') on every save.")
-def watch(games, every, paper, out, root, interval, langs):
-    """Rebuild a game each time you save one of its files, layouts or fonts. Stop with Ctrl-C.
+def watch(games, every, out, root, request, interval):
+    """Rebuild a game each time you save one of its files, layouts or fonts, with the print
+    options a build takes. Stop with Ctrl-C.
 
     A bad edit prints what is wrong and keeps watching; the last good PDFs stay.
 
     \b
     Example:
       pnp watch --game jukem
+      pnp watch --game jukem --bleed --duplex short-edge
     """
     out = checked_out(root, out)
-    from pnp.commands.build import build_game
-    from pnp.commands.watch import watch as watch_files
-    from pnp.diagnostics import Report
-    from pnp.project import Project
-    from pnp.render import PrintOptions
-    ids = chosen_games(open_project(root), games, every)
-
-    def rebuild():
-        stamp = time.strftime("%H:%M:%S")
-        report = Report()             # each rebuild tells its own problems and warnings
-        try:
-            project = Project(root, report)   # fresh each time: edits to fonts.yaml and layouts count
-        except PnpError as exc:       # card_data/ gone for a moment (a git checkout): wait for it
-            report.failed(exc)
-            click.echo("watching for changes (Ctrl-C to stop)", err=True)
-            return
-        for game_id in ids:
-            started = time.perf_counter()
-            try:
-                written = build_game(project, game_id, out, paper, PrintOptions())
-                if langs:   # a translation's files follow the game's
-                    from pnp.lang import chosen_languages
-                    for lang in chosen_languages(root / "card_data" / game_id, game_id, langs):
-                        written += build_game(project, game_id, out, paper, PrintOptions(lang=lang))
-            except Exception as exc:  # noqa: BLE001 - a watch outlives every bad edit
-                report.failed(exc if isinstance(exc, PnpError) else
-                              PnpError(f"pnp hit an internal problem ({exc.__class__.__name__}: {exc})"))
-                click.echo(f"[{stamp}] {game_id}: not rebuilt; the last good files stay", err=True)
-                continue
-            state = "up to date" if all(w.reused for w in written) else \
-                f"rebuilt {len(written)} files in {time.perf_counter() - started:.2f} s"
-            click.echo(f"[{stamp}] {game_id}: {state}")
-        report.tell_warnings()
-        click.echo("watching for changes (Ctrl-C to stop)", err=True)
-
+    from pnp.commands.watch import watch_games
+    project = open_project(root)
+    ids = chosen_games(project, games, every)
+    chosen_shops(project, request)   # an unknown shop is a usage error now, not at each save
     try:
-        watch_files(root, ids, rebuild, interval)
+        watch_games(root, ids, out, request, interval)
     except KeyboardInterrupt:
         click.echo("stopped watching", err=True)
 
@@ -462,45 +350,6 @@ def list_games(root):
             click.echo(line)
     except PnpError as exc:
         fail(str(exc))
-
-
-class ProgressBar:
-    """click's progress bar on a terminal, for builds long enough to want one."""
-
-    def __init__(self, label: str, enabled: bool):
-        self.label = label
-        self.enabled = enabled and sys.stderr.isatty()
-        self.bar: Any = None   # click's progress bar, once started
-
-    def start(self, total: int):
-        if not self.enabled or total < 200:
-            return lambda steps=1: None
-        self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
-        self.bar.__enter__()
-        return self.bar.update
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        if self.bar is not None:
-            self.bar.__exit__(*exc_info)
-        return False
-
-
-def summarise(game_id: str, written, out: Path) -> None:
-    """Every file a build wrote, with its pages, size and the time it took."""
-    if written and all(item.reused for item in written):
-        click.echo(f"{game_id}: up to date, nothing changed since the last build "
-                   f"({len(written)} files in {out / game_id})")
-        return
-    click.echo(f"{game_id}:")
-    for item in written:
-        if item.removed:
-            click.echo(f"  {item.path}  removed: its component is no longer in game.yaml")
-            continue
-        pages = f"{item.pages} page{'s' if item.pages != 1 else ''}, " if item.pages else ""
-        click.echo(f"  {item.path}  {pages}{item.size / 1024:.0f} KiB, {item.seconds:.2f} s")
 
 
 def conclude(report) -> None:

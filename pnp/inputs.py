@@ -1,15 +1,123 @@
-"""The folders a build of a game reads: one list, shared by the build cache (a rebuild is
-skipped only when none of them changed), `watch` and `serve` (which rebuild when one does) and
-the check that keeps `--out` from writing into them."""
+"""What a build reads, in one place: `BuildInputs`.
+
+The folders a build of some games reads: each game's own folder, the folders beside
+card_data/ every game shares (layouts/, fonts/, shops/, sheets/) and the folders in pnp itself
+it falls back to (its fonts when a project has none, its base layouts, sheet layouts, repeat
+arrangements and shop presets). One list, used for the build cache's key (pnp.cache: every file's bytes and the
+options), the folders `watch` and `serve` follow (pnp.watching), the preview's picture keys
+(pnp.serve.pictures: every file's size and time) and the check that keeps `--out` from
+writing into them (pnp.cli)."""
 
 from __future__ import annotations
 
+import hashlib
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
+
+from pnp.errors import PnpError
 
 SHARED_FOLDERS = ("layouts", "fonts", "shops", "sheets")   # beside card_data/, used by every game
+PACKAGE = Path(__file__).resolve().parent   # pnp's own files: read, never a link leading out
+
+
+def bundled_folders(root: Path) -> list[Path]:
+    """The folders in pnp that a project at `root` falls back to."""
+    from pnp.resources import BUNDLED, SHOPS, fonts_folder
+    fonts = fonts_folder(root)
+    return ([fonts] if fonts == BUNDLED / "fonts" else []) + \
+        [BUNDLED / "layouts", BUNDLED / "sheets", BUNDLED / "arrangements", SHOPS]
+
+
+@dataclass(frozen=True)
+class BuildInputs:
+    """What a build of `game_ids` under `root` reads: the folders, the files in them and, for a
+    build's cache key, the options and shops it was asked for."""
+
+    root: Path
+    game_ids: tuple[str, ...]
+    options: Any = None                 # the PrintOptions of one build (None: not a build's key)
+    paper: str | None = None            # the paper asked for (None: the game's own)
+    shops: Sequence[Any] = field(default=())   # the ShopPresets a build writes files for
+
+    def folders(self) -> list[Path]:
+        """The games' own folders, the shared ones, then pnp's own; some may not exist. A
+        folder reached twice (the repository's fonts/ is a link to pnp's) is listed once."""
+        return [folder for folder, _ in self._folders()]
+
+    def _folders(self) -> list[tuple[Path, bool]]:
+        """Each folder, and whether it is pnp's own."""
+        root = Path(self.root)
+        listed = [(root / "card_data" / game, False) for game in self.game_ids] + \
+            [(root / name, False) for name in SHARED_FOLDERS] + [(f, True) for f in bundled_folders(root)]
+        seen: set[Path] = set()
+        unique = []
+        for folder, own in listed:
+            real = folder.resolve()
+            if real not in seen:
+                seen.add(real)
+                unique.append((folder, own))
+        return unique
+
+    def files(self, leave_out: Iterable[Path] = ()) -> Iterator[tuple[str, Path]]:
+        """Every file read, sorted within its folder, as (a name that does not depend on where
+        the project or pnp sits, its path); `leave_out` are resolved paths to pass over."""
+        skip = set(leave_out)
+        root = Path(self.root)
+        for folder, own in self._folders():
+            if not folder.is_dir():
+                continue
+            for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+                if skip and path.resolve() in skip:
+                    continue
+                yield (f"pnp:{folder.name}/{path.relative_to(folder).as_posix()}" if own
+                       else path.relative_to(root).as_posix()), path
+
+    def digest(self, code: str) -> str:
+        """The build cache's key: `code` (pnp's own source), the options and every byte read."""
+        options = sorted(asdict(self.options).items()) if self.options is not None else None
+        digest = hashlib.sha256(f"{code}\0{self.paper}\0{options}".encode())
+        for shop in self.shops:
+            digest.update(f"\0shop\0{shop.id}\0{shop}".encode())
+        folders = self.folders()
+        for name, path in self.files():
+            digest.update(f"\0{name}\0".encode())
+            try:
+                if leads_out(path, folders):   # never read (a build refuses it): where it points counts
+                    digest.update(os.readlink(path).encode(errors="surrogateescape"))
+                    continue
+                digest.update(path.read_bytes())
+            except OSError as exc:   # unreadable, or gone since the folder was listed
+                raise PnpError(f"cannot read {name}: {exc.strerror or exc}",
+                               hint="check its permissions, or wait until the files stop changing") from None
+        return digest.hexdigest()
+
+    def look(self, leave_out: Iterable[Path] = ()) -> str:
+        """Sizes and modification times of every file read but `leave_out`: cheap to take, and
+        any save changes it (the preview's key for what its pictures depend on)."""
+        digest = hashlib.sha256()
+        folders = self.folders()
+        for name, path in self.files(leave_out):
+            stat = path.lstat() if leads_out(path, folders) else path.stat()
+            digest.update(f"{name}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+        return digest.hexdigest()
+
+
+def leads_out(path: Path, folders: list[Path]) -> bool:
+    """Whether `path` is a link to somewhere outside the folders a build reads and pnp's own:
+    such a file is never read (the read gate, pnp.paths, refuses it)."""
+    if not path.is_symlink():
+        return False
+    target = path.resolve()
+    for folder in folders + [PACKAGE]:
+        real = folder.resolve()
+        if target == real or real in target.parents:
+            return False
+    return True
 
 
 def input_folders(root: Path, game_ids: list[str]) -> list[Path]:
-    """The games' own folders, then the folders every game shares (some may not exist)."""
-    root = Path(root)
-    return [root / "card_data" / game for game in game_ids] + [root / name for name in SHARED_FOLDERS]
+    """The folders a build of these games reads (BuildInputs.folders)."""
+    return BuildInputs(Path(root), tuple(game_ids)).folders()

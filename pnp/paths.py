@@ -20,8 +20,8 @@ Fail = Callable[[str], Exception]   # makes the error to raise, e.g. `where.erro
 
 @lru_cache(maxsize=1)
 def own_folders() -> tuple[Path, ...]:
-    """pnp's package and the bundled fonts and layouts it carries (in the repository these
-    are links to the top-level folders; resolved, they are those folders)."""
+    """pnp's package and the bundled fonts and layouts it carries (real files in the package;
+    each resolved, in case an installation links them elsewhere)."""
     package = Path(__file__).resolve().parent
     bundled = package / "bundled"
     found = [package]

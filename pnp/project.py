@@ -10,7 +10,7 @@ from pnp.config.deck import Deck, check_where, load_deck, select
 from pnp.config.remote import is_url, local_data
 from pnp.config.sheets import is_sheet, load_sheet_deck, split_sheet
 from pnp.config.game import Game, game_ids, load_game
-from pnp.contents.validate import validate
+from pnp.contents.validate import check_rule_fields, validate
 from pnp.diagnostics import Diagnostics
 from pnp.errors import PnpError, ValidationFailed
 from pnp.paths import safe_path
@@ -61,7 +61,17 @@ class Project:
         rule problems are returned, for each command to treat as it must."""
         game = self.game(game_id)
         decks = self.decks(game)
+        self.check_references(game, decks)
         return Checked(game, decks, validate(game, decks))
+
+    def check_references(self, game: Game, decks: dict[str, Deck]) -> None:
+        """What a component or rule names that the game lacks (a tuck box's decks, the fields
+        a rule names): one PnpError at the naming line, before any card is looked at. `pnp
+        list` calls it too, so every command refuses the same things with the same message."""
+        for component in game.components:
+            component.check(game, decks)
+        for rule in game.contents:
+            check_rule_fields(rule, decks[rule.deck])
 
     def fetch_data(self, game_id: str) -> None:
         """Download the data a game gives by URL where there is no local copy yet, or every

@@ -101,6 +101,29 @@ def test_watch_rebuilds_after_an_edit_and_survives_a_bad_one(mini, tmp_path, wat
 
 
 
+def test_watch_rebuilds_with_the_print_options_a_build_takes(mini, tmp_path):
+    """`pnp watch --bleed --duplex short-edge` writes (and after an edit rewrites) the files
+    `pnp build --bleed --duplex short-edge` writes, not the plain ones."""
+    process = subprocess.Popen([sys.executable, "-m", "pnp", "watch", "--game", "mini", "--root", str(mini),
+                                "--out", str(tmp_path), "--interval", "0.1", "--bleed", "--duplex", "short-edge"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out = Lines(process.stdout)
+        out.wait_for("mini: rebuilt")
+        cards = mini / "card_data/mini/cards.yaml"
+        cards.write_text(cards.read_text().replace("name: Knight", "name: Rook"))
+        out.wait_for("mini: rebuilt")
+        watched = tmp_path / "mini/cards-a4-short-edge-bleed.pdf"
+        assert "Rook" in pdf(watched).pages[0].extract_text()
+        assert not (tmp_path / "mini/cards-a4.pdf").exists()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    built = tmp_path / "built"
+    run("build", "--game", "mini", "--out", str(built), "--bleed", "--duplex", "short-edge", root=mini)
+    assert (built / "mini/cards-a4-short-edge-bleed.pdf").read_bytes() == watched.read_bytes()
+
+
 def test_watch_reports_markup_it_cannot_read_and_goes_on(mini, tmp_path, watching):
     process, out, errors = watching
     out.wait_for("mini: rebuilt")

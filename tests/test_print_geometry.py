@@ -3,6 +3,9 @@ marks, backs for glued sheets, print scaling, embedded fonts, file names and pri
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from conftest import MM, REPO, build, embedded, pdf, placements, render_png, run
@@ -217,11 +220,19 @@ def test_bleed_takes_fractions_of_an_inch(tmp_path):
     assert abs((first["ink"][3] - first["trim"][3]) - 0.125 * 72) < 0.01   # above the top row
 
 
-def test_back_offset_with_fold_is_an_error(tmp_path):
-    result = run("build", "--game", "12th-player", "--out", str(tmp_path), "--duplex", "fold",
-                 "--back-offset", "1,1", root=REPO)
-    assert result.exit_code == 1
-    assert "--back-offset" in result.output + (result.stderr or "") and "fold" in result.output + (result.stderr or "")
+@pytest.mark.parametrize("command", ["build", "watch"])
+def test_back_offset_with_fold_is_a_usage_error(tmp_path, command):
+    """Options that do not go together are a usage error (exit status 2), checked once for
+    every command that takes them, before anything is built or watched."""
+    try:   # a process of its own: a watch that took the options would never end
+        result = subprocess.run([sys.executable, "-m", "pnp", command, "--game", "12th-player", "--out", str(tmp_path),
+                                 "--duplex", "fold", "--back-offset", "1,1", "--root", str(REPO)],
+                                capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"pnp {command} accepted --back-offset with --duplex fold")
+    assert result.returncode == 2
+    assert "--back-offset does not apply to --duplex fold" in result.stderr
+    assert "Traceback" not in result.stderr
     assert not (tmp_path / "12th-player").exists()
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnp.cache import fingerprint
 from pnp.checkpoints import reached
@@ -17,6 +18,10 @@ from pnp.errors import PnpError
 from pnp.outputs.print_all import home_part, print_all, print_all_name
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions
+from pnp.request import BuildRequest
+
+if TYPE_CHECKING:
+    from pnp.commands.progress import ProgressBar
 
 
 @dataclass
@@ -154,3 +159,31 @@ def distinct_names(game, files: list[OutputFile], game_id: str, options: PrintOp
         raise culprit.where_is("id").error(
             f"component '{culprit.id}' would write {file.name}, a name {what} writes too; "
             f"give it another id")
+
+
+def languages_built(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence = (),
+                    progress: Callable[[str], ProgressBar] | None = None, as_written: bool = False
+                    ) -> Iterator[tuple[str, list[Written]]]:
+    """One game built as `request` asks, once per language it names (the game as written when
+    it names none; with `as_written`, that too), each as (label, files written).
+    `progress(label)` gives the bar a build reports its steps to."""
+    languages = request.languages(project.root / "card_data" / game_id, game_id)
+    if as_written and None not in languages:
+        languages.insert(0, None)
+    for lang in languages:
+        label = f"{game_id} ({lang})" if lang else game_id
+        bar = progress(label) if progress is not None else None
+        with bar if bar is not None else nullcontext():
+            written = build_game(project, game_id, out, request.paper, request.options_for(lang=lang), shops,
+                                 bar.start if bar is not None else None)
+        yield label, written
+
+
+def build_as_asked(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence = (),
+                   quiet: bool = False) -> None:
+    """`pnp build` of one game: each language with its progress bar, then the files it wrote."""
+    from pnp.commands.progress import ProgressBar, summarise
+    for label, written in languages_built(project, game_id, out, request, shops,
+                                          lambda label: ProgressBar(label, enabled=not quiet)):
+        if not quiet:
+            summarise(label, written, out)

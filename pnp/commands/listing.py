@@ -10,6 +10,7 @@ def describe_games(project: Project) -> list[str]:
     for game_id in project.game_ids():
         game = project.game(game_id)
         decks = project.decks(game)
+        project.check_references(game, decks)   # what build and validate would refuse, list refuses
         lines.append(f"{game_id}: {game.title} ({game.spec.players} players, {game.spec.paper})")
         for component in game.components:
             deck = decks.get(component.id)

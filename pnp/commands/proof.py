@@ -16,7 +16,8 @@ from pnp.outputs.pdf import OutputFile
 from pnp.outputs.pieces import pieces_pdf
 from pnp.outputs.raster import rasterise, rounded
 from pnp.project import Project
-from pnp.render import BuildContext, PrintOptions
+from pnp.render import BuildContext
+from pnp.request import BuildRequest
 from pnp.render.deck import compile_deck_layouts, corner_radius
 from pnp.render.distinct import first_copies
 from pnp.layout.units import mm
@@ -33,7 +34,7 @@ def proof_game(project: Project, game_id: str, out: Path, paper: str | None, gui
     checked = project.check(game_id)
     checked.require_valid()
     game = checked.game
-    ctx = BuildContext(project, game, checked.decks, PrintOptions(paper=paper or game.spec.paper))
+    ctx = BuildContext(project, game, checked.decks, BuildRequest(paper=paper).options_for(game.spec.paper))
     files: list[OutputFile] = []
     for component in game.components:
         if component.is_deck:

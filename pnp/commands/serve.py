@@ -7,19 +7,15 @@ output folder, as `pnp build` would."""
 from __future__ import annotations
 
 import errno
-import math
 import socket
 import threading
 from pathlib import Path
 
 from pnp.errors import PnpError
+from pnp.request import BuildRequest
 from pnp.serve.live import LiveGame
 from pnp.serve.server import PreviewServer
 from pnp.watching import changes
-
-DUPLEX = ("long-edge", "short-edge", "none", "fold")
-PAGE_OPTIONS = ("paper", "duplex", "bleed", "ink_saver")
-
 
 class PortTaken(PnpError):
     pass
@@ -47,37 +43,23 @@ def open_server(host: str, port: int, live: LiveGame, build, editor=None) -> Pre
         raise PortTaken(f"port {port} on {host} is already in use (another pnp serve?)", hint=hint) from None
 
 
-def print_options(asked: dict):
-    """The page's print choices as build options; anything unexpected is refused, not guessed."""
-    from pnp.layout.units import mm
-    from pnp.render import PrintOptions
-    unknown = sorted(str(key) for key in asked if key not in PAGE_OPTIONS)
-    if unknown:
-        raise PnpError(f"unknown print option '{unknown[0]}'", hint=", ".join(PAGE_OPTIONS))
-    paper = asked.get("paper")
-    if paper == "":
-        paper = None    # none chosen: the game's own paper, as `pnp build` without --paper
-    duplex = asked.get("duplex", "long-edge")
-    bleed = asked.get("bleed", 0)
-    if paper not in (None, "letter", "a4"):
-        raise PnpError(f"unknown paper '{paper}'", hint="letter or a4")
-    if duplex not in DUPLEX:
-        raise PnpError(f"unknown duplex '{duplex}'", hint=", ".join(DUPLEX))
-    if isinstance(bleed, bool) or not isinstance(bleed, (int, float)) or not math.isfinite(bleed) \
-            or not 0 <= bleed <= 10:
-        raise PnpError("bleed is a number of mm from 0 to 10")
-    return paper, PrintOptions(duplex=duplex, bleed=mm(bleed), ink_saver=bool(asked.get("ink_saver")))
+def print_options(asked: dict) -> BuildRequest:
+    """The page's print choices as a build request; anything unexpected is refused, not guessed."""
+    return BuildRequest.from_json(asked)
 
 
 def serve(root: Path, game_id: str, out: Path, host: str, port: int, announce, edit: bool = False) -> None:
     """Serve until interrupted. `announce(url)` is told where the page is. With `edit`, the
     page may change the game's layout files (pnp.serve.editing)."""
-    from pnp.commands.build import build_game
     from pnp.project import Project
 
     def build(asked: dict):
-        paper, options = print_options(asked)
-        written = build_game(Project(root), game_id, out, paper, options)
+        from pnp.commands.build import languages_built
+        request = print_options(asked)
+        project = Project(root)
+        written = [item for _, files in languages_built(project, game_id, out, request,
+                                                        request.shop_presets(project.root))
+                   for item in files]
         return [(item.path.name, item.path, item.pages, item.size) for item in written]
 
     live = LiveGame(root, game_id)

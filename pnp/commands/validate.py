@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pnp.project import Project
-from pnp.render import BuildContext, PrintOptions
+from pnp.render import BuildContext
+from pnp.request import BuildRequest
 
 
 def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
@@ -20,7 +21,7 @@ def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
     PnpError."""
     checked = project.check(game_id)
     game = checked.game
-    ctx = BuildContext(project, game, checked.decks, replace(PrintOptions(), paper=game.spec.paper))
+    ctx = BuildContext(project, game, checked.decks, BuildRequest().options_for(game.spec.paper))
     files = []
     for component in game.components:
         files += [replace(file, component=component.id) for file in component.render(ctx)]

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from pnp.config.layout_ref import LayoutChoice, LayoutName
 from pnp.paths import file_error, gate
 from pnp.config.typed import Loaded, Name, Tagged, load_as, where_of
 from pnp.contents import facts, kinds  # noqa: F401 - every rule kind registers itself on Rule
@@ -54,6 +55,11 @@ class Component(Tagged, family="component", noun="a map with id and kind"):
     def render(self, ctx: BuildContext) -> list[OutputFile]:
         raise NotImplementedError
 
+    def check(self, game: Game, decks: dict[str, Deck]) -> None:
+        """Refuse what it names that the game lacks (PnpError at the key's line), once the game
+        and its decks are loaded: Project.check calls it, so list, validate, build and serve
+        refuse the same things at the same moment with the same message."""
+
     def steps(self, decks: dict[str, Deck]) -> int:
         """Progress steps its rendering counts: a deck ticks card by card as it draws."""
         return decks[self.id].total if self.is_deck else 1
@@ -75,8 +81,8 @@ class DeckComponent(Component, kind="deck"):
     """Cards (or tokens, end zones, roster cards): pieces imposed many to a sheet, with backs."""
 
     data: str
-    front: Any                 # a layout name, or {by: field, layouts: {value: layout}, default: layout}
-    back: Any = None
+    front: LayoutName | LayoutChoice       # a layout name, or {by: field, layouts: {value: layout}, default: layout}
+    back: LayoutName | LayoutChoice | None = None
     size: Size | None = None
     where: dict[str, Any] = field(default_factory=dict)  # only the cards whose fields match
     gap: Any = None  # a Length between pieces; None: touching, or twice the bleed
@@ -90,6 +96,11 @@ class DeckComponent(Component, kind="deck"):
 
     def selects(self) -> dict[str, Any]:
         return self.where
+
+    def check(self, game: Game, decks: dict[str, Deck]) -> None:
+        for side in (self.front, self.back):
+            if isinstance(side, LayoutChoice):
+                side.check(decks[self.id].fields)
 
     def render(self, ctx: BuildContext) -> list[OutputFile]:
         from pnp.render.deck import render_deck
@@ -181,6 +192,13 @@ class TuckboxComponent(Component, kind="tuckbox"):
     decks: list[str] = field(default_factory=list)
     thickness: Any = "0.3mm"   # of one card
     clearance: Any = "1mm"     # added to the cards' width, height and stack
+
+    def check(self, game: Game, decks: dict[str, Deck]) -> None:
+        named = [c.id for c in game.components if c.is_deck]
+        for deck_id in self.decks:
+            if deck_id not in named:
+                raise self.where_is("decks").error(f"'{deck_id}' is not a deck of this game",
+                                                   hint=did_you_mean(deck_id, named) or f"its decks: {known(named)}")
 
     def render(self, ctx: BuildContext) -> list[OutputFile]:
         from pnp.render.tuckbox import render_tuckboxes

@@ -230,7 +230,9 @@ def convert(kind, value, where: Where):
                 return convert(option, value, where)
             except PnpError as exc:
                 errors.append(exc)
-        raise errors[0]
+        # a map that fits none: what the map-shaped option found wrong in it says most
+        shaped = [exc for option, exc in zip(options, errors) if isinstance(value, dict) and dataclasses.is_dataclass(option)]
+        raise (shaped or errors)[0]
     if origin is Literal:
         if value not in args:
             raise where.error(f"'{value}' is not one of: {', '.join(map(str, args))}",

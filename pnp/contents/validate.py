@@ -14,12 +14,13 @@ LOCATED = re.compile(r"^[^\s:]+:\d+: ")
 def check_rule_fields(rule, deck) -> None:
     """The fields a rule names must be the deck's own, or the rule would check nothing."""
     check_where(getattr(rule, "where", None) or {}, deck, rule.where_is("where"))
-    for key in ("by", "field", "key"):
-        name = getattr(rule, key, None)
-        if isinstance(name, str) and name not in deck.fields and name != "count":
-            raise rule.where_is(key).error(
-                f"'{name}' is not a field of {deck.path.name}",
-                hint=did_you_mean(name, deck.fields) or f"its fields: {known(deck.fields)}")
+    for key in ("by", "field", "key", "fields"):
+        named = getattr(rule, key, None)
+        for name in named if isinstance(named, list) else [named]:   # `fields`: a list of them
+            if isinstance(name, str) and name not in deck.fields and name != "count":
+                raise rule.where_is(key).error(
+                    f"'{name}' is not a field of {deck.path.name}",
+                    hint=did_you_mean(name, deck.fields) or f"its fields: {known(deck.fields)}")
 
 
 def validate(game, decks: dict) -> list[str]:

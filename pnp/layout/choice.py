@@ -9,21 +9,12 @@ preview) sees one layout of one size.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pnp.config.typed import Loaded
 from pnp.errors import PnpError, known
 
 if TYPE_CHECKING:
     from pnp.layout.template import CompiledLayout
-
-
-@dataclass
-class LayoutChoiceSpec(Loaded):
-    by: str                    # the card field whose value picks the layout
-    layouts: dict[str, str]    # value -> layout name
-    default: str | None = None
 
 
 class ChosenLayout:

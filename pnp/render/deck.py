@@ -27,25 +27,16 @@ def compile_deck_layouts(ctx, component, bleed: float, safe: float | None = None
 
 
 def deck_layout(ctx, name, where, args: dict, size, deck):
-    """One layout by name, or a ChosenLayout when `name` is {by, layouts, default}."""
+    """One layout by name, or a ChosenLayout when `name` is a LayoutChoice (checked against
+    the deck's fields when the game was checked)."""
     if isinstance(name, str):
         return compile_layout(ctx.project.root, name, where, args, size)
-    from pnp.config.typed import load_as
-    from pnp.layout.choice import ChosenLayout, LayoutChoiceSpec
-    if not isinstance(name, dict):
-        raise where.error("expected a layout name, or {by: field, layouts: {value: layout}, default: layout}")
-    spec = load_as(LayoutChoiceSpec, name, where)
-    if spec.by not in deck.fields:
-        raise spec.where_is("by").error(f"'{spec.by}' is not a field of the deck's cards",
-                                          hint=f"its fields: {', '.join(sorted(deck.fields))}")
-    if not spec.layouts:
-        raise spec.where_is("layouts").error("name at least one layout, e.g. layouts: {captain: crew/captain}")
-    layouts_where = spec.where_is("layouts")
-    layouts = {str(value): compile_layout(ctx.project.root, layout, layouts_where.key(name["layouts"], value), args, size)
-               for value, layout in spec.layouts.items()}
-    default = compile_layout(ctx.project.root, spec.default, spec.where_is("default"), args, size) \
-        if spec.default else None
-    return ChosenLayout(spec.by, layouts, default, where)
+    from pnp.layout.choice import ChosenLayout
+    layouts = {str(value): compile_layout(ctx.project.root, layout, layout.where, args, size)
+               for value, layout in name.layouts.items()}
+    default = compile_layout(ctx.project.root, name.default, name.default.where, args, size) \
+        if name.default else None
+    return ChosenLayout(name.by, layouts, default, where)
 
 
 def corner_radius(component) -> float:

@@ -22,6 +22,7 @@ from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions
 from pnp.render.deck import compile_deck_layouts
 from pnp.render.distinct import distinct_backs, first_copies
+from pnp.request import BuildRequest
 
 FACE_DPI = 150          # sharp enough to read a card at twice its printed size on screen
 PAGE_DPI = 60           # a whole page, to see what prints where
@@ -119,7 +120,7 @@ class Preview:
             project = Project(self.root, CardDiagnostics())
             checked = project.check(self.game_id)
             game, decks = checked.game, checked.decks
-            options = PrintOptions(paper=self.options.paper or game.spec.paper, ink_saver=self.options.ink_saver)
+            options = BuildRequest(paper=self.options.paper, ink_saver=self.options.ink_saver).options_for(game.spec.paper)
             ctx = BuildContext(project, game, decks, options)
             snapshot = Snapshot(game=self.game_id, title=game.title, problems=checked.problems)
             look = look_digest(project.root, game, decks, options)
@@ -219,20 +220,14 @@ def picture_key(look: str, deck_id: str, side: str, layout, card) -> str:
 
 
 def look_digest(root: Path, game, decks: dict, options: PrintOptions) -> str:
-    """Every file a picture may depend on besides the cards' values: layouts, fonts, the game
-    folder (its images, icons, rules) — all but the deck data files, whose values each card's
-    key holds itself. Sizes and modification times stand in for contents: cheap, and any save
-    changes them."""
+    """Every file a picture may depend on besides the cards' values (what BuildInputs says a
+    build reads: the game folder, layouts, fonts, shops, sheets and pnp's own), all but the
+    deck data files, whose values each card's key holds itself. Sizes and modification times
+    stand in for contents: cheap, and any save changes them."""
+    from pnp.inputs import BuildInputs
     data_files = {Path(deck.path).resolve() for deck in decks.values()}
-    digest = hashlib.sha256(f"{options.ink_saver}\0{game.folder}".encode())
-    for folder in (game.folder, root / "layouts", root / "fonts"):
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.rglob("*")):
-            if path.is_file() and path.resolve() not in data_files:
-                stat = path.stat()
-                digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
-    return digest.hexdigest()
+    files = BuildInputs(Path(root), (game.folder.name,)).look(leave_out=data_files)
+    return hashlib.sha256(f"{options.ink_saver}\0{game.folder}\0{files}".encode()).hexdigest()
 
 
 def card_warnings(snapshot: Snapshot) -> list[dict]:

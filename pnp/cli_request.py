@@ -1,0 +1,95 @@
+"""The command-line options that make a BuildRequest, as one group `pnp build` and `pnp watch`
+share, so a watch rebuilds with every print option a build takes.
+
+The command decorated with `@build_request_options()` is called with `request=` a checked
+BuildRequest instead of the options one by one. To add an option: append a click option to
+REQUEST_OPTIONS whose parameter name is a BuildRequest field (pnp.request says the rest)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Any
+
+import click
+
+from pnp.request import DUPLEX, PAPERS, BuildRequest, UsageProblem, parse_bleed, parse_offset
+
+
+def usage_error(exc: UsageProblem) -> click.UsageError:
+    """A UsageProblem as click tells usage errors (exit status 2)."""
+    if exc.field and exc.field.startswith("--"):
+        return click.BadParameter(exc.message + (f" ({exc.hint})" if exc.hint else ""), param_hint=exc.field)
+    return click.UsageError(str(exc))
+
+
+def parsed_with(parse: Callable[[Any], Any]) -> Callable[[Any, Any, Any], Any]:
+    """A click callback around a pnp.request parser: its UsageProblem is click's BadParameter."""
+    def callback(_ctx, _param, value):
+        try:
+            return parse(value)
+        except UsageProblem as exc:
+            raise click.BadParameter(exc.message) from None
+    return callback
+
+
+PAPER_HELP = "Paper size (default: the game's own, usually letter)."
+LANG_HELP = ("Build in a language the game has a translation for (card_data/ID/lang/CODE.yaml); "
+             "repeat for several, or 'all'. Files get the code in their names (cards-letter-de.pdf).")
+
+REQUEST_OPTIONS: dict[str, Callable[[str], Callable]] = {
+    # each takes its help text (a command may word it for itself) and gives the click option
+    "paper": lambda help: click.option("--paper", type=click.Choice(PAPERS), help=help),
+    "duplex": lambda help: click.option(
+        "--duplex", type=click.Choice(DUPLEX), default="long-edge", show_default=True, help=help),
+    "back_offset": lambda help: click.option(
+        "--back-offset", callback=parsed_with(parse_offset), metavar="X,Y", help=help),
+    "bleed": lambda help: click.option(
+        "--bleed", callback=parsed_with(parse_bleed), is_flag=False, flag_value="3mm", default=None,
+        metavar="[LENGTH]", help=help),
+    "shops": lambda help: click.option("--shop", "shops", multiple=True, metavar="NAME", help=help),
+    "ink_saver": lambda help: click.option("--ink-saver", is_flag=True, help=help),
+    "draft": lambda help: click.option("--draft", is_flag=True, help=help),
+    "langs": lambda help: click.option("--lang", "langs", multiple=True, metavar="CODE", help=help),
+}
+
+REQUEST_HELP = {
+    "paper": PAPER_HELP,
+    "duplex": "How your printer turns the sheet for the back side; backs are placed so they "
+              "line up. 'none': backs on their own pages, to turn over like a book page and glue. "
+              "'fold': fronts and backs on one side, to fold and glue (no duplex printer needed).",
+    "back_offset": "Shift the backs by X mm right and Y mm down to make up for a printer's shift.",
+    "bleed": "Extend backgrounds past the cut line (3mm if no length).",
+    "shops": "Also write files for a print shop: tgc, mpc, drivethru, tts (Tabletop Simulator), "
+             "ttp (Tabletop Playground), or a preset in shops/.",
+    "ink_saver": "Print with little ink: no full-bleed backgrounds or dark fills (files get an "
+                 "-ink-saver suffix).",
+    "draft": "Build even when composition rules fail (while balancing): each rule problem is a "
+             "warning and every page says DRAFT. Data and type errors still stop the build.",
+    "langs": LANG_HELP,
+}
+
+
+def build_request_options(**helps: str) -> Callable[[Callable], Callable]:
+    """Decorate a command with every option of a BuildRequest; it is called with `request=`.
+    Keyword arguments word an option's help for this command (e.g. langs="...")."""
+    names = [f.name for f in fields(BuildRequest)]
+    missing = set(names) ^ set(REQUEST_OPTIONS)
+    assert not missing, f"BuildRequest fields and their options differ: {sorted(missing)}"
+
+    def decorate(command: Callable) -> Callable:
+        @functools.wraps(command)
+        def with_request(**kwargs: Any) -> Any:
+            asked = {name: kwargs.pop(name) for name in names}
+            asked["shops"], asked["langs"] = tuple(asked["shops"]), tuple(asked["langs"])
+            try:
+                request = BuildRequest(**asked)
+            except UsageProblem as exc:
+                raise usage_error(exc) from None
+            return command(request=request, **kwargs)
+
+        for name in reversed(names):   # click lists options in the order they are applied, last first
+            with_request = REQUEST_OPTIONS[name](helps.get(name, REQUEST_HELP[name]))(with_request)
+        return with_request
+    return decorate

@@ -1,0 +1,49 @@
+"""What a build tells on the terminal: a progress bar while it draws, then each file written."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+import click
+
+
+class ProgressBar:
+    """click's progress bar on a terminal, for builds long enough to want one."""
+
+    def __init__(self, label: str, enabled: bool):
+        self.label = label
+        self.enabled = enabled and sys.stderr.isatty()
+        self.bar: Any = None   # click's progress bar, once started
+
+    def start(self, total: int) -> Callable[..., None]:
+        if not self.enabled or total < 200:
+            return lambda steps=1: None
+        self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+        self.bar.__enter__()
+        return self.bar.update
+
+    def __enter__(self) -> ProgressBar:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> Literal[False]:
+        if self.bar is not None:
+            self.bar.__exit__(*exc_info)
+        return False
+
+
+def summarise(game_id: str, written: list, out: Path) -> None:
+    """Every file a build wrote, with its pages, size and the time it took."""
+    if written and all(item.reused for item in written):
+        click.echo(f"{game_id}: up to date, nothing changed since the last build "
+                   f"({len(written)} files in {out / game_id})")
+        return
+    click.echo(f"{game_id}:")
+    for item in written:
+        if item.removed:
+            click.echo(f"  {item.path}  removed: its component is no longer in game.yaml")
+            continue
+        pages = f"{item.pages} page{'s' if item.pages != 1 else ''}, " if item.pages else ""
+        click.echo(f"  {item.path}  {pages}{item.size / 1024:.0f} KiB, {item.seconds:.2f} s")

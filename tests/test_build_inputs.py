@@ -1,0 +1,67 @@
+"""What a build reads is one list (pnp.inputs.BuildInputs): the build cache, the watcher and
+the preview's picture keys all take it from there, pnp's own fonts and layouts included."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pnp
+from pnp.commands.new import new_game
+from pnp.inputs import BuildInputs
+from pnp.watching import watched_folders
+
+BUNDLED = Path(pnp.__file__).resolve().parent / "bundled"
+
+
+def test_the_bundled_resources_are_real_files_not_links():
+    found = []
+    for folder, dirs, files in os.walk(BUNDLED):
+        for name in dirs + files:
+            path = Path(folder) / name
+            assert not path.is_symlink(), f"{path} is a link: a wheel or another checkout would lack it"
+            found.append(path.relative_to(BUNDLED).as_posix())
+    assert "fonts/fonts.yaml" in found and "layouts/base/card.yaml" in found
+    assert not any(name.startswith("layouts/big-ten") for name in found)   # the games' own stay theirs
+
+
+def test_an_outside_project_reads_and_watches_pnps_own_fonts_layouts_sheets_and_shops(tmp_path):
+    new_game(tmp_path, "demo", "Demo")
+    folders = [folder.resolve() for folder in watched_folders(tmp_path, ["demo"])]
+    for bundled in (BUNDLED / "fonts", BUNDLED / "layouts", BUNDLED / "sheets", BUNDLED.parent / "shops"):
+        assert bundled.resolve() in folders
+    for shared in ("layouts", "fonts", "shops", "sheets"):
+        assert (tmp_path / shared).resolve() in folders
+    names = [name for name, _ in BuildInputs(tmp_path, ("demo",)).files()]
+    assert "pnp:fonts/Lato-Regular.ttf" in names and "pnp:layouts/base/card.yaml" in names
+    assert "card_data/demo/game.yaml" in names
+
+
+def test_a_project_with_fonts_of_its_own_does_not_read_pnps(tmp_path):
+    new_game(tmp_path, "demo", "Demo")
+    (tmp_path / "fonts").mkdir()
+    (tmp_path / "fonts/fonts.yaml").write_text("families: {}\n")
+    names = [name for name, _ in BuildInputs(tmp_path, ("demo",)).files()]
+    assert "fonts/fonts.yaml" in names and not any(name.startswith("pnp:fonts/") for name in names)
+
+
+def test_the_preview_pictures_are_drawn_again_when_a_shop_or_sheet_layout_changes(tmp_path):
+    from pnp.project import Project
+    from pnp.render import PrintOptions
+    from pnp.serve.pictures import look_digest
+    new_game(tmp_path, "demo", "Demo")
+    project = Project(tmp_path)
+    checked = project.check("demo")
+
+    def look() -> str:
+        return look_digest(tmp_path, checked.game, checked.decks, PrintOptions())
+
+    before = look()
+    assert look() == before
+    (tmp_path / "sheets").mkdir()
+    (tmp_path / "sheets/mine.yaml").write_text("description: a sheet\n")
+    after_sheet = look()
+    assert after_sheet != before
+    (tmp_path / "shops").mkdir()
+    (tmp_path / "shops/mine.yaml").write_text("name: mine\n")
+    assert look() != after_sheet
