@@ -289,6 +289,42 @@ def proof(games, every, paper, out, guides, showcase, width, background, picks, 
     conclude(report)
 
 
+since_option = click.option("--since", metavar="REV|RECORD",
+                            help="Compare with a git revision of the data (e.g. HEAD~3, a tag) or "
+                            "an earlier build record (a copy of OUT/ID/.pnp-build.json) instead "
+                            "of the last build in the output folder.")
+
+
+@cli.command()
+@game_option
+@all_option
+@out_option("Output folder whose last build is compared with (OUT/ID/.pnp-build.json).")
+@root_option
+@since_option
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing; the exit status is 0 either way.")
+def diff(games, every, out, root, since, quiet):
+    """List the cards changed since the last build: added, removed, with another count, and
+    each changed field with its old and new value and the file and line to find it.
+
+    \b
+    Example:
+      pnp diff --game jukem
+      pnp diff --game jukem --since HEAD~1
+    """
+    out = checked_out(root, out)
+    from pnp.diagnostics import Report
+    from pnp.playtest.diff import change_lines, game_changes
+    report = Report()
+    project = open_project(root, report)
+    found = report.each_game(chosen_games(project, games, every),
+                             lambda game_id: game_changes(root, game_id, out / game_id, since))
+    if not quiet:
+        for game_id, (changes, name) in found.items():
+            for line in change_lines(game_id, changes, name):
+                click.echo(line)
+    conclude(report)
+
+
 @cli.command()
 @game_option
 @all_option

@@ -77,8 +77,12 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
             project.diagnostics.warn(f"{options.lang}: {problem}")
     # a file saved during the build: never count this output up to date
     unchanged = inputs if fingerprint(*asked) == inputs else None
+    playtest = None
+    if not options.lang:   # what pnp diff and build --reprint compare with next time
+        from pnp.playtest.record import game_record
+        playtest = game_record(project.root, game, decks, ctx.compiled)
     paths = folder.commit([file for file, _ in rendered], unchanged, project.diagnostics.warnings,
-                          components=output_components(game))
+                          components=output_components(game), playtest=playtest)
     return [Written(path, file.pages, len(file.data), spent)
             for path, (file, spent) in zip(paths, rendered)] + \
         [Written(path, 0, 0, 0.0, removed=True) for path in folder.removed]

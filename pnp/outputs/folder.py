@@ -87,6 +87,14 @@ class OutputFolder:
         except (OSError, ValueError, AttributeError):
             return []
 
+    def read_record(self) -> dict | None:
+        """The last build's record, or None when there is none (or it is unreadable)."""
+        try:
+            record = json.loads((self.folder / self.record).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return record if isinstance(record, dict) else None
+
     def up_to_date(self, fingerprint: str) -> list[dict] | None:
         """The files of the last build, if it was made from `fingerprint` and every file it
         wrote is still there unchanged; else None."""
@@ -106,9 +114,12 @@ class OutputFolder:
         return files
 
     def commit(self, files, fingerprint: str | None = None, warnings: Sequence[str] = (),
-               components: set[str] | None = None) -> list[Path]:
+               components: set[str] | None = None, playtest: dict | None = None,
+               keep_record: bool = False) -> list[Path]:
         """Write every file (name, data) into the folder, or none of them. Given the game's
-        `components`, files pnp wrote for one it no longer has are removed afterwards."""
+        `components`, files pnp wrote for one it no longer has are removed afterwards.
+        `playtest` is kept in the record for `pnp diff` (pnp.playtest.record); `keep_record`
+        leaves the last build's record as it is (a reprint is not a build of the whole game)."""
         for file in files:
             self.target(file.name)   # every path is checked before anything is written
         try:
@@ -125,6 +136,10 @@ class OutputFolder:
                 record = {"fingerprint": fingerprint, "files": [
                     {"name": f.name, "digest": digest(f.data), "pages": f.pages, "size": len(f.data)}
                     for f in files], "warnings": list(warnings)}
+                if playtest is not None:
+                    record["playtest"] = playtest
+                if keep_record:
+                    record = self.read_record()
                 journal = {"renames": staged, "manifest": dict(sorted(manifest.items())), "record": record,
                            "record_name": self.record,
                            "old_manifest": old_manifest}
@@ -195,7 +210,8 @@ class OutputFolder:
             return
         if all(self._holds(entry["name"], entry["digest"]) for entry in renames):
             self._write_json(MANIFEST, journal["manifest"])
-            self._write_json(journal.get("record_name", RECORD), journal["record"])
+            if journal["record"] is not None:   # None: a reprint, which leaves the record be
+                self._write_json(journal.get("record_name", RECORD), journal["record"])
             self._forget(journal)
         else:
             self._undo(journal)
@@ -210,7 +226,8 @@ class OutputFolder:
         for entry in journal["renames"]:
             os.replace(self.folder / entry["part"], self.folder / entry["name"])
         self._write_json(MANIFEST, journal["manifest"])
-        self._write_json(journal.get("record_name", RECORD), journal["record"])
+        if journal["record"] is not None:
+            self._write_json(journal.get("record_name", RECORD), journal["record"])
 
     def _undo(self, journal: dict) -> None:
         """Put back every file as it was before the commit began."""
