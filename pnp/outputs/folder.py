@@ -133,10 +133,10 @@ class OutputFolder:
                 old_manifest = dict(manifest)
                 for file in files:
                     manifest[file.name] = {"sha256": digest(file.data), "component": file.component}
-                record = {"fingerprint": fingerprint, "files": [
+                record: dict | None = {"fingerprint": fingerprint, "files": [
                     {"name": f.name, "digest": digest(f.data), "pages": f.pages, "size": len(f.data)}
                     for f in files], "warnings": list(warnings)}
-                if playtest is not None:
+                if playtest is not None and record is not None:
                     record["playtest"] = playtest
                 if keep_record:
                     record = self.read_record()

@@ -83,9 +83,7 @@ def compare(old: GameState, new: GameState) -> list[CardChange]:
                                           new_card=card))
                 continue
             old_card, old_count, old_entry = before[key]
-            fields = [(name, old_card.get(name) if old_card is not None else None, card.get(name))
-                      for name in sorted(set(card) | set(old_card or {}))
-                      if name != "copy" and old_card is not None and old_card.get(name) != card.get(name)]
+            fields = field_changes(old_card, card) if old_card is not None and card is not None else []
             face = old_entry.get("face") != entry.get("face")
             back = old_entry.get("back") != entry.get("back")
             if fields or face or back:
@@ -99,6 +97,11 @@ def compare(old: GameState, new: GameState) -> list[CardChange]:
                 changes.append(CardChange(deck_id, key, "removed", count, 0, old_line=entry.get("line", ""),
                                           old_card=card))
     return changes
+
+
+def field_changes(old: Card, new: Card) -> list[tuple[str, Any, Any]]:
+    return [(name, old.get(name), new.get(name)) for name in sorted(set(new) | set(old))
+            if name != "copy" and old.get(name) != new.get(name)]
 
 
 def keyed(state: GameState, deck_id: str) -> dict[str, tuple[Card | None, int, dict]]:
