@@ -326,6 +326,57 @@ def diff(games, every, out, root, since, quiet):
 
 
 @cli.command()
+@click.option("--game", "game_id", required=True, metavar="ID", help="The game.")
+@click.option("--deck", "deck_id", metavar="ID", help="The deck (default: the game's first).")
+@click.option("--hand", type=click.IntRange(1, 60), required=True, help="Cards in a hand.")
+@click.option("--where", "wheres", multiple=True, metavar="CONDITION",
+              help="Which cards count: field=value, field!=value, or yards>=8 (also <=, >, <); "
+              "repeat for cards that meet all.")
+@click.option("--at-least", type=click.IntRange(0, 60), metavar="K",
+              help="Also give the chance of at least K such cards in a hand.")
+@click.option("--sum", "sum_field", metavar="FIELD", help="The distribution of a numeric field's sum over a hand.")
+@click.option("--count", "counts", multiple=True, metavar="CARD=N",
+              help="Try another count for a card (by its name; RUN (2) for the second RUN), "
+              "without editing the data. Repeatable.")
+@root_option
+def odds(game_id, deck_id, hand, wheres, at_least, sum_field, counts, root):
+    """Exact odds of a hand from a deck's counts: at least K cards that match a condition, and
+    a numeric field's sum. No sampling: every figure is a count of hands.
+
+    \b
+    Example:
+      pnp odds --game jukem --deck cards --hand 5 --where type=pass --at-least 1
+      pnp odds --game jukem --hand 5 --sum yards --count "KICK RETURN=2"
+    """
+    from pnp.playtest.odds import hand_odds, odds_lines, parse_count, parse_where, with_counts
+    project = open_project(root)
+    chosen_games(project, (game_id,), False)
+    try:
+        checked = project.check(game_id)
+    except PnpError as exc:
+        fail(str(exc))
+    deck_ids = [c.id for c in checked.game.components if c.is_deck]
+    if not deck_ids:
+        fail(f"{game_id} has no deck")
+    deck_id = deck_id or deck_ids[0]
+    if deck_id not in deck_ids:
+        raise click.BadParameter(f"no deck '{deck_id}' in {game_id}; its decks: {known(deck_ids)}",
+                                 param_hint="--deck")
+    try:
+        deck = checked.decks[deck_id]
+        tried = dict(parse_count(text) for text in counts)
+        deck = with_counts(deck, tried)
+        conditions = [parse_where(text, deck) for text in wheres]
+        if at_least is not None and not conditions:
+            raise PnpError("--at-least counts the cards --where names; give a --where too")
+        result = hand_odds(deck, hand, conditions, sum_field)
+    except PnpError as exc:
+        raise click.UsageError(str(exc)) from None
+    for line in odds_lines(deck_id, result, conditions, at_least, tried):
+        click.echo(line)
+
+
+@cli.command()
 @game_option
 @all_option
 @paper_option()
