@@ -141,6 +141,12 @@ def out_option(help_text: str = "Output folder; each game writes into OUT/ID/.")
                         show_default=True, help=help_text)
 
 
+since_option = click.option("--since", metavar="REV|RECORD",
+                            help="Compare with a git revision of the data (e.g. HEAD~3, a tag) or "
+                            "an earlier build record (a copy of OUT/ID/.pnp-build.json) instead "
+                            "of the last build in the output folder.")
+
+
 root_option = click.option("--root", type=click.Path(file_okay=False, path_type=Path),
                            default=Path("."), show_default=False, help=ROOT_HELP)
 
@@ -174,8 +180,13 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
 @click.option("--lang", "langs", multiple=True, metavar="CODE",
               help="Build in a language the game has a translation for (card_data/ID/lang/CODE.yaml); "
               "repeat for several, or 'all'. Files get the code in their names (cards-letter-de.pdf).")
+@click.option("--reprint", is_flag=True, help="Only what to print again since the last build (or --since): "
+              "per deck the new, redrawn and extra cards behind a cover that lists what to take out "
+              "and add; a board's changed tiles. Files end in -reprint; the full build's files and its "
+              "record stay as they are.")
+@since_option
 def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink_saver, draft, refresh, quiet,
-          langs):
+          langs, reprint, since):
     """Build print-ready PDFs for one or more games.
 
     \b
@@ -201,6 +212,27 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
                                "build them without --lang")
     options = PrintOptions(duplex=duplex, back_offset=back_offset, bleed=bleed, ink_saver=ink_saver,
                            draft=draft)
+    if since and not reprint:
+        raise click.UsageError("--since goes with --reprint (or pnp diff)")
+    if reprint:
+        if langs or shops:
+            raise click.UsageError("--reprint makes home PDFs in the game's own language; "
+                                   "leave out --lang and --shop")
+        from pnp.playtest.reprint import reprint_game
+
+        def reprint_one(game_id):
+            written, name = reprint_game(project, game_id, out, paper, options, since)
+            if not written:
+                click.echo(f"{game_id}: nothing to reprint, no card or board changed since {name}; "
+                           f"nothing written")
+            elif not quiet:
+                click.echo(f"{game_id}: reprint since {name}:")
+                for item in written:
+                    click.echo(f"  {item.path}  {item.pages} page{'s' if item.pages != 1 else ''}: {item.note}")
+
+        report.each_game(ids, reprint_one)
+        conclude(report)
+        return
 
     def build_one(game_id):
         languages: list[str | None] = [None]   # the game as written
@@ -287,12 +319,6 @@ def proof(games, every, paper, out, guides, showcase, width, background, picks, 
         for path in faces + shows:
             click.echo(f"  {path}")
     conclude(report)
-
-
-since_option = click.option("--since", metavar="REV|RECORD",
-                            help="Compare with a git revision of the data (e.g. HEAD~3, a tag) or "
-                            "an earlier build record (a copy of OUT/ID/.pnp-build.json) instead "
-                            "of the last build in the output folder.")
 
 
 @cli.command()
