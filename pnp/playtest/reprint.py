@@ -94,7 +94,8 @@ def deck_reprint(ctx: BuildContext, component, changes: list[CardChange], since:
                         "The cards follow on the next sheet, printed like the full deck (paper, duplex, bleed)."
                         if cards else "Nothing to print: only cards to take out.")
     name = reprint_name(f"{component.id}-{options.paper}{options.variant}.pdf")
-    sources, blanks = [cover], [component.printed_double(options.duplex) and cover.pages % 2 == 1]
+    # printed double-sided, the cards start on a fresh sheet
+    sources, blanks = [cover], [bool(cards) and component.printed_double(options.duplex) and cover.pages % 2 == 1]
     if cards:
         narrowed = Deck(deck.path, deck.fields, [c for c, _ in cards], [n for _, n in cards], deck.designed)
         drawn = component.render(replace(ctx, decks={**ctx.decks, component.id: narrowed}, compiled={}))
