@@ -291,8 +291,11 @@ def validate(games, every, root):
 @click.option("--background", default="#2b3440", show_default=True, help="Background colour of the showcase pictures.")
 @click.option("--pick", "picks", multiple=True, metavar="CARD",
               help="A card to show (by name; repeat for several). Default: each deck's first five.")
+@click.option("--changes", is_flag=True, help="Instead: each card changed since the last build (or --since), "
+              "its old face beside the new with what differs boxed in red (OUT/ID/proof/DECK-changes.png).")
+@since_option
 @root_option
-def proof(games, every, paper, out, guides, showcase, width, background, picks, root):
+def proof(games, every, paper, out, guides, showcase, width, background, picks, changes, since, root):
     """Write PNG proofs to check on screen: a contact sheet of every card face per deck, and
     each printed page at screen resolution.
 
@@ -307,6 +310,20 @@ def proof(games, every, paper, out, guides, showcase, width, background, picks, 
     from pnp.diagnostics import Report
     report = Report()
     project = open_project(root, report)
+    if since and not changes:
+        raise click.UsageError("--since goes with --changes")
+    if changes:
+        from pnp.playtest.changes_proof import changes_proof
+        drawn = report.each_game(chosen_games(project, games, every),
+                                 lambda game_id: changes_proof(project, game_id, out, since))
+        for game_id, (paths, found, name) in drawn.items():
+            if not paths:
+                click.echo(f"{game_id}: no card looks different since {name}"
+                           + (f" ({len(found)} count or added/removed changes: see pnp diff)" if found else ""))
+            for path in paths:
+                click.echo(f"{game_id}: {path}")
+        conclude(report)
+        return
     made = report.each_game(chosen_games(project, games, every),
                             lambda game_id: proof_game(project, game_id, out, paper, guides,
                                                        (width, background, picks) if showcase else None))

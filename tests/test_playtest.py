@@ -362,3 +362,47 @@ def test_odds_refuse_a_misspelt_field_or_card_as_usage_errors(game):
     assert bad.exit_code == 2 and "no card 'Knigt'" in bad.output + (bad.stderr or "")
     bad = run("odds", "--game", "mini", "--hand", "11", root=game)
     assert bad.exit_code == 2 and "a hand of 11 from a deck of 10" in bad.output + (bad.stderr or "")
+
+
+# --- pnp proof --changes ----------------------------------------------------------------------
+
+def red_boxes(picture, left: int, right: int) -> tuple[int, int, int, int] | None:
+    """The extent of the red marking in a column range of the picture."""
+    part = picture.crop((left, 0, right, picture.height)).convert("RGB")
+    pixels = [(x, y) for y in range(part.height) for x in range(part.width) if part.getpixel((x, y)) == (220, 20, 60)]
+    if not pixels:
+        return None
+    return (min(x for x, _ in pixels), min(y for _, y in pixels), max(x for x, _ in pixels), max(y for _, y in pixels))
+
+
+def test_proof_changes_draws_old_and_new_faces_side_by_side_with_the_difference_boxed(game, tmp_path):
+    from PIL import Image
+    build(game, "mini", tmp_path)
+    play_edits(game)
+    # the layout is edited too: the old faces must come from the record's copy, not the new file
+    edit(game, "colour: white\n    align: center\n    y: 20mm", "colour: yellow\n    align: center\n    y: 20mm",
+         "layouts/mini/card.yaml")
+    result = run("proof", "--game", "mini", "--out", str(tmp_path), "--changes", root=game)
+    assert result.exit_code == 0, result.output + (result.stderr or "")
+    path = tmp_path / "mini/proof/cards-changes.png"
+    assert f"mini: {path}" in result.output
+    picture = Image.open(path).convert("RGB")
+    half = picture.width // 2
+    # one row per card whose face changed: all five (the layout), Knight and Rook with fields
+    assert picture.height > 5 * 200
+    old_box, new_box = red_boxes(picture, 0, half), red_boxes(picture, half, picture.width)
+    assert old_box is not None and new_box is not None
+    assert old_box[1] == new_box[1] and old_box[3] == new_box[3]   # the same place on both faces
+    # the power is white on the old faces, yellow on the new: drawn from the kept layout
+    colours_left = {picture.getpixel((x, y)) for x in range(old_box[0], old_box[2]) for y in range(old_box[1], old_box[1] + 120)}
+    colours_right = {picture.getpixel((x + half, y)) for x in range(old_box[0], old_box[2]) for y in range(old_box[1], old_box[1] + 120)}
+    assert (255, 255, 255) in colours_left and (255, 255, 255) not in colours_right
+    assert any(r > 200 and g > 200 and b < 60 for r, g, b in colours_right)
+
+
+def test_proof_changes_with_nothing_redrawn_writes_nothing(game, tmp_path):
+    build(game, "mini", tmp_path)
+    edit(game, "{name: Bishop, power: 2, count: 2", "{name: Bishop, power: 2, count: 3")
+    result = run("proof", "--game", "mini", "--out", str(tmp_path), "--changes", root=game)
+    assert result.output == "mini: no card looks different since the last build (1 count or added/removed changes: see pnp diff)\n"
+    assert not (tmp_path / "mini/proof").exists()
