@@ -7,6 +7,8 @@
     GET  /img/<key>.png         a picture, by the hash of what it was drawn from (immutable)
     POST /api/build             build the PDFs with the page's options into the output folder
     GET  /download/<name>       a file that a build started from this page wrote
+    GET  /table                 the table view: shuffle, deal and draw a deck (pnp.serve.table)
+    GET  /api/odds?deck&hand&…  exact odds of a hand, as `pnp odds` gives them
 
 Nothing else is served: no directory listing, no path taken from the request is ever opened;
 a picture is looked up by key in memory and a download by name in the list of files this
@@ -29,7 +31,8 @@ from pnp.serve.live import LiveGame, error_json
 from pnp.serve.pictures import RENDER_LOCK, PreviewOptions
 
 ASSETS = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
-          "style.css": "text/css; charset=utf-8"}
+          "style.css": "text/css; charset=utf-8", "table.html": "text/html; charset=utf-8",
+          "table.js": "text/javascript; charset=utf-8", "table.css": "text/css; charset=utf-8"}
 PICTURE = re.compile(r"^/img/([0-9a-f]{24}(?:-\d{1,4})?)\.png$")
 HEARTBEAT_SECONDS = 15
 MAX_BODY = 4096
@@ -75,6 +78,10 @@ class PreviewHandler(BaseHTTPRequestHandler):
         if url.path.startswith("/assets/") and url.path[len("/assets/"):] in ASSETS:
             name = url.path[len("/assets/"):]
             return self._send(asset(name), ASSETS[name])
+        if url.path == "/table":
+            return self._send(asset("table.html"), ASSETS["table.html"])
+        if url.path == "/api/odds":
+            return self._odds(parse_qs(url.query))
         if url.path == "/api/state":
             return self._json(self.server.live.state(PreviewOptions.from_query(query)))
         if url.path == "/events":
@@ -113,6 +120,15 @@ class PreviewHandler(BaseHTTPRequestHandler):
             self.server.downloads[name] = path
             files.append(dict(name=name, url=f"/download/{name}", pages=pages, size=size))
         self._json(dict(files=files, error=None))
+
+    def _odds(self, query: dict[str, list[str]]) -> None:
+        from pnp.errors import PnpError
+        from pnp.serve.table import odds_json
+        snapshot = self.server.live.state(PreviewOptions()).get("snapshot")
+        try:
+            return self._json(odds_json(snapshot, query))
+        except PnpError as exc:
+            return self._error(HTTPStatus.BAD_REQUEST, str(exc))
 
     # --- responses ---------------------------------------------------------------------------
     def _host_ok(self) -> bool:
