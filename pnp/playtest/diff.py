@@ -10,7 +10,7 @@ from typing import Any
 from pnp.config.deck import Card, Deck
 from pnp.diagnostics import Diagnostics
 from pnp.playtest.earlier import Earlier, earlier_game
-from pnp.playtest.record import card_keys, game_record
+from pnp.playtest.record import card_keys, game_record, kept_decks
 from pnp.project import Project
 
 
@@ -21,7 +21,7 @@ class GameState:
     project: Project
     game: Any
     decks: dict[str, Deck]
-    record: dict
+    record: dict[str, list[dict]]   # each deck's cards as the build record keeps them (kept_decks)
 
 
 def game_state(root: Path, game_id: str, kept: dict | None = None, diagnostics: Diagnostics | None = None) -> GameState:
@@ -36,7 +36,7 @@ def game_state(root: Path, game_id: str, kept: dict | None = None, diagnostics: 
         ctx = BuildContext(project, checked.game, checked.decks, PrintOptions())
         compiled = {c.id: compile_deck_layouts(ctx, c, 0.0) for c in checked.game.components if c.is_deck}
         record = game_record(project.root, checked.game, checked.decks, compiled)
-    return GameState(project, checked.game, checked.decks, record)
+    return GameState(project, checked.game, checked.decks, kept_decks(record))
 
 
 @dataclass
@@ -73,7 +73,7 @@ def compare(old: GameState, new: GameState) -> list[CardChange]:
     """Every card that differs, deck by deck in the game's order, cards in data order."""
     changes: list[CardChange] = []
     deck_ids = [c.id for c in new.game.components if c.is_deck and c.id in new.decks]
-    deck_ids += [d for d in old.record["decks"] if d not in deck_ids]
+    deck_ids += [d for d in old.record if d not in deck_ids]
     for deck_id in deck_ids:
         before = keyed(old, deck_id)
         after = keyed(new, deck_id)
@@ -106,7 +106,7 @@ def field_changes(old: Card, new: Card) -> list[tuple[str, Any, Any]]:
 
 def keyed(state: GameState, deck_id: str) -> dict[str, tuple[Card | None, int, dict]]:
     """A deck's cards by key: (the card's values if its data could be read, count, record entry)."""
-    entries = (state.record["decks"].get(deck_id) or {}).get("cards") or []
+    entries = state.record.get(deck_id) or []
     deck = state.decks.get(deck_id)
     cards = {key: card for key, card in zip(card_keys([c.label for c in deck.cards]), deck.cards)} if deck else {}
     return {entry["key"]: (cards.get(entry["key"]), int(entry["count"]), entry) for entry in entries}

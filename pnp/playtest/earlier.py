@@ -22,7 +22,7 @@ from pathlib import Path
 from pnp.errors import PnpError
 from pnp.inputs import SHARED_FOLDERS
 from pnp.outputs.folder import RECORD
-from pnp.playtest.record import RECORD_KEY, unpack
+from pnp.playtest.record import RECORD_KEY, kept_sources
 from pnp.yaml_source import display_path
 
 EARLIER = ".pnp-earlier-"   # the temporary root's prefix in the output folder
@@ -45,7 +45,7 @@ def read_record(path: Path) -> dict:
     except (OSError, ValueError) as exc:
         raise PnpError(f"cannot read the build record {display_path(path)}: {exc}") from None
     kept = record.get(RECORD_KEY) if isinstance(record, dict) else None
-    if not isinstance(kept, dict) or not isinstance(kept.get("decks"), dict):
+    if not isinstance(kept, dict) or not isinstance(kept.get("decks"), str) or not isinstance(kept.get("sources"), str):
         raise PnpError(f"the build record {display_path(path)} keeps no cards (made by an older pnp)",
                        hint="build once more, print, and compare with that build")
     return kept
@@ -68,7 +68,7 @@ def earlier_game(root: Path, game_id: str, out_folder: Path, since: str | None) 
     try:
         copy_current(root, game_id, temp)
         if record is not None:
-            for relative, data in unpack(record["sources"]).items():
+            for relative, data in kept_sources(record).items():
                 target = temp / relative
                 if ".." in Path(relative).parts or Path(relative).is_absolute():
                     continue   # a record edited by hand: never write outside the folder
@@ -104,7 +104,12 @@ def from_git(root: Path, game_id: str, revision: str, temp: Path) -> None:
     """The game's folder and the layouts as they were at `revision`, over the current copy."""
     if revision.startswith("-"):
         raise PnpError(f"'{revision}' is not a git revision or a build record")
-    git(root, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
+    try:
+        git(root, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
+    except PnpError as exc:
+        reason = exc.message.removeprefix("git: ")
+        raise PnpError(f"--since '{revision}' is neither a build record (no such file) nor a git revision "
+                       f"of {root.resolve()}" + ("" if reason == "failed" else f" ({reason})")) from None
     top = Path(git(root, "rev-parse", "--show-toplevel").decode().strip())
     tree = f"{revision}:{git(root, 'rev-parse', '--show-prefix').decode().strip()}"   # the root's own folder then
     for folder in (f"card_data/{game_id}", "layouts"):

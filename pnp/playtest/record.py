@@ -12,13 +12,16 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import operator
+import re
 import zlib
+from functools import lru_cache
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from pnp.config.typed import Where
 from pnp.layout.template import template_path
-from pnp.yaml_source import load_yaml
 
 PICTURES = {".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp", ".ttf", ".otf"}
 RECORD_KEY = "playtest"
@@ -45,17 +48,25 @@ def layout_names(spec: Any) -> list[str]:
     return []
 
 
-def layout_files(root: Path, names: list[str]) -> list[Path]:
-    """The files of the named layouts and every layout they extend, in a fixed order."""
+EXTENDS = re.compile(r"^extends:\s*[\"']?([^\"'\s#]+)", re.MULTILINE)
+
+
+def layout_files(root: Path, names: list[str], known: dict[str, Path] | None = None) -> list[Path]:
+    """The files of the named layouts and every layout they extend, in a fixed order. The
+    `extends` key is read with a pattern, not a YAML parse: the build has parsed and checked
+    these files already. `known` keeps each name's file between calls."""
+    known = {} if known is None else known
     found: dict[Path, None] = {}
     for name in names:
         chain: set[str] = set()
         while name and name not in chain:
             chain.add(name)
-            path = template_path(root, name, Where("layout", None, ""))
+            if name not in known:
+                known[name] = template_path(root, name, Where("layout", None, ""))
+            path = known[name]
             found[path] = None
-            extends = load_yaml(path).get("extends")
-            name = str(extends) if extends else ""
+            match = EXTENDS.search(path.read_text(encoding="utf-8"))
+            name = match.group(1) if match else ""
     return list(found)
 
 
@@ -75,15 +86,27 @@ def files_digest(paths: list[Path], extra: str) -> str:
     return digest.hexdigest()
 
 
-def side_digest(look: str, layout, card) -> str:
+def values_of(fields, deck_fields) -> Callable[[Any], Any]:
+    """The values a layout reads from a card, fast: every card holds each of its deck's fields
+    (read_card fills in the default); the built-in ones (copy, count) are the same on every
+    card of the data and do not tell cards apart."""
+    names = sorted(name for name in fields if name in deck_fields)
+    return operator.itemgetter(*names) if names else (lambda card: ())
+
+
+def side_digest(look: bytes, values: Callable[[Any], Any], card) -> str:
     """A piece's look: its layouts' and pictures' digest and the values its layout reads."""
-    values = repr([(name, card.get(name)) for name in sorted(layout.fields)])
-    return hashlib.sha256(f"{look}\0{values}".encode()).hexdigest()[:16]
+    return hashlib.blake2b(look + repr(values(card)).encode(), digest_size=8).hexdigest()
 
 
 def relative(root: Path, path: Path | str) -> str:
+    return _relative(root.resolve(), str(path))
+
+
+@lru_cache(maxsize=256)
+def _relative(root: Path, path: str) -> str:
     try:
-        return Path(path).resolve().relative_to(root.resolve()).as_posix()
+        return Path(path).resolve().relative_to(root).as_posix()
     except ValueError:
         return Path(path).as_posix()
 
@@ -103,11 +126,14 @@ def source_bytes(kept: str | dict) -> bytes:
 
 def game_record(root: Path, game, decks: dict, compiled: dict) -> dict:
     """The playtest part of a build record. `compiled` holds each deck's (front, back) as the
-    build compiled them (pnp.render.deck keeps them), so nothing is compiled twice."""
+    build compiled them (pnp.render.deck keeps them), so nothing is compiled twice. Both parts
+    are kept compressed: a card costs about 20 bytes of the record."""
     root = Path(root)
+    resolved_root = root.resolve()
     pictures = pictures_digest(game.folder)
     sources: dict[str, Path] = {}
     record_decks: dict[str, dict] = {}
+    known: dict[str, Path] = {}   # layout files by name
     game_yaml = game.folder / "game.yaml"
     if game_yaml.is_file():
         sources[relative(root, game_yaml)] = game_yaml
@@ -118,38 +144,47 @@ def game_record(root: Path, game, decks: dict, compiled: dict) -> dict:
             sources[relative(root, path)] = path
         names = layout_names(getattr(component, "front", None)) + layout_names(getattr(component, "back", None)) \
             + layout_names(getattr(component, "layout", None))
-        for path in layout_files(root, names):
-            if path.resolve().is_relative_to(root.resolve()):   # pnp's own base layouts come with pnp
+        for path in layout_files(root, names, known):
+            if path.is_relative_to(resolved_root):   # pnp's own base layouts come with pnp
                 sources[relative(root, path)] = path
         if not component.is_deck or component.id not in compiled:
             continue
         front, back = compiled[component.id]
         deck = decks[component.id]
-        front_look = files_digest(layout_files(root, layout_names(component.front)), pictures)
-        back_look = files_digest(layout_files(root, layout_names(component.back)), pictures) if back else ""
-        cards = []
-        for key, card, count in zip(card_keys([c.label for c in deck.cards]), deck.cards, deck.counts):
-            cards.append({"key": key, "count": count, "face": side_digest(front_look, front, card),
-                          "back": side_digest(back_look, back, card) if back is not None else None,
-                          "line": source_line(root, card)})
-        record_decks[component.id] = {"cards": cards}
+        front_look = files_digest(layout_files(root, layout_names(component.front), known), pictures).encode()
+        front_fields = values_of(front.fields, deck.fields)
+        back_look = files_digest(layout_files(root, layout_names(component.back), known), pictures).encode() \
+            if back is not None else b""
+        back_fields = values_of(back.fields, deck.fields) if back is not None else values_of((), {})
+        cards = [[key, count, card.where.line if card.where is not None else None,
+                  side_digest(front_look, front_fields, card),
+                  side_digest(back_look, back_fields, card) if back is not None else None]
+                 for key, card, count in zip(card_keys([c.label for c in deck.cards]), deck.cards, deck.counts)]
+        where = deck.cards[0].where if deck.cards else None
+        record_decks[component.id] = {"file": relative(root, where.file) if where is not None else "", "cards": cards}
     texts = {name: source_text(path.read_bytes()) for name, path in sorted(sources.items())}
-    return {"decks": record_decks, "sources": pack(texts)}
+    return {"decks": pack(record_decks), "sources": pack(texts)}
 
 
-def pack(texts: dict) -> str:
-    """The kept files, compressed (a fifth of their size; zlib gives the same bytes each time)."""
-    return base64.b64encode(zlib.compress(json.dumps(texts, sort_keys=True).encode("utf-8"), 9)).decode("ascii")
+def pack(value) -> str:
+    """JSON compressed (zlib gives the same bytes each time; its fastest level: this runs on
+    every build), as text for the record."""
+    return base64.b64encode(zlib.compress(json.dumps(value, sort_keys=True).encode("utf-8"), 1)).decode("ascii")
 
 
-def unpack(packed: str) -> dict[str, bytes]:
-    texts = json.loads(zlib.decompress(base64.b64decode(packed)).decode("utf-8"))
-    return {name: source_bytes(kept) for name, kept in texts.items()}
+def unpacked(packed: str):
+    return json.loads(zlib.decompress(base64.b64decode(packed)).decode("utf-8"))
 
 
-def source_line(root: Path, card) -> str:
-    """Where a card is written, as file:line from the root folder."""
-    where = card.where
-    if where is None:
-        return ""
-    return f"{relative(root, where.file)}:{where.line}" if where.line else relative(root, where.file)
+def kept_sources(record: dict) -> dict[str, bytes]:
+    """The files a record kept, by their path from the root folder."""
+    return {name: source_bytes(kept) for name, kept in unpacked(record["sources"]).items()}
+
+
+def kept_decks(record: dict) -> dict[str, list[dict]]:
+    """Each deck's cards as a record keeps them: key, count, line (file:line), face, back."""
+    decks = {}
+    for deck_id, deck in unpacked(record["decks"]).items():
+        decks[deck_id] = [{"key": key, "count": count, "line": f"{deck['file']}:{line}" if line else deck["file"],
+                           "face": face, "back": back} for key, count, line, face, back in deck["cards"]]
+    return decks
