@@ -412,3 +412,28 @@ def test_proof_changes_with_nothing_redrawn_writes_nothing(game, tmp_path):
     result = run("proof", "--game", "mini", "--out", str(tmp_path), "--changes", root=game)
     assert result.output == "mini: no card looks different since the last build (1 count or added/removed changes: see pnp diff)\n"
     assert not (tmp_path / "mini/proof").exists()
+
+
+# --- the table view's odds over HTTP ----------------------------------------------------------
+
+def test_the_table_page_and_its_odds_are_served_with_pnp_odds_numbers(game, tmp_path):
+    from test_serve import Served
+    from pnp.playtest.odds import Where, hand_odds, with_counts
+    from pnp.project import Project
+    served = Served(game, "mini", tmp_path / "out")
+    status, kind, page = served.request("/table")
+    assert status == 200 and kind.startswith("text/html") and b"/assets/table.js" in page
+    status, kind, script = served.request("/assets/table.js")
+    assert status == 200 and b"function shuffled" in script
+    served.wait_for(lambda state: state["snapshot"] is not None)
+    data = Project(game).check("mini").decks["cards"]
+    status, _, body = served.request("/api/odds?deck=cards&hand=3&where=power%3E%3D5&at_least=1&sum=power&count=Rook%3D0")
+    assert status == 200, body
+    answer = json.loads(body)
+    expected = hand_odds(with_counts(data, {"Rook": 0}), 3, [Where("power", ">=", "5")], "power")
+    assert answer["chance"] == float(expected.at_least(1)) and answer["total"] == 8
+    assert answer["sums"] == [[float(s), float(p)] for s, p in expected.sums or []]
+    status, _, body = served.request("/api/odds?deck=cards&hand=3&where=pwer%3D1")
+    assert status == 400 and b"'pwer' is not a field" in body
+    status, _, body = served.request("/api/odds?deck=nope&hand=3")
+    assert status == 400 and b"no deck 'nope'; decks: cards" in body
