@@ -460,7 +460,7 @@ def watch(games, every, paper, out, root, interval, langs):
         for game_id in ids:
             started = time.perf_counter()
             try:
-                written = build_game(project, game_id, out, paper, PrintOptions())
+                written = build_game(project, game_id, out, paper, PrintOptions(), keep_printed=True)
                 if langs:   # a translation's files follow the game's
                     from pnp.lang import chosen_languages
                     for lang in chosen_languages(root / "card_data" / game_id, game_id, langs):

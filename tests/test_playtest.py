@@ -437,3 +437,23 @@ def test_the_table_page_and_its_odds_are_served_with_pnp_odds_numbers(game, tmp_
     assert status == 400 and b"'pwer' is not a field" in body
     status, _, body = served.request("/api/odds?deck=nope&hand=3")
     assert status == 400 and b"no deck 'nope'; decks: cards" in body
+
+
+def test_watch_rebuilds_keep_the_printed_build_to_compare_with(game, tmp_path):
+    import sys
+    from test_edit_loop import Lines
+    build(game, "mini", tmp_path)
+    process = subprocess.Popen([sys.executable, "-m", "pnp", "watch", "--game", "mini", "--root", str(game),
+                                "--out", str(tmp_path), "--interval", "0.1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out = Lines(process.stdout)
+        out.wait_for("mini: up to date")
+        edit(game, "{name: Knight, power: 3", "{name: Knight, power: 4")
+        out.wait_for("mini: rebuilt")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert "power: 3 -> 4" in run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+    build(game, "mini", tmp_path)   # a build of its own is what gets printed next
+    assert "no card changed" in run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
