@@ -130,6 +130,9 @@ def test_a_seeded_deal_follows_the_seed_and_a_typed_count_moves_the_odds(server,
     browser.find_elements(By.CSS_SELECTOR, "#hands .hand")[1].find_element(By.CSS_SELECTOR, ".table-card").click()
     assert browser.find_element(By.ID, "discard-count").text == "1 cards"
     assert browser.find_element(By.CSS_SELECTOR, "#discards img").get_attribute("src").endswith(faces[order[1]])
+    browser.find_element(By.TAG_NAME, "body").send_keys("r")       # the discards back under the pile
+    assert browser.find_element(By.ID, "discard-count").text == "0 cards"
+    assert browser.find_element(By.ID, "draw-count").text == "46 cards"   # 56 - 10 dealt - 1 drawn + 1
 
     # odds: at least one PASS in five, as pnp odds gives it; then a count tried on the page
     project = Project(root)

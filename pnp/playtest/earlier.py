@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,6 +65,7 @@ def earlier_game(root: Path, game_id: str, out_folder: Path, since: str | None) 
     else:
         record, name = None, f"revision {since}"
     out_folder.mkdir(parents=True, exist_ok=True)
+    remove_stale(out_folder)
     temp = Path(tempfile.mkdtemp(prefix=EARLIER, dir=out_folder))
     try:
         copy_current(root, game_id, temp)
@@ -81,12 +83,23 @@ def earlier_game(root: Path, game_id: str, out_folder: Path, since: str | None) 
         shutil.rmtree(temp, ignore_errors=True)
 
 
+def remove_stale(out_folder: Path) -> None:
+    """Earlier games left by a pnp that was killed (by their prefix, and only after an hour, so
+    a diff running beside this one keeps its own)."""
+    for folder in out_folder.glob(f"{EARLIER}*"):
+        with contextlib.suppress(OSError):
+            if folder.is_dir() and not folder.is_symlink() and time.time() - folder.stat().st_mtime > 3600:
+                shutil.rmtree(folder, ignore_errors=True)
+
+
 def copy_current(root: Path, game_id: str, temp: Path) -> None:
+    """The folders a build reads, as they are now. Links are copied as links, so one that
+    leads out of its folder is refused there as it is here (pnp.paths), never followed."""
     ignore = shutil.ignore_patterns(".git", "__pycache__")
     for name in SHARED_FOLDERS:
         if (root / name).is_dir():
-            shutil.copytree(root / name, temp / name, ignore=ignore)
-    shutil.copytree(root / "card_data" / game_id, temp / "card_data" / game_id, ignore=ignore)
+            shutil.copytree(root / name, temp / name, ignore=ignore, symlinks=True)
+    shutil.copytree(root / "card_data" / game_id, temp / "card_data" / game_id, ignore=ignore, symlinks=True)
 
 
 def git(root: Path, *args: str) -> bytes:
