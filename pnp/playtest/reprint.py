@@ -20,6 +20,7 @@ from pnp.outputs.joining import joined
 from pnp.outputs.pdf import DRAFT, OutputFile, finish, new_canvas
 from pnp.playtest.diff import CardChange, compare, earlier_state, game_state
 from pnp.playtest.earlier import earlier_game
+from pnp.playtest.record import card_keys
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions
 
@@ -85,7 +86,6 @@ def deck_reprint(ctx: BuildContext, component, changes: list[CardChange], since:
     """The deck's cards to print again, behind a cover that says what to pull and add."""
     deck = ctx.decks[component.id]
     again = {c.key: c.reprinted for c in changes if c.reprinted and c.new_card is not None}
-    from pnp.playtest.record import card_keys
     keys = card_keys([card.label for card in deck.cards])
     cards = [(card, again[key]) for key, card in zip(keys, deck.cards) if key in again]
     title = component.title or component.id
@@ -173,7 +173,7 @@ def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component) -> list[t
     them for a component that is new); a board's whole-board file and assembly page are not
     pieces to print again."""
     from pnp.outputs.raster import rasterise
-    new_files = [f for f in component.render(ctx) if not f.name.endswith(".pdf") or "-whole" not in f.name]
+    new_files = [f for f in component.render(ctx) if "-whole" not in f.name]
     old_component = next((c for c in old_ctx.game.components if c.id == component.id and c.kind == component.kind), None)
     old_files = {f.name: f for f in old_component.render(old_ctx)} if old_component is not None else {}
     first = 1 if component.kind == "board" else 0   # page 1 of a tiled board shows how to assemble it
