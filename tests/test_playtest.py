@@ -457,3 +457,17 @@ def test_watch_rebuilds_keep_the_printed_build_to_compare_with(game, tmp_path):
     assert "power: 3 -> 4" in run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
     build(game, "mini", tmp_path)   # a build of its own is what gets printed next
     assert "no card changed" in run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+
+
+def test_a_card_put_in_before_others_of_its_name_is_one_card_added(game, tmp_path):
+    edit(game, "  - {name: Rook, power: 5, count: 2, text: Moves in a line.}\n",
+         "  - {name: Rook, power: 5, count: 2, text: Moves in a line.}\n"
+         "  - {name: Rook, power: 6, count: 1, text: Moves in a long line.}\n")
+    build(game, "mini", tmp_path)
+    edit(game, "  - {name: Rook, power: 5, count: 2", "  - {name: Rook, power: 1, count: 3, text: A new rook.}\n"
+         "  - {name: Rook, power: 5, count: 2")
+    output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+    assert output.splitlines() == ["mini: 1 card changed since the last build",
+                                   f"  cards: Rook: added, 3 copies  (card_data/mini/cards.yaml:{line_of(game, 'Rook')})"]
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    assert "3 cards to print, 0 to take out" in result.output

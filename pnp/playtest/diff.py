@@ -3,6 +3,7 @@ now: added, removed, a different count, and for each changed card the fields tha
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,19 +71,21 @@ class CardChange:
 
 
 def compare(old: GameState, new: GameState) -> list[CardChange]:
-    """Every card that differs, deck by deck in the game's order, cards in data order."""
+    """Every card that differs, deck by deck in the game's order, cards in data order (the
+    removed ones after them)."""
     changes: list[CardChange] = []
     deck_ids = [c.id for c in new.game.components if c.is_deck and c.id in new.decks]
     deck_ids += [d for d in old.record if d not in deck_ids]
     for deck_id in deck_ids:
         before = keyed(old, deck_id)
         after = keyed(new, deck_id)
+        pairs = paired(before, after)
         for key, (card, count, entry) in after.items():
-            if key not in before:
+            if key not in pairs:
                 changes.append(CardChange(deck_id, key, "added", 0, count, line=entry.get("line", ""),
                                           new_card=card))
                 continue
-            old_card, old_count, old_entry = before[key]
+            old_card, old_count, old_entry = before[pairs[key]]
             fields = field_changes(old_card, card) if old_card is not None and card is not None else []
             face = old_entry.get("face") != entry.get("face")
             back = old_entry.get("back") != entry.get("back")
@@ -92,11 +95,56 @@ def compare(old: GameState, new: GameState) -> list[CardChange]:
             elif count != old_count:
                 changes.append(CardChange(deck_id, key, "count", old_count, count, line=entry.get("line", ""),
                                           old_line=old_entry.get("line", ""), old_card=old_card, new_card=card))
+        matched = set(pairs.values())
         for key, (card, count, entry) in before.items():
-            if key not in after:
+            if key not in matched:
                 changes.append(CardChange(deck_id, key, "removed", count, 0, old_line=entry.get("line", ""),
                                           old_card=card))
     return changes
+
+
+Keyed = dict[str, tuple[Card | None, int, dict]]
+
+
+def paired(before: Keyed, after: Keyed) -> dict[str, str]:
+    """Which earlier card each current card is (current key -> earlier key). Cards of one label
+    are paired first with an earlier card that is the same in every field and look, then in
+    order, so a RUN put in before five others is one card added, not five changed."""
+    def label(key: str) -> str:
+        return LABEL_NUMBER.sub("", key)
+
+    pairs: dict[str, str] = {}
+    groups_before: dict[str, list[str]] = {}
+    for key in before:
+        groups_before.setdefault(label(key), []).append(key)
+    groups_after: dict[str, list[str]] = {}
+    for key in after:
+        groups_after.setdefault(label(key), []).append(key)
+    for name, keys in groups_after.items():
+        free = list(groups_before.get(name, []))
+        if len(keys) == 1 and len(free) == 1:   # the usual case: one card of the label
+            pairs[keys[0]] = free[0]
+            continue
+        waiting = []
+        for key in keys:
+            same = next((k for k in free if looks_same(before[k], after[key])), None)
+            if same is None:
+                waiting.append(key)
+            else:
+                pairs[key] = same
+                free.remove(same)
+        for key, earlier in zip(waiting, free):
+            pairs[key] = earlier
+    return pairs
+
+
+LABEL_NUMBER = re.compile(r" \(\d+\)$")
+
+
+def looks_same(old: tuple[Card | None, int, dict], new: tuple[Card | None, int, dict]) -> bool:
+    (old_card, _, old_entry), (new_card, _, new_entry) = old, new
+    return old_card is not None and new_card is not None and not field_changes(old_card, new_card) \
+        and old_entry.get("face") == new_entry.get("face") and old_entry.get("back") == new_entry.get("back")
 
 
 def field_changes(old: Card, new: Card) -> list[tuple[str, Any, Any]]:
@@ -104,7 +152,7 @@ def field_changes(old: Card, new: Card) -> list[tuple[str, Any, Any]]:
             if name != "copy" and old.get(name) != new.get(name)]
 
 
-def keyed(state: GameState, deck_id: str) -> dict[str, tuple[Card | None, int, dict]]:
+def keyed(state: GameState, deck_id: str) -> Keyed:
     """A deck's cards by key: (the card's values if its data could be read, count, record entry)."""
     entries = state.record.get(deck_id) or []
     deck = state.decks.get(deck_id)
