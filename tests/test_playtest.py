@@ -471,3 +471,17 @@ def test_a_card_put_in_before_others_of_its_name_is_one_card_added(game, tmp_pat
                                    f"  cards: Rook: added, 3 copies  (card_data/mini/cards.yaml:{line_of(game, 'Rook')})"]
     result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
     assert "3 cards to print, 0 to take out" in result.output
+
+
+def test_a_sheet_reprints_the_pages_of_changed_and_added_cards_only(game, tmp_path):
+    (game / "layouts/mini/sheet.yaml").write_text(
+        'size: [150mm, 100mm]\nelements:\n  - {kind: text, text: "{name} {power}", size: 24, x: 10mm, y: 10mm, w: 130mm, h: 20mm}\n')
+    edit(game, "  - {id: board,", "  - {id: roster, kind: sheet, layout: mini/sheet, data: cards.yaml}\n  - {id: board,",
+         "card_data/mini/game.yaml")
+    build(game, "mini", tmp_path)
+    assert len(pdf(tmp_path / "mini/roster-a4.pdf").pages) == 10
+    play_edits(game)   # Knight's power (4 pages), Rook's text (not on the sheet), a third Bishop
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    assert "roster-a4-reprint.pdf  5 pages: pages 1, 2, 3, 4, 7 changed" in result.output
+    texts = [page.extract_text().strip() for page in pdf(tmp_path / "mini/roster-a4-reprint.pdf").pages]
+    assert texts == ["Knight 4"] * 4 + ["Bishop 2"]

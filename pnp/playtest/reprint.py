@@ -9,7 +9,9 @@ old and the new drawing are rasterised side by side and only differing tiles are
 
 from __future__ import annotations
 
+import hashlib
 import io
+from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -181,8 +183,18 @@ def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component) -> list[t
     for file in new_files:
         new_pages = rasterise(file.data, COMPARE_DPI)
         old_pages = rasterise(old_files[file.name].data, COMPARE_DPI) if file.name in old_files else []
-        changed = [index for index in range(first, len(new_pages))
-                   if index >= len(old_pages) or differs(old_pages[index], new_pages[index])]
+        if component.kind == "board":   # a tile is its place on the board
+            changed = [index for index in range(first, len(new_pages))
+                       if index >= len(old_pages) or differs(old_pages[index], new_pages[index])]
+        else:   # a sheet's pages are its cards: a copy more or less must not shift the rest into "changed"
+            printed = Counter(hashlib.sha256(png).digest() for png in old_pages)
+            changed = []
+            for index, png in enumerate(new_pages):
+                seen = hashlib.sha256(png).digest()
+                if printed[seen]:
+                    printed[seen] -= 1
+                else:
+                    changed.append(index)
         if not changed:
             continue
         data, pages = pages_of(file.data, changed, paper_of(ctx), f"{ctx.game.title}: {component.title or component.id} (reprint)")
