@@ -294,7 +294,7 @@ def test_a_tiled_board_reprints_only_the_tiles_whose_pictures_changed(game, tmp_
     assert tiles >= 4
     edit(game, "corner: Start here", "corner: Begin here", "card_data/mini/board.yaml")
     result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
-    assert "board-a4-reprint.pdf  1 page: tile 1 changed" in result.output
+    assert "board-a4-reprint.pdf  1 page: sheet A1 of the board changed" in result.output
     assert not (tmp_path / "mini/cards-a4-reprint.pdf").exists()   # no card changed
     reprint = pdf(tmp_path / "mini/board-a4-reprint.pdf")
     assert len(reprint.pages) == 1 and "Begin here" in reprint.pages[0].extract_text()
@@ -302,12 +302,16 @@ def test_a_tiled_board_reprints_only_the_tiles_whose_pictures_changed(game, tmp_
     result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
     reprint = pdf(tmp_path / "mini/board-a4-reprint.pdf")
     assert len(reprint.pages) == 2
-    changed = re.search(r"board-a4-reprint.pdf  2 pages: tiles 1, (\d+) changed", result.output)
-    assert changed, result.output
+    changed = re.search(r"board-a4-reprint.pdf  2 pages: sheets A1, ([A-Z])(\d) of the board changed", result.output)
+    assert changed and changed.group(1) != "A", result.output
     # the reprinted tiles are the full build's tiles 1 and k, as they are drawn now
     build(game, "mini", tmp_path)
     full = render_pages(tmp_path / "mini/board-a4.pdf")
-    assert render_pages(tmp_path / "mini/board-a4-reprint.pdf") == [full[1], full[int(changed.group(1))]]
+    columns = max(int(label[1:]) for label in re.findall(r"Sheet ([A-Z]\d+) of", " ".join(
+        page.extract_text() for page in pdf(tmp_path / "mini/board-a4.pdf").pages)))
+    tile = (ord(changed.group(1)) - ord("A")) * columns + int(changed.group(2))   # its page, after the assembly page
+    assert render_pages(tmp_path / "mini/board-a4-reprint.pdf") == [full[1], full[tile]]
+    assert f"Sheet {changed.group(1)}{changed.group(2)} of" in pdf(tmp_path / "mini/board-a4-reprint.pdf").pages[1].extract_text()
 
 
 def render_pages(path: Path) -> list[bytes]:

@@ -198,11 +198,24 @@ def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component) -> list[t
         if not changed:
             continue
         data, pages = pages_of(file.data, changed, paper_of(ctx), f"{ctx.game.title}: {component.title or component.id} (reprint)")
-        label = "tile" if component.kind == "board" else "page"
-        numbers = ", ".join(str(index + 1 - first) for index in changed)
-        found.append((OutputFile(reprint_name(file.name), data, pages, component=component.id),
-                      f"{label}{'s' if len(changed) != 1 else ''} {numbers} changed"))
+        if component.kind == "board":   # as the tiles name themselves: "Sheet B3 of 8"
+            labels = tile_labels(ctx, component)
+            names = ", ".join(labels[index - first] for index in changed)
+            note = f"sheet{'s' if len(changed) != 1 else ''} {names} of the board changed"
+        else:
+            note = f"page{'s' if len(changed) != 1 else ''} {', '.join(str(i + 1) for i in changed)} changed"
+        found.append((OutputFile(reprint_name(file.name), data, pages, component=component.id), note))
     return found
+
+
+def tile_labels(ctx: BuildContext, component) -> list[str]:
+    """The names of a board's tiles, in page order (A1, A2, ... B1)."""
+    from pnp.impose import tile_board
+    from pnp.layout.units import Length
+    from pnp.render.board import compile_board
+    layout, _ = compile_board(ctx, component)
+    overlap = Length.parse(component.overlap, component.where_is("overlap")).points
+    return [tile.label for tile in tile_board((layout.width, layout.height), paper_of(ctx), overlap)]
 
 
 def differs(old_png: bytes, new_png: bytes) -> bool:
