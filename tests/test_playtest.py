@@ -155,6 +155,11 @@ def test_diff_since_an_earlier_record_and_since_a_git_revision(game, tmp_path):
                                    f"  cards: King  (card_data/mini/cards.yaml:{line_of(game, 'King')})",
                                    "      power: 1 -> 2"]
     assert [p.name for p in (tmp_path / "mini").iterdir() if p.name.startswith(".pnp-earlier")] == []
+    reprint = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", "--since", "HEAD", root=game)
+    assert "cards-a4-reprint.pdf  4 pages: 1 card to print, 1 to take out" in reprint.output
+    document, pages = pages_of(tmp_path / "mini/cards-a4-reprint.pdf")
+    assert "reprint since revision HEAD" in pages[0].get_textpage().get_text_range()
+    assert [text for _, text in pieces(pages[2], 0, 0)] == ["King 2 Must not be taken."]
     bad = run("diff", "--game", "mini", "--out", str(tmp_path), "--since", "no-such-rev", root=game)
     assert bad.exit_code == 1
     assert "--since 'no-such-rev' is neither a build record (no such file) nor a git revision of" in bad.stderr
