@@ -148,6 +148,7 @@ def test_a_seeded_deal_follows_the_seed_and_a_typed_count_moves_the_odds(server,
     tried = hand_odds(with_counts(data, {"PASS": 6}), 5, [Where("type", "=", "pass")])
     assert percent(tried.at_least(1)) != percent(expected.at_least(1))
     wait.until(lambda d: percent(tried.at_least(1)) in d.find_element(By.ID, "odds-chance").text)
+    assert f"(with the data's counts: {percent(expected.at_least(1))})" in browser.find_element(By.ID, "odds-chance").text
     assert float(browser.find_element(By.ID, "odds-chance").get_attribute("data-chance")) == pytest.approx(float(tried.at_least(1)))
     assert browser.find_element(By.ID, "pile-count").text == "60 cards"
     assert "count: 2" in (root / "card_data/jukem/cards.yaml").read_text()   # nothing written

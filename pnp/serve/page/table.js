@@ -175,9 +175,15 @@ async function odds() {
   if (condition) { query.append("where", condition); query.append("at_least", $("odds-k").value || "0"); }
   if ($("odds-sum").value) query.append("sum", $("odds-sum").value);
   const keys = cardKeys(current.cards);
+  const asData = query.toString();   // the same question with the data's counts, to compare
   current.cards.forEach((card, index) => { if (counts[index] !== card.count) query.append("count", `${keys[index]}=${counts[index]}`); });
   const mine = ++asked;
   const response = await fetch(`/api/odds?${query}`, { cache: "no-store" });
+  let before = null;
+  if (response.ok && asData !== query.toString()) {
+    const data = await fetch(`/api/odds?${asData}`, { cache: "no-store" });
+    if (data.ok) before = await data.json();
+  }
   if (mine !== asked) return;   // a later question was asked meanwhile
   if (!response.ok) {
     $("odds-chance").textContent = await response.text();
@@ -189,7 +195,8 @@ async function odds() {
   const result = await response.json();
   if (condition) {
     $("odds-chance").textContent = `P(at least ${result.at_least_k} with ${condition} in ${result.hand}) = ${percent(result.chance)}` +
-      ` · ${result.matching} of ${result.total} cards`;
+      ` · ${result.matching} of ${result.total} cards` +
+      (before && before.chance !== null ? ` (with the data's counts: ${percent(before.chance)})` : "");
     $("odds-chance").dataset.chance = String(result.chance);
     const shown = Math.min(result.hand, result.matching);
     $("odds-table").replaceChildren(element("tr", {}, element("th", { text: "cards" }), element("th", { text: "exactly" }), element("th", { text: "at least" })),
