@@ -103,6 +103,12 @@ def out_option(help_text: str = "Output folder; each game writes into OUT/ID/.")
                         show_default=True, help=help_text)
 
 
+since_option = click.option("--since", metavar="REV|RECORD",
+                            help="Compare with a git revision of the data (e.g. HEAD~3, a tag) or "
+                            "an earlier build record (a copy of OUT/ID/.pnp-build.json) instead "
+                            "of the last build in the output folder.")
+
+
 root_option = click.option("--root", type=click.Path(file_okay=False, path_type=Path),
                            default=Path("."), show_default=False, help=ROOT_HELP)
 
@@ -117,7 +123,12 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
               "otherwise use the copy downloaded first).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no list of files; "
               "problems are still reported.")
-def build(games, every, out, root, request, refresh, quiet):
+@click.option("--reprint", is_flag=True, help="Only what to print again since the last build (or --since): "
+              "per deck the new, redrawn and extra cards behind a cover that lists what to take out "
+              "and add; a board's changed tiles. Files end in -reprint; the full build's files and its "
+              "record stay as they are.")
+@since_option
+def build(games, every, out, root, request, refresh, quiet, reprint, since):
     """Build print-ready PDFs for one or more games.
 
     \b
@@ -134,6 +145,27 @@ def build(games, every, out, root, request, refresh, quiet):
     project.refresh = refresh
     ids = chosen_games(project, games, every)
     presets = chosen_shops(project, request)
+    if since and not reprint:
+        raise click.UsageError("--since goes with --reprint (or pnp diff)")
+    if reprint:
+        if request.langs or request.shops:
+            raise click.UsageError("--reprint makes home PDFs in the game's own language; "
+                                   "leave out --lang and --shop")
+        from pnp.playtest.reprint import reprint_game
+
+        def reprint_one(game_id):
+            written, name = reprint_game(project, game_id, out, request.paper, request.options_for(), since)
+            if not written:
+                click.echo(f"{game_id}: nothing to reprint, no card or board changed since {name}; "
+                           f"nothing written")
+            elif not quiet:
+                click.echo(f"{game_id}: reprint since {name}:")
+                for item in written:
+                    click.echo(f"  {item.path}  {item.pages} page{'s' if item.pages != 1 else ''}: {item.note}")
+
+        report.each_game(ids, reprint_one)
+        conclude(report)
+        return
     report.each_game(ids, lambda game_id: build_as_asked(project, game_id, out, request, presets, quiet))
     conclude(report)
 
@@ -178,8 +210,11 @@ def validate(games, every, root):
 @click.option("--background", default="#2b3440", show_default=True, help="Background colour of the showcase pictures.")
 @click.option("--pick", "picks", multiple=True, metavar="CARD",
               help="A card to show (by name; repeat for several). Default: each deck's first five.")
+@click.option("--changes", is_flag=True, help="Instead: each card changed since the last build (or --since), "
+              "its old face beside the new with what differs boxed in red (OUT/ID/proof/DECK-changes.png).")
+@since_option
 @root_option
-def proof(games, every, paper, out, guides, showcase, width, background, picks, root):
+def proof(games, every, paper, out, guides, showcase, width, background, picks, changes, since, root):
     """Write PNG proofs to check on screen: a contact sheet of every card face per deck, and
     each printed page at screen resolution.
 
@@ -194,6 +229,20 @@ def proof(games, every, paper, out, guides, showcase, width, background, picks, 
     from pnp.diagnostics import Report
     report = Report()
     project = open_project(root, report)
+    if since and not changes:
+        raise click.UsageError("--since goes with --changes")
+    if changes:
+        from pnp.playtest.changes_proof import changes_proof
+        drawn = report.each_game(chosen_games(project, games, every),
+                                 lambda game_id: changes_proof(project, game_id, out, since))
+        for game_id, (paths, found, name) in drawn.items():
+            if not paths:
+                click.echo(f"{game_id}: no card looks different since {name}"
+                           + (f" ({len(found)} count or added/removed changes: see pnp diff)" if found else ""))
+            for path in paths:
+                click.echo(f"{game_id}: {path}")
+        conclude(report)
+        return
     made = report.each_game(chosen_games(project, games, every),
                             lambda game_id: proof_game(project, game_id, out, paper, guides,
                                                        (width, background, picks) if showcase else None))
@@ -206,6 +255,87 @@ def proof(games, every, paper, out, guides, showcase, width, background, picks, 
         for path in faces + shows:
             click.echo(f"  {path}")
     conclude(report)
+
+
+@cli.command()
+@game_option
+@all_option
+@out_option("Output folder whose last build is compared with (OUT/ID/.pnp-build.json).")
+@root_option
+@since_option
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing; the exit status is 0 either way.")
+def diff(games, every, out, root, since, quiet):
+    """List the cards changed since the last build: added, removed, with another count, and
+    each changed field with its old and new value and the file and line to find it.
+
+    \b
+    Example:
+      pnp diff --game jukem
+      pnp diff --game jukem --since HEAD~1
+    """
+    out = checked_out(root, out)
+    from pnp.diagnostics import Report
+    from pnp.playtest.diff import change_lines, game_changes
+    report = Report()
+    project = open_project(root, report)
+    found = report.each_game(chosen_games(project, games, every),
+                             lambda game_id: game_changes(root, game_id, out / game_id, since))
+    if not quiet:
+        for game_id, (changes, name) in found.items():
+            for line in change_lines(game_id, changes, name):
+                click.echo(line)
+    conclude(report)
+
+
+@cli.command()
+@click.option("--game", "game_id", required=True, metavar="ID", help="The game.")
+@click.option("--deck", "deck_id", metavar="ID", help="The deck (default: the game's first).")
+@click.option("--hand", type=click.IntRange(1, 60), required=True, help="Cards in a hand.")
+@click.option("--where", "wheres", multiple=True, metavar="CONDITION",
+              help="Which cards count: field=value, field!=value, or yards>=8 (also <=, >, <); "
+              "repeat for cards that meet all.")
+@click.option("--at-least", type=click.IntRange(0, 60), metavar="K",
+              help="Also give the chance of at least K such cards in a hand.")
+@click.option("--sum", "sum_field", metavar="FIELD", help="The distribution of a numeric field's sum over a hand.")
+@click.option("--count", "counts", multiple=True, metavar="CARD=N",
+              help="Try another count for a card (by its name; RUN (2) for the second RUN), "
+              "without editing the data. Repeatable.")
+@root_option
+def odds(game_id, deck_id, hand, wheres, at_least, sum_field, counts, root):
+    """Exact odds of a hand from a deck's counts: at least K cards that match a condition, and
+    a numeric field's sum. No sampling: every figure is a count of hands.
+
+    \b
+    Example:
+      pnp odds --game jukem --deck cards --hand 5 --where type=pass --at-least 1
+      pnp odds --game jukem --hand 5 --sum yards --count "KICK RETURN=2"
+    """
+    from pnp.playtest.odds import hand_odds, odds_lines, parse_count, parse_where, with_counts
+    project = open_project(root)
+    chosen_games(project, (game_id,), False)
+    try:
+        checked = project.check(game_id)
+    except PnpError as exc:
+        fail(str(exc))
+    deck_ids = [c.id for c in checked.game.components if c.is_deck]
+    if not deck_ids:
+        fail(f"{game_id} has no deck")
+    deck_id = deck_id or deck_ids[0]
+    if deck_id not in deck_ids:
+        raise click.BadParameter(f"no deck '{deck_id}' in {game_id}; its decks: {known(deck_ids)}",
+                                 param_hint="--deck")
+    try:
+        deck = checked.decks[deck_id]
+        tried = dict(parse_count(text) for text in counts)
+        deck = with_counts(deck, tried)
+        conditions = [parse_where(text, deck) for text in wheres]
+        if at_least is not None and not conditions:
+            raise PnpError("--at-least counts the cards --where names; give a --where too")
+        result = hand_odds(deck, hand, conditions, sum_field)
+    except PnpError as exc:
+        raise click.UsageError(str(exc)) from None
+    for line in odds_lines(deck_id, result, conditions, at_least, tried):
+        click.echo(line)
 
 
 @cli.command()

@@ -43,13 +43,16 @@ def timed(render, *args) -> list[tuple[OutputFile, float]]:
 
 
 def build_game(project: Project, game_id: str, out: Path, paper: str | None,
-               options: PrintOptions, shops: Sequence = (), progress=None) -> list[Written]:
+               options: PrintOptions, shops: Sequence = (), progress=None,
+               keep_printed: bool = False) -> list[Written]:
     """Build every component of one game into out/<game_id>/.
 
     Everything is rendered in memory first and written only when all of it succeeded, all
     files at once (see OutputFolder), so a failed build leaves the earlier output as it was.
     When nothing the build reads has changed since the last build there, nothing is redone.
-    `progress(total)` may return a function to call with each step done."""
+    `progress(total)` may return a function to call with each step done. With `keep_printed`
+    (pnp watch), the record keeps the cards of the last build that had none (a `pnp build`),
+    so `pnp diff` and `--reprint` still compare with what was printed."""
     folder = OutputFolder(out / game_id, language=options.lang)
     folder.check_place(project.root, out)
     folder.recover()   # a commit a kill cut short is finished or undone before anything is judged
@@ -57,6 +60,8 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     asked = (project.root, game_id, options, paper, tuple(shops))   # before options get the paper
     inputs = fingerprint(*asked)
     previous = folder.up_to_date(inputs)
+    if previous is not None and not keep_printed and not options.lang and stands_in(folder):
+        previous = None   # the files are a watch's: build to record what this build's cards are
     if previous is not None:
         for warning in folder.last_warnings():   # still true: the input is the same
             project.diagnostics.warn(warning)
@@ -87,11 +92,27 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
             project.diagnostics.warn(f"{options.lang}: {problem}")
     # a file saved during the build: never count this output up to date
     unchanged = inputs if fingerprint(*asked) == inputs else None
+    playtest = None
+    if not options.lang:   # what pnp diff and build --reprint compare with next time
+        from pnp.playtest.record import RECORD_KEY, game_record
+        last = folder.read_record() if keep_printed else None
+        playtest = last.get(RECORD_KEY) if last is not None else None
+        if isinstance(playtest, dict):
+            playtest = {**playtest, "kept": True}   # from a build before the watch: stands in
+        else:
+            playtest = game_record(project.root, game, decks, ctx.compiled)
     paths = folder.commit([file for file, _ in rendered], unchanged, project.diagnostics.warnings,
-                          components=output_components(game))
+                          components=output_components(game), playtest=playtest)
     return [Written(path, file.pages, len(file.data), spent)
             for path, (file, spent) in zip(paths, rendered)] + \
         [Written(path, 0, 0, 0.0, removed=True) for path in folder.removed]
+
+
+def stands_in(folder: OutputFolder) -> bool:
+    """Whether the record's cards are an earlier build's, kept by pnp watch."""
+    record = folder.read_record() or {}
+    playtest = record.get("playtest")
+    return isinstance(playtest, dict) and bool(playtest.get("kept"))
 
 
 def output_components(game) -> set[str]:

@@ -108,6 +108,14 @@ class OutputFolder:
         except (OSError, ValueError, AttributeError, TypeError):
             return []
 
+    def read_record(self) -> dict | None:
+        """The last build's record, or None when there is none (or it is unreadable)."""
+        try:
+            record = self._read_json(self.record)
+        except (OSError, ValueError):
+            return None
+        return record if isinstance(record, dict) else None
+
     def up_to_date(self, fingerprint: str) -> list[dict] | None:
         """The files of the last build, if it was made from `fingerprint` and every file it
         wrote is still there unchanged; else None."""
@@ -127,9 +135,12 @@ class OutputFolder:
         return files
 
     def commit(self, files, fingerprint: str | None = None, warnings: Sequence[str] = (),
-               components: set[str] | None = None) -> list[Path]:
+               components: set[str] | None = None, playtest: dict | None = None,
+               keep_record: bool = False) -> list[Path]:
         """Write every file (name, data) into the folder, or none of them. Given the game's
-        `components`, files pnp wrote for one it no longer has are removed afterwards."""
+        `components`, files pnp wrote for one it no longer has are removed afterwards.
+        `playtest` is kept in the record for `pnp diff` (pnp.playtest.record); `keep_record`
+        leaves the last build's record as it is (a reprint is not a build of the whole game)."""
         names: set[str] = set()
         for file in files:
             self.target(file.name)   # every path is checked before anything is written
@@ -148,9 +159,13 @@ class OutputFolder:
                 old_manifest = dict(manifest)
                 for file in files:
                     manifest[file.name] = {"sha256": digest(file.data), "component": file.component}
-                record = {"fingerprint": fingerprint, "files": [
+                record: dict | None = {"fingerprint": fingerprint, "files": [
                     {"name": f.name, "digest": digest(f.data), "pages": f.pages, "size": len(f.data)}
                     for f in files], "warnings": list(warnings)}
+                if playtest is not None and record is not None:
+                    record["playtest"] = playtest
+                if keep_record:
+                    record = self.read_record()
                 journal = {"renames": staged, "manifest": dict(sorted(manifest.items())), "record": record,
                            "record_name": self.record,
                            "old_manifest": old_manifest}
@@ -269,7 +284,8 @@ class OutputFolder:
         with _holding_signals() as caught:
             if all(self._holds(entry["name"], entry["digest"]) for entry in journal["renames"]):
                 self._write_json(MANIFEST, journal["manifest"])
-                self._write_json(journal["record_name"], journal["record"])
+                if journal["record"] is not None:   # None: a reprint, which leaves the record be
+                    self._write_json(journal["record_name"], journal["record"])
                 self._forget(journal)
             else:
                 self._undo(journal)
@@ -293,6 +309,8 @@ class OutputFolder:
             if not isinstance(journal, dict) or not isinstance(journal.get("renames"), list):
                 raise ValueError("no list of renames")
             for key in ("manifest", "record", "old_manifest"):
+                if key == "record" and journal.get(key, {}) is None:
+                    continue   # a reprint's commit: the record stays as it is
                 if not isinstance(journal.get(key, {}), dict):
                     raise ValueError(f"its {key} is not a map")
             journal.setdefault("record_name", RECORD)
@@ -349,7 +367,8 @@ class OutputFolder:
             if number == 0:
                 reached("renaming")   # for tests: one file is the new build's, the rest to come
         self._write_json(MANIFEST, journal["manifest"])
-        self._write_json(journal.get("record_name", RECORD), journal["record"])
+        if journal["record"] is not None:   # None: a reprint, which leaves the record be
+            self._write_json(journal.get("record_name", RECORD), journal["record"])
 
     def _undo(self, journal: dict) -> None:
         """Put back every file as it was before the commit began."""

@@ -4,7 +4,7 @@ component into finished files. What every renderer is given: the build's options
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pnp.config.deck import BUILTIN_FIELDS
@@ -64,6 +64,7 @@ class BuildContext:
     options: PrintOptions
     tick: Callable[..., None] = lambda steps=1: None   # progress: called as pieces are done
     translation: Translation | None = None   # in a translated build
+    compiled: dict = field(default_factory=dict)   # each deck's (front, back), as drawn: for the build record
 
     def frame_args(self, deck=None, bleed: float = 0.0, listing_rows: bool = False, safe: float | None = None) -> dict:
         """What layouts are compiled against: the fields a card of `deck` has (the built-in

@@ -64,6 +64,7 @@ def render_deck(ctx, component) -> list[OutputFile]:
     options = ctx.options
     corner_radius(component)   # checked on every build, though only proofs and shop files show it
     front, back = compile_deck_layouts(ctx, component, options.bleed)
+    ctx.compiled[component.id] = (front, back)
     cards = ctx.decks[component.id].expanded()
     front.plan(cards)
     if back is not None:

@@ -10,6 +10,8 @@
     GET  /api/edit/elements     with --edit: the elements of one card's layout (pnp.serve.editing)
     POST /api/edit/preview      with --edit: the card drawn with a changed element, nothing saved
     POST /api/edit              with --edit: the change checked as a build would, then saved
+    GET  /table                 the table view: shuffle, deal and draw a deck (pnp.serve.table)
+    GET  /api/odds?deck&hand&…  exact odds of a hand, as `pnp odds` gives them
 
 Nothing else is served: no directory listing, no path taken from the request is ever opened;
 a picture is looked up by key in memory and a download by name in the list of files this
@@ -54,7 +56,8 @@ from pnp.serve.pictures import RENDER_LOCK, PreviewOptions
 
 ASSETS = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
           "style.css": "text/css; charset=utf-8", "edit.js": "text/javascript; charset=utf-8",
-          "edit.css": "text/css; charset=utf-8"}
+          "edit.css": "text/css; charset=utf-8", "table.html": "text/html; charset=utf-8",
+          "table.js": "text/javascript; charset=utf-8", "table.css": "text/css; charset=utf-8"}
 PICTURE = re.compile(r"^/img/([0-9a-f]{24}(?:-\d{1,4})?)\.png$")
 HEARTBEAT_SECONDS = 15
 MAX_BODY = 4096
@@ -173,6 +176,10 @@ class PreviewHandler(BaseHTTPRequestHandler):
         if url.path.startswith("/assets/") and url.path[len("/assets/"):] in ASSETS:
             name = url.path[len("/assets/"):]
             return self._send(asset(name), ASSETS[name])
+        if url.path == "/table":
+            return self._send(asset("table.html"), ASSETS["table.html"])
+        if url.path == "/api/odds":
+            return self._odds(parse_qs(url.query))
         if url.path == "/api/state":
             state = self.server.live.state(PreviewOptions.from_query(query))
             return self._json({**state, "editing": self.server.editor is not None})
@@ -212,6 +219,14 @@ class PreviewHandler(BaseHTTPRequestHandler):
             self.server.downloads[name] = path
             files.append(dict(name=name, url=f"/download/{name}", pages=pages, size=size))
         self._json(dict(files=files, error=None))
+
+    def _odds(self, query: dict[str, list[str]]) -> None:
+        from pnp.serve.table import odds_json
+        snapshot = self.server.live.state(PreviewOptions()).get("snapshot")
+        try:
+            return self._json(odds_json(snapshot, query))
+        except PnpError as exc:
+            return self._error(HTTPStatus.BAD_REQUEST, str(exc))
 
     # --- the layout editor (pnp serve --edit) ---------------------------------------------------
     def _edit_elements(self, query: dict) -> None:

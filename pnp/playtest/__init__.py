@@ -1,0 +1,1 @@
+"""The playtest loop: what changed since the deck on the table was printed, reprints, odds."""

@@ -1,0 +1,125 @@
+"""`pnp proof --changes`: each changed card's old face beside its new one, the region that
+differs boxed in red on both, one picture per deck (DECK-changes.png in the proof folder).
+
+The old face is drawn from the files the last build kept in its record (or a record or git
+revision given with --since), by the same compiled layouts as a build: nothing is drawn a
+second way and no git is needed."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from PIL import Image, ImageChops, ImageDraw
+
+from pnp.config.deck import Card
+from pnp.outputs.folder import OutputFolder
+from pnp.outputs.pdf import OutputFile
+from pnp.outputs.pieces import pieces_pdf
+from pnp.outputs.raster import rasterise
+from pnp.playtest.diff import CardChange, GameState, compare, earlier_state, game_state
+from pnp.playtest.earlier import earlier_game
+from pnp.project import Project
+from pnp.render import BuildContext, PrintOptions
+from pnp.render.deck import compile_deck_layouts
+
+FACE_DPI = 100
+GAP = 16
+LABEL = 22            # pixels of text above each pair
+MARK = (220, 20, 60)  # the box round what differs
+
+
+def changes_proof(project: Project, game_id: str, out: Path, since: str | None) -> tuple[list[Path], list[CardChange], str]:
+    """The pictures written (none when no card's look changed), the changes, and the name of
+    the state compared with."""
+    new = game_state(project.root, game_id, diagnostics=project.diagnostics)
+    with earlier_game(project.root, game_id, out / game_id, since) as earlier:
+        old = earlier_state(earlier, game_id)
+        changes = compare(old, new)
+        files = []
+        for component in new.game.components:
+            drawn = [c for c in changes if c.deck == component.id and c.kind == "changed" and (c.face or c.back)]
+            if component.is_deck and drawn:
+                files.append(deck_changes(old, new, component, drawn))
+        name = earlier.name
+    if not files:
+        return [], changes, name
+    return OutputFolder(out / game_id / "proof").commit(files), changes, name
+
+
+def as_drawn(card: Card) -> Card:
+    """A card as a build draws its first copy (layouts may show `copy`)."""
+    drawn = Card(card)
+    drawn.label, drawn.where = card.label, card.where
+    drawn.setdefault("copy", 1)
+    return drawn
+
+
+def faces(state: GameState, component_id: str, cards: list[Card]) -> list[tuple[Image.Image, Image.Image | None]]:
+    """Each card's face and back (None if the deck has no backs) as pictures."""
+    component = next(c for c in state.game.components if c.id == component_id)
+    ctx = BuildContext(state.project, state.game, state.decks, PrintOptions(paper=state.game.spec.paper))
+    front, back = compile_deck_layouts(ctx, component, 0.0)
+    pieces = [(front, as_drawn(card)) for card in cards]
+    if back is not None:
+        pieces += [(back, as_drawn(card)) for card in cards]
+    pictures = [Image.open(io.BytesIO(png)).convert("RGB")
+                for png in rasterise(pieces_pdf(pieces, 0.0, component_id, "changes.pdf").data, FACE_DPI)]
+    fronts, backs = pictures[:len(cards)], pictures[len(cards):]
+    return [(face, backs[i] if backs else None) for i, face in enumerate(fronts)]
+
+
+def deck_changes(old: GameState, new: GameState, component, changes: list[CardChange]) -> OutputFile:
+    olds = faces(old, component.id, [c.old_card for c in changes if c.old_card is not None])
+    news = faces(new, component.id, [c.new_card for c in changes if c.new_card is not None])
+    rows = []
+    for change, (old_face, old_back), (new_face, new_back) in zip(changes, olds, news):
+        if change.face:
+            rows.append((f"{change.key}: face" + fields_note(change), old_face, new_face))
+        if change.back and old_back is not None and new_back is not None:
+            rows.append((f"{change.key}: back", old_back, new_back))
+    width = max(max(a.width, b.width) for _, a, b in rows)
+    height = max(max(a.height, b.height) for _, a, b in rows)
+    sheet = Image.new("RGB", (GAP * 3 + 2 * width, GAP + len(rows) * (LABEL + height + GAP)), (235, 235, 235))
+    draw = ImageDraw.Draw(sheet)
+    y = GAP
+    for label, before, after in rows:
+        draw.text((GAP, y + 4), f"{label}   (old | new)", fill=(20, 20, 20))
+        y += LABEL
+        boxes = changed_boxes(before.resize(after.size) if before.size != after.size else before, after)
+        for x, picture in ((GAP, before), (GAP * 2 + width, after)):
+            sheet.paste(picture, (x, y))
+            for left, top, right, bottom in boxes:
+                draw.rectangle((x + left - 3, y + top - 3, x + right + 2, y + bottom + 2), outline=MARK, width=3)
+        y += height + GAP
+    buffer = io.BytesIO()
+    from PIL.PngImagePlugin import PngInfo
+    info = PngInfo()
+    info.add_text("Software", "pnp")
+    sheet.save(buffer, format="PNG", pnginfo=info, optimize=True)
+    return OutputFile(f"{component.id}-changes.png", buffer.getvalue(), component=component.id)
+
+
+def changed_boxes(before: Image.Image, after: Image.Image, gap: int = 6) -> list[tuple[int, int, int, int]]:
+    """A box round each band of rows where the pictures differ (bands closer than `gap` rows
+    are one), so two changes far apart on a card get a box each."""
+    difference = ImageChops.difference(before, after).convert("L").point(lambda v: 255 if v > 24 else 0)
+    width, height = difference.size
+    rows = [difference.crop((0, y, width, y + 1)).getbbox() is not None for y in range(height)]
+    boxes, start, last = [], None, -gap - 1
+    for y, changed in enumerate(rows + [False] * (gap + 1)):
+        if changed:
+            start = y if start is None or y - last > gap else start
+            last = y
+        elif start is not None and y - last > gap:
+            band = difference.crop((0, start, width, last + 1)).getbbox()
+            if band is not None:
+                boxes.append((band[0], start + band[1], band[2], start + band[3]))
+            start = None
+    return boxes
+
+
+def fields_note(change: CardChange) -> str:
+    if not change.fields:
+        return " (its layout or pictures changed)"
+    return " (" + ", ".join(f"{name}: {old} -> {new}" for name, old, new in change.fields) + ")"

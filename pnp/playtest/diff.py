@@ -1,0 +1,206 @@
+"""`pnp diff`: the cards that changed between an earlier build (or git revision) and the data
+now: added, removed, a different count, and for each changed card the fields that changed."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnp.config.deck import Card, Deck
+from pnp.diagnostics import Diagnostics
+from pnp.playtest.earlier import Earlier, earlier_game
+from pnp.playtest.record import card_keys, game_record, kept_decks
+from pnp.project import Project
+
+
+@dataclass
+class GameState:
+    """A game's decks and what a build record keeps of them."""
+
+    project: Project
+    game: Any
+    decks: dict[str, Deck]
+    record: dict[str, list[dict]]   # each deck's cards as the build record keeps them (kept_decks)
+
+
+def game_state(root: Path, game_id: str, kept: dict | None = None, diagnostics: Diagnostics | None = None) -> GameState:
+    """The game in `root`, with its record: `kept` when a build made one, else worked out (the
+    layouts compiled, nothing drawn)."""
+    from pnp.render import BuildContext, PrintOptions
+    from pnp.render.deck import compile_deck_layouts
+    project = Project(root, diagnostics or Diagnostics())
+    checked = project.check(game_id)   # rule problems do not matter here: this compares
+    record = kept
+    if record is None:
+        ctx = BuildContext(project, checked.game, checked.decks, PrintOptions())
+        compiled = {c.id: compile_deck_layouts(ctx, c, 0.0) for c in checked.game.components if c.is_deck}
+        record = game_record(project.root, checked.game, checked.decks, compiled)
+    return GameState(project, checked.game, checked.decks, kept_decks(record))
+
+
+@dataclass
+class CardChange:
+    deck: str
+    key: str
+    kind: str                      # added, removed, count, changed
+    old_count: int = 0
+    new_count: int = 0
+    fields: list[tuple[str, Any, Any]] = field(default_factory=list)   # (name, old, new)
+    face: bool = False             # the face looks different (a field it shows, or its layout)
+    back: bool = False
+    line: str = ""                 # where the card is written now (where it was, if removed)
+    old_line: str = ""
+    old_card: Card | None = None
+    new_card: Card | None = None
+
+    @property
+    def reprinted(self) -> int:
+        """Copies to print again: all of a new or redrawn card, the extra copies of the others."""
+        if self.kind == "added" or (self.kind == "changed" and (self.face or self.back)):
+            return self.new_count
+        return max(self.new_count - self.old_count, 0)
+
+    @property
+    def pulled(self) -> int:
+        """Copies to take out of the printed deck."""
+        if self.kind == "removed" or (self.kind == "changed" and (self.face or self.back)):
+            return self.old_count
+        return max(self.old_count - self.new_count, 0)
+
+
+def compare(old: GameState, new: GameState) -> list[CardChange]:
+    """Every card that differs, deck by deck in the game's order, cards in data order (the
+    removed ones after them)."""
+    changes: list[CardChange] = []
+    deck_ids = [c.id for c in new.game.components if c.is_deck and c.id in new.decks]
+    deck_ids += [d for d in old.record if d not in deck_ids]
+    for deck_id in deck_ids:
+        before = keyed(old, deck_id)
+        after = keyed(new, deck_id)
+        pairs = paired(before, after)
+        for key, (card, count, entry) in after.items():
+            if key not in pairs:
+                changes.append(CardChange(deck_id, key, "added", 0, count, line=entry.get("line", ""),
+                                          new_card=card))
+                continue
+            old_card, old_count, old_entry = before[pairs[key]]
+            fields = field_changes(old_card, card) if old_card is not None and card is not None else []
+            face = old_entry.get("face") != entry.get("face")
+            back = old_entry.get("back") != entry.get("back")
+            if fields or face or back:
+                changes.append(CardChange(deck_id, key, "changed", old_count, count, fields, face, back,
+                                          entry.get("line", ""), old_entry.get("line", ""), old_card, card))
+            elif count != old_count:
+                changes.append(CardChange(deck_id, key, "count", old_count, count, line=entry.get("line", ""),
+                                          old_line=old_entry.get("line", ""), old_card=old_card, new_card=card))
+        matched = set(pairs.values())
+        for key, (card, count, entry) in before.items():
+            if key not in matched:
+                changes.append(CardChange(deck_id, key, "removed", count, 0, old_line=entry.get("line", ""),
+                                          old_card=card))
+    return changes
+
+
+Keyed = dict[str, tuple[Card | None, int, dict]]
+
+
+def paired(before: Keyed, after: Keyed) -> dict[str, str]:
+    """Which earlier card each current card is (current key -> earlier key). Cards of one label
+    are paired first with an earlier card that is the same in every field and look, then in
+    order, so a RUN put in before five others is one card added, not five changed."""
+    def label(key: str) -> str:
+        return LABEL_NUMBER.sub("", key)
+
+    pairs: dict[str, str] = {}
+    groups_before: dict[str, list[str]] = {}
+    for key in before:
+        groups_before.setdefault(label(key), []).append(key)
+    groups_after: dict[str, list[str]] = {}
+    for key in after:
+        groups_after.setdefault(label(key), []).append(key)
+    for name, keys in groups_after.items():
+        free = list(groups_before.get(name, []))
+        if len(keys) == 1 and len(free) == 1:   # the usual case: one card of the label
+            pairs[keys[0]] = free[0]
+            continue
+        waiting = []
+        for key in keys:
+            same = next((k for k in free if looks_same(before[k], after[key])), None)
+            if same is None:
+                waiting.append(key)
+            else:
+                pairs[key] = same
+                free.remove(same)
+        for key, earlier in zip(waiting, free):
+            pairs[key] = earlier
+    return pairs
+
+
+LABEL_NUMBER = re.compile(r" \(\d+\)$")
+
+
+def looks_same(old: tuple[Card | None, int, dict], new: tuple[Card | None, int, dict]) -> bool:
+    (old_card, _, old_entry), (new_card, _, new_entry) = old, new
+    return old_card is not None and new_card is not None and not field_changes(old_card, new_card) \
+        and old_entry.get("face") == new_entry.get("face") and old_entry.get("back") == new_entry.get("back")
+
+
+def field_changes(old: Card, new: Card) -> list[tuple[str, Any, Any]]:
+    return [(name, old.get(name), new.get(name)) for name in sorted(set(new) | set(old))
+            if name != "copy" and old.get(name) != new.get(name)]
+
+
+def keyed(state: GameState, deck_id: str) -> Keyed:
+    """A deck's cards by key: (the card's values if its data could be read, count, record entry)."""
+    entries = state.record.get(deck_id) or []
+    deck = state.decks.get(deck_id)
+    cards = {key: card for key, card in zip(card_keys([c.label for c in deck.cards]), deck.cards)} if deck else {}
+    return {entry["key"]: (cards.get(entry["key"]), int(entry["count"]), entry) for entry in entries}
+
+
+def game_changes(root: Path, game_id: str, out_folder: Path, since: str | None) -> tuple[list[CardChange], str]:
+    """What changed in the game's decks since `since` (see pnp.playtest.earlier), and how that
+    earlier state is named."""
+    new = game_state(root, game_id)
+    with earlier_game(root, game_id, out_folder, since) as earlier:
+        old = earlier_state(earlier, game_id)
+        return compare(old, new), earlier.name
+
+
+def earlier_state(earlier: Earlier, game_id: str) -> GameState:
+    return game_state(earlier.root, game_id, earlier.record)
+
+
+def describe(value: Any) -> str:
+    if value is None:
+        return "(none)"
+    if isinstance(value, str):
+        return repr(value) if value != value.strip() or not value else value
+    return str(value)
+
+
+def change_lines(game_id: str, changes: list[CardChange], since: str) -> list[str]:
+    """The diff as the terminal shows it: one line per card, one more per changed field."""
+    if not changes:
+        return [f"{game_id}: no card changed since {since}"]
+    lines = [f"{game_id}: {len(changes)} card{'s' if len(changes) != 1 else ''} changed since {since}"]
+    for change in changes:
+        where = change.line or change.old_line
+        head = f"  {change.deck}: {change.key}"
+        if change.kind == "added":
+            lines.append(f"{head}: added, {change.new_count} cop{'ies' if change.new_count != 1 else 'y'}  ({where})")
+        elif change.kind == "removed":
+            lines.append(f"{head}: removed ({change.old_count} cop{'ies' if change.old_count != 1 else 'y'}; "
+                         f"was at {where})")
+        else:
+            lines.append(f"{head}  ({where})")
+            if change.old_count != change.new_count:
+                lines.append(f"      count: {change.old_count} -> {change.new_count}")
+            for name, old, new in change.fields:
+                lines.append(f"      {name}: {describe(old)} -> {describe(new)}")
+            if change.kind == "changed" and not change.fields:
+                sides = " and ".join(s for s, on in (("face", change.face), ("back", change.back)) if on)
+                lines.append(f"      {sides} drawn differently (its layout or pictures changed)")
+    return lines

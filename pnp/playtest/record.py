@@ -1,0 +1,190 @@
+"""What a build keeps of its decks for the playtest loop: each card's count, place and a digest of
+its face and back, and the text of the files those were drawn from (data files, game.yaml and
+the layouts each deck and board names, with what they extend). From that record `pnp diff`,
+`build --reprint` and `proof --changes` know what was printed last time, without git.
+
+The digests cost no drawing: a face's digest is a hash of the layout files that draw it, the
+game's pictures and the values of the fields the compiled layout reads (as the preview keys
+its pictures, but from contents, so the same input always gives the same record)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import operator
+import re
+import zlib
+from functools import lru_cache
+from pathlib import Path
+from collections.abc import Callable
+from typing import Any
+
+from pnp.config.typed import Where
+from pnp.layout.template import template_path
+
+PICTURES = {".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp", ".ttf", ".otf"}
+RECORD_KEY = "playtest"
+
+
+def card_keys(labels: list[str]) -> list[str]:
+    """A name for each card that tells it from the others: its label, numbered from the
+    second card of the same label on (`Run (2)`)."""
+    seen: dict[str, int] = {}
+    keys = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        keys.append(label if seen[label] == 1 else f"{label} ({seen[label]})")
+    return keys
+
+
+def layout_names(spec: Any) -> list[str]:
+    """The layout names a deck's front or back names: one, or those it chooses between."""
+    if isinstance(spec, str):
+        return [spec]
+    if isinstance(spec, dict):
+        names = [str(n) for n in (spec.get("layouts") or {}).values()]
+        return names + ([str(spec["default"])] if spec.get("default") else [])
+    return []
+
+
+EXTENDS = re.compile(r"^extends:\s*[\"']?([^\"'\s#]+)", re.MULTILINE)
+
+
+def layout_files(root: Path, names: list[str], known: dict[str, Path] | None = None) -> list[Path]:
+    """The files of the named layouts and every layout they extend, in a fixed order. The
+    `extends` key is read with a pattern, not a YAML parse: the build has parsed and checked
+    these files already. `known` keeps each name's file between calls."""
+    known = {} if known is None else known
+    found: dict[Path, None] = {}
+    for name in names:
+        chain: set[str] = set()
+        while name and name not in chain:
+            chain.add(name)
+            if name not in known:
+                known[name] = template_path(root, name, Where("layout", None, ""))
+            path = known[name]
+            found[path] = None
+            match = EXTENDS.search(path.read_text(encoding="utf-8"))
+            name = match.group(1) if match else ""
+    return list(found)
+
+
+def pictures_digest(game_folder: Path) -> str:
+    """The game's own pictures and icons: a face may show any of them."""
+    digest = hashlib.sha256()
+    for path in sorted(game_folder.rglob("*")):
+        if path.suffix.lower() in PICTURES and path.is_file():
+            digest.update(f"{path.relative_to(game_folder).as_posix()}\0".encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+def files_digest(paths: list[Path], extra: str) -> str:
+    digest = hashlib.sha256(extra.encode())
+    for path in paths:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def values_of(fields, deck_fields) -> Callable[[Any], Any]:
+    """The values a layout reads from a card, fast: every card holds each of its deck's fields
+    (read_card fills in the default); the built-in ones (copy, count) are the same on every
+    card of the data and do not tell cards apart."""
+    names = sorted(name for name in fields if name in deck_fields)
+    return operator.itemgetter(*names) if names else (lambda card: ())
+
+
+def side_digest(look: bytes, values: Callable[[Any], Any], card) -> str:
+    """A piece's look: its layouts' and pictures' digest and the values its layout reads."""
+    return hashlib.blake2b(look + repr(values(card)).encode(), digest_size=8).hexdigest()
+
+
+def relative(root: Path, path: Path | str) -> str:
+    return _relative(root.resolve(), str(path))
+
+
+@lru_cache(maxsize=256)
+def _relative(root: Path, path: str) -> str:
+    try:
+        return Path(path).resolve().relative_to(root).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+def source_text(data: bytes) -> str | dict:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:   # a spreadsheet
+        return {"base64": base64.b64encode(data).decode("ascii")}
+
+
+def source_bytes(kept: str | dict) -> bytes:
+    if isinstance(kept, dict):
+        return base64.b64decode(kept["base64"])
+    return kept.encode("utf-8")
+
+
+def game_record(root: Path, game, decks: dict, compiled: dict) -> dict:
+    """The playtest part of a build record. `compiled` holds each deck's (front, back) as the
+    build compiled them (pnp.render.deck keeps them), so nothing is compiled twice. Both parts
+    are kept compressed: a card costs about 20 bytes of the record."""
+    root = Path(root)
+    resolved_root = root.resolve()
+    pictures = pictures_digest(game.folder)
+    sources: dict[str, Path] = {}
+    record_decks: dict[str, dict] = {}
+    known: dict[str, Path] = {}   # layout files by name
+    game_yaml = game.folder / "game.yaml"
+    if game_yaml.is_file():
+        sources[relative(root, game_yaml)] = game_yaml
+    for component in game.components:
+        data = getattr(component, "data", None)
+        if component.id in decks and data:
+            path = Path(decks[component.id].path)
+            sources[relative(root, path)] = path
+        names = layout_names(getattr(component, "front", None)) + layout_names(getattr(component, "back", None)) \
+            + layout_names(getattr(component, "layout", None))
+        for path in layout_files(root, names, known):
+            if path.is_relative_to(resolved_root):   # pnp's own base layouts come with pnp
+                sources[relative(root, path)] = path
+        if not component.is_deck or component.id not in compiled:
+            continue
+        front, back = compiled[component.id]
+        deck = decks[component.id]
+        front_look = files_digest(layout_files(root, layout_names(component.front), known), pictures).encode()
+        front_fields = values_of(front.fields, deck.fields)
+        back_look = files_digest(layout_files(root, layout_names(component.back), known), pictures).encode() \
+            if back is not None else b""
+        back_fields = values_of(back.fields, deck.fields) if back is not None else values_of((), {})
+        cards = [[key, count, card.where.line if card.where is not None else None,
+                  side_digest(front_look, front_fields, card),
+                  side_digest(back_look, back_fields, card) if back is not None else None]
+                 for key, card, count in zip(card_keys([c.label for c in deck.cards]), deck.cards, deck.counts)]
+        where = deck.cards[0].where if deck.cards else None
+        record_decks[component.id] = {"file": relative(root, where.file) if where is not None else "", "cards": cards}
+    texts = {name: source_text(path.read_bytes()) for name, path in sorted(sources.items())}
+    return {"decks": pack(record_decks), "sources": pack(texts)}
+
+
+def pack(value) -> str:
+    """JSON compressed (zlib gives the same bytes each time; its fastest level: this runs on
+    every build), as text for the record."""
+    return base64.b64encode(zlib.compress(json.dumps(value, sort_keys=True).encode("utf-8"), 1)).decode("ascii")
+
+
+def unpacked(packed: str):
+    return json.loads(zlib.decompress(base64.b64decode(packed)).decode("utf-8"))
+
+
+def kept_sources(record: dict) -> dict[str, bytes]:
+    """The files a record kept, by their path from the root folder."""
+    return {name: source_bytes(kept) for name, kept in unpacked(record["sources"]).items()}
+
+
+def kept_decks(record: dict) -> dict[str, list[dict]]:
+    """Each deck's cards as a record keeps them: key, count, line (file:line), face, back."""
+    decks = {}
+    for deck_id, deck in unpacked(record["decks"]).items():
+        decks[deck_id] = [{"key": key, "count": count, "line": f"{deck['file']}:{line}" if line else deck["file"],
+                           "face": face, "back": back} for key, count, line, face, back in deck["cards"]]
+    return decks

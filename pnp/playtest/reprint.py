@@ -1,0 +1,236 @@
+"""`pnp build --reprint`: only what to print again since the deck on the table was printed.
+
+Per deck, one PDF: a cover page that lists what to take out of the printed deck (removed
+cards, lower counts, the old copies of redrawn cards) and what this print adds, then the
+cards to print again (new cards, redrawn faces or backs, extra copies) drawn by the deck's own
+renderer from a deck narrowed to them, so paper, duplex, bleed, fold, offset and sheet layout
+are exactly the full build's. For boards and sheets, the pages whose pictures changed: the
+old and the new drawing are rasterised side by side and only differing tiles are kept."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections import Counter
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from pnp.config.deck import Deck
+from pnp.layout.units import mm
+from pnp.outputs.folder import OutputFolder
+from pnp.outputs.joining import joined
+from pnp.outputs.pdf import DRAFT, OutputFile, finish, new_canvas
+from pnp.playtest.diff import CardChange, compare, earlier_state, game_state
+from pnp.playtest.earlier import earlier_game
+from pnp.playtest.record import card_keys
+from pnp.project import Project
+from pnp.render import BuildContext, PrintOptions
+
+REPRINT = "-reprint"
+COMPARE_DPI = 50   # enough to see a changed number on a board; a page is compared in a few ms
+PAGED_KINDS = ("board", "sheet")
+
+
+@dataclass
+class Reprinted:
+    path: Path
+    pages: int
+    size: int
+    note: str   # what the file holds, for the summary
+
+
+def paper_of(ctx: BuildContext) -> tuple[float, float]:
+    from pnp.impose import PAPER_SIZES
+    return PAPER_SIZES[ctx.options.paper]
+
+
+def reprint_name(name: str) -> str:
+    """`cards-letter-bleed.pdf` -> `cards-letter-bleed-reprint.pdf`: never a full build's name."""
+    stem, dot, suffix = name.rpartition(".")
+    return f"{stem}{REPRINT}{dot}{suffix}"
+
+
+def reprint_game(project: Project, game_id: str, out: Path, paper: str | None, options: PrintOptions,
+                 since: str | None) -> tuple[list[Reprinted], str]:
+    """Write the reprint files of one game; (what was written, the earlier state's name).
+    Nothing is written when nothing changed."""
+    folder = OutputFolder(out / game_id)
+    new = game_state(project.root, game_id, diagnostics=project.diagnostics)
+    checked = project.check(game_id)
+    if not options.draft:
+        checked.require_valid()
+    options = replace(options, paper=paper or checked.game.spec.paper)
+    ctx = BuildContext(project, checked.game, checked.decks, options)
+    files: list[tuple[OutputFile, str]] = []
+    marked = DRAFT.set(options.draft)
+    try:
+        with earlier_game(project.root, game_id, folder.folder, since) as earlier:
+            old = earlier_state(earlier, game_id)
+            changes = compare(old, new)
+            for component in checked.game.components:
+                if component.is_deck:
+                    mine = [c for c in changes if c.deck == component.id]
+                    if mine:
+                        files.append(deck_reprint(ctx, component, mine, earlier.name))
+                elif component.kind in PAGED_KINDS:
+                    old_ctx = BuildContext(old.project, old.game, old.decks, options)
+                    files += changed_pages(ctx, old_ctx, component)
+            name = earlier.name
+    finally:
+        DRAFT.reset(marked)
+    if not files:
+        return [], name
+    paths = folder.commit([file for file, _ in files], keep_record=True)
+    return [Reprinted(path, file.pages, len(file.data), note) for path, (file, note) in zip(paths, files)], name
+
+
+def deck_reprint(ctx: BuildContext, component, changes: list[CardChange], since: str) -> tuple[OutputFile, str]:
+    """The deck's cards to print again, behind a cover that says what to pull and add."""
+    deck = ctx.decks[component.id]
+    again = {c.key: c.reprinted for c in changes if c.reprinted and c.new_card is not None}
+    keys = card_keys([card.label for card in deck.cards])
+    cards = [(card, again[key]) for key, card in zip(keys, deck.cards) if key in again]
+    title = component.title or component.id
+    options = ctx.options
+    cover = cover_pages(ctx, f"{ctx.game.title}: {title}, reprint since {since}", changes,
+                        "The cards follow on the next sheet, printed like the full deck (paper, duplex, bleed)."
+                        if cards else "Nothing to print: only cards to take out.")
+    name = reprint_name(f"{component.id}-{options.paper}{options.variant}.pdf")
+    # printed double-sided, the cards start on a fresh sheet
+    sources, blanks = [cover], [bool(cards) and component.printed_double(options.duplex) and cover.pages % 2 == 1]
+    if cards:
+        narrowed = Deck(deck.path, deck.fields, [c for c, _ in cards], [n for _, n in cards], deck.designed)
+        drawn = component.render(replace(ctx, decks={**ctx.decks, component.id: narrowed}, compiled={}))
+        sources.append(drawn[0])
+        blanks.append(False)
+    data, pages = joined([s.data for s in sources], blanks, paper_of(ctx), f"{ctx.game.title}: {title} (reprint)",
+                         b"/ViewerPreferences<</PrintScaling/None>>")
+    printed = sum(n for _, n in cards)
+    pulled = sum(c.pulled for c in changes)
+    note = f"{printed} card{'s' if printed != 1 else ''} to print, {pulled} to take out"
+    return OutputFile(name, data, pages, component=component.id), note
+
+
+def cover_pages(ctx: BuildContext, heading: str, changes: list[CardChange], closing: str) -> OutputFile:
+    """What to take out of the printed deck and what to put in, one line a card."""
+    from pnp.config.typed import where_of
+    text = ctx.project.fonts.family("text", where_of(None, "font"))
+    display = ctx.project.fonts.family("display", where_of(None, "font"))
+    width, height = paper_of(ctx)
+    lines: list[tuple[str, str]] = [("head", "Take out of the printed deck")]
+    pulls = [c for c in changes if c.pulled]
+    lines += [("line", f"{c.pulled} x {c.key}   {why_pulled(c)}") for c in pulls] or [("line", "nothing")]
+    lines += [("gap", ""), ("head", "Add from this print")]
+    adds = [c for c in changes if c.reprinted]
+    lines += [("line", f"{c.reprinted} x {c.key}   {why_added(c)}") for c in adds] or [("line", "nothing")]
+    lines += [("gap", ""), ("line", closing)]
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, (width, height), heading)
+    left, top = mm(20), height - mm(25)
+    y = top
+
+    def start_page() -> float:
+        canvas.setFont(display.face(), 16)
+        canvas.drawString(left, top, heading)
+        return top - mm(12)
+
+    y = start_page()
+    for kind, line in lines:
+        if y < mm(20):
+            canvas.showPage()
+            y = start_page()
+        if kind == "head":
+            canvas.setFont(text.face(bold=True), 12)
+            canvas.drawString(left, y, line)
+            y -= mm(7)
+        elif kind == "gap":
+            y -= mm(4)
+        else:
+            canvas.setFont(text.face(), 10)
+            canvas.drawString(left + mm(4), y, line)
+            y -= mm(5.5)
+    canvas.showPage()
+    return finish(canvas, buffer, "cover.pdf")
+
+
+def why_pulled(change: CardChange) -> str:
+    if change.kind == "removed":
+        return "(removed from the deck)"
+    if change.kind == "changed":
+        return "(redrawn: the new copies are in this print)"
+    return f"(count {change.old_count} -> {change.new_count})"
+
+
+def why_added(change: CardChange) -> str:
+    if change.kind == "added":
+        return "(new card)"
+    if change.kind == "changed":
+        what = ", ".join(name for name, _, _ in change.fields) or "its look"
+        return f"(changed: {what})"
+    return f"(count {change.old_count} -> {change.new_count})"
+
+
+def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component) -> list[tuple[OutputFile, str]]:
+    """A board's tiles or a sheet's pages whose pictures differ from the earlier drawing (all of
+    them for a component that is new); a board's whole-board file and assembly page are not
+    pieces to print again."""
+    from pnp.outputs.raster import rasterise
+    new_files = [f for f in component.render(ctx) if "-whole" not in f.name]
+    old_component = next((c for c in old_ctx.game.components if c.id == component.id and c.kind == component.kind), None)
+    old_files = {f.name: f for f in old_component.render(old_ctx)} if old_component is not None else {}
+    first = 1 if component.kind == "board" else 0   # page 1 of a tiled board shows how to assemble it
+    found = []
+    for file in new_files:
+        new_pages = rasterise(file.data, COMPARE_DPI)
+        old_pages = rasterise(old_files[file.name].data, COMPARE_DPI) if file.name in old_files else []
+        if component.kind == "board":   # a tile is its place on the board
+            changed = [index for index in range(first, len(new_pages))
+                       if index >= len(old_pages) or differs(old_pages[index], new_pages[index])]
+        else:   # a sheet's pages are its cards: a copy more or less must not shift the rest into "changed"
+            printed = Counter(hashlib.sha256(png).digest() for png in old_pages)
+            changed = []
+            for index, png in enumerate(new_pages):
+                seen = hashlib.sha256(png).digest()
+                if printed[seen]:
+                    printed[seen] -= 1
+                else:
+                    changed.append(index)
+        if not changed:
+            continue
+        data, pages = pages_of(file.data, changed, paper_of(ctx), f"{ctx.game.title}: {component.title or component.id} (reprint)")
+        if component.kind == "board":   # as the tiles name themselves: "Sheet B3 of 8"
+            labels = tile_labels(ctx, component)
+            names = ", ".join(labels[index - first] for index in changed)
+            note = f"sheet{'s' if len(changed) != 1 else ''} {names} of the board changed"
+        else:
+            note = f"page{'s' if len(changed) != 1 else ''} {', '.join(str(i + 1) for i in changed)} changed"
+        found.append((OutputFile(reprint_name(file.name), data, pages, component=component.id), note))
+    return found
+
+
+def tile_labels(ctx: BuildContext, component) -> list[str]:
+    """The names of a board's tiles, in page order (A1, A2, ... B1)."""
+    from pnp.impose import tile_board
+    from pnp.layout.units import Length
+    from pnp.render.board import compile_board
+    layout, _ = compile_board(ctx, component)
+    overlap = Length.parse(component.overlap, component.where_is("overlap")).points
+    return [tile.label for tile in tile_board((layout.width, layout.height), paper_of(ctx), overlap)]
+
+
+def differs(old_png: bytes, new_png: bytes) -> bool:
+    from PIL import Image, ImageChops
+    old, new = Image.open(io.BytesIO(old_png)).convert("RGB"), Image.open(io.BytesIO(new_png)).convert("RGB")
+    return old.size != new.size or ImageChops.difference(old, new).getbbox() is not None
+
+
+def pages_of(pdf: bytes, indices: list[int], paper, title: str) -> tuple[bytes, int]:
+    """The chosen pages of a PDF, as a file of their own."""
+    import pypdfium2
+    from pnp.outputs.joining import finished
+    source = pypdfium2.PdfDocument(pdf)
+    document = pypdfium2.PdfDocument.new()
+    document.import_pages(source, pages=indices)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return finished(buffer.getvalue(), title, b"/ViewerPreferences<</PrintScaling/None>>"), len(indices)

@@ -1,0 +1,496 @@
+"""The playtest loop: `pnp diff`, `pnp build --reprint`, `pnp odds` (checked against a brute
+force count) and the build record they read."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from collections import Counter
+from fractions import Fraction
+from itertools import combinations
+from pathlib import Path
+
+import pypdfium2
+import pytest
+
+from conftest import REPO, build, placements, pdf, run
+
+CARDS = """label: name
+fields:
+  name: {type: text, required: true}
+  power: {type: whole}
+  colour: {type: colour, default: "#224466"}
+  text: {type: text}
+cards:
+  - {name: Knight, power: 3, count: 4, text: Moves in an L.}
+  - {name: Bishop, power: 2, count: 2, text: Moves along a diagonal.}
+  - {name: Rook, power: 5, count: 2, text: Moves in a line.}
+  - {name: Queen, power: 9, count: 1, text: Moves as she likes.}
+  - {name: King, power: 1, count: 1, text: Must not be taken.}
+"""
+
+GAME = """title: Mini
+players: 2-4
+paper: a4
+components:
+  - {id: cards, kind: deck, data: cards.yaml, front: mini/card, back: mini/back}
+  - {id: board, kind: board, layout: mini/board, data: board.yaml}
+"""
+
+BACK = """size: mini
+elements:
+  - {kind: box, fill: "#333333", bleed: true}
+  - {kind: text, text: "BACK {name}", font: display, size: 10, colour: white, align: center, y: 30mm, h: 10mm}
+"""
+
+BOARD_LAYOUT = """size: [400mm, 400mm]
+elements:
+  - {kind: box, fill: "#f0f0e0"}
+  - {kind: text, text: "{corner}", size: 20, x: 20mm, y: 20mm, w: 60mm, h: 12mm}
+  - {kind: text, text: "{far}", size: 20, x: 320mm, y: 370mm, w: 60mm, h: 12mm}
+"""
+
+BOARD = """label: corner
+fields:
+  corner: {type: text, required: true}
+  far: {type: text, required: true}
+cards:
+  - {corner: Start here, far: Finish}
+"""
+
+
+@pytest.fixture
+def game(mini) -> Path:
+    """The mini game with five kinds of card, backs that name their card, and a tiled board."""
+    folder = mini / "card_data/mini"
+    (folder / "cards.yaml").write_text(CARDS)
+    (folder / "game.yaml").write_text(GAME)
+    (folder / "board.yaml").write_text(BOARD)
+    (mini / "layouts/mini/back.yaml").write_text(BACK)
+    (mini / "layouts/mini/board.yaml").write_text(BOARD_LAYOUT)
+    return mini
+
+
+def edit(root: Path, old: str, new: str, name: str = "card_data/mini/cards.yaml") -> None:
+    path = root / name
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def play_edits(root: Path) -> None:
+    """Two cards edited (a field each) and one count raised: what the issue's test asks."""
+    edit(root, "{name: Knight, power: 3", "{name: Knight, power: 4")
+    edit(root, "text: Moves in a line.", "text: Moves in a straight line.")
+    edit(root, "{name: Bishop, power: 2, count: 2", "{name: Bishop, power: 2, count: 3")
+
+
+def line_of(root: Path, name: str) -> int:
+    lines = (root / "card_data/mini/cards.yaml").read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if f"name: {name}," in line)
+
+
+# --- pnp diff ---------------------------------------------------------------------------------
+
+def test_diff_lists_exactly_the_edited_cards_with_old_and_new_values(game, tmp_path):
+    build(game, "mini", tmp_path)
+    play_edits(game)
+    result = run("diff", "--game", "mini", "--out", str(tmp_path), root=game)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "mini: 3 cards changed since the last build"
+    assert lines[1:] == [
+        f"  cards: Knight  (card_data/mini/cards.yaml:{line_of(game, 'Knight')})",
+        "      power: 3 -> 4",
+        f"  cards: Bishop  (card_data/mini/cards.yaml:{line_of(game, 'Bishop')})",
+        "      count: 2 -> 3",
+        f"  cards: Rook  (card_data/mini/cards.yaml:{line_of(game, 'Rook')})",
+        "      text: Moves in a line. -> Moves in a straight line.",
+    ]
+    quiet = run("diff", "--game", "mini", "--out", str(tmp_path), "--quiet", root=game)
+    assert quiet.exit_code == 0 and quiet.output == ""
+
+
+def test_diff_after_a_build_of_the_edits_finds_nothing_and_tells_added_and_removed(game, tmp_path):
+    build(game, "mini", tmp_path)
+    play_edits(game)
+    build(game, "mini", tmp_path)
+    assert run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output == \
+        "mini: no card changed since the last build\n"
+    edit(game, "  - {name: Queen, power: 9, count: 1, text: Moves as she likes.}\n",
+         "  - {name: Pawn, power: 1, count: 8, text: One step.}\n")
+    output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+    assert f"  cards: Pawn: added, 8 copies  (card_data/mini/cards.yaml:{line_of(game, 'Pawn')})" in output
+    assert "  cards: Queen: removed (1 copy; was at card_data/mini/cards.yaml:11)" in output
+
+
+def test_a_changed_layout_changes_every_face_it_draws_but_no_back(game, tmp_path):
+    build(game, "mini", tmp_path)
+    edit(game, "size: 30", "size: 28", "layouts/mini/card.yaml")
+    output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+    assert output.count("      face drawn differently (its layout or pictures changed)") == 5
+    assert "back" not in output.replace("BACK", "")
+
+
+def test_diff_since_an_earlier_record_and_since_a_git_revision(game, tmp_path):
+    build(game, "mini", tmp_path)
+    kept = tmp_path / "printed.json"
+    shutil.copy(tmp_path / "mini/.pnp-build.json", kept)
+    play_edits(game)
+    build(game, "mini", tmp_path)   # the last build is now the edited one
+    output = run("diff", "--game", "mini", "--out", str(tmp_path), "--since", str(kept), root=game).output
+    assert "      power: 3 -> 4" in output and "      count: 2 -> 3" in output
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    git = ["git", "-C", str(game), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(git + ["init", "-q"], check=True)
+    edit(game, "power: 4", "power: 3")   # back to the printed deck, committed
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-qm", "printed"], check=True)
+    edit(game, "{name: King, power: 1", "{name: King, power: 2")
+    output = run("diff", "--game", "mini", "--out", str(tmp_path), "--since", "HEAD", root=game).output
+    assert output.splitlines() == ["mini: 1 card changed since revision HEAD",
+                                   f"  cards: King  (card_data/mini/cards.yaml:{line_of(game, 'King')})",
+                                   "      power: 1 -> 2"]
+    assert [p.name for p in (tmp_path / "mini").iterdir() if p.name.startswith(".pnp-earlier")] == []
+    reprint = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", "--since", "HEAD", root=game)
+    assert "cards-a4-reprint.pdf  4 pages: 1 card to print, 1 to take out" in reprint.output
+    document, pages = pages_of(tmp_path / "mini/cards-a4-reprint.pdf")
+    assert "reprint since revision HEAD" in pages[0].get_textpage().get_text_range()
+    assert [text for _, text in pieces(pages[2], 0, 0)] == ["King 2 Must not be taken."]
+    bad = run("diff", "--game", "mini", "--out", str(tmp_path), "--since", "no-such-rev", root=game)
+    assert bad.exit_code == 1
+    assert "--since 'no-such-rev' is neither a build record (no such file) nor a git revision of" in bad.stderr
+
+
+def test_diff_without_a_build_says_to_build_first(game, tmp_path):
+    result = run("diff", "--game", "mini", "--out", str(tmp_path), root=game)
+    assert result.exit_code == 1
+    assert "no build record at" in result.stderr and "build the game first" in result.stderr
+
+
+def test_the_record_is_small_and_the_same_for_the_same_input(game, tmp_path):
+    build(game, "mini", tmp_path / "a")
+    build(game, "mini", tmp_path / "b")
+    a, b = (tmp_path / "a/mini/.pnp-build.json").read_bytes(), (tmp_path / "b/mini/.pnp-build.json").read_bytes()
+    assert a == b
+    assert len(a) < 8000
+    from pnp.playtest.record import kept_decks
+    cards = kept_decks(json.loads(a)["playtest"])["cards"]
+    assert [(c["key"], c["count"], c["line"]) for c in cards] == [
+        ("Knight", 4, "card_data/mini/cards.yaml:8"), ("Bishop", 2, "card_data/mini/cards.yaml:9"),
+        ("Rook", 2, "card_data/mini/cards.yaml:10"), ("Queen", 1, "card_data/mini/cards.yaml:11"),
+        ("King", 1, "card_data/mini/cards.yaml:12")]
+    assert len({c["face"] for c in cards}) == 5 and len({c["back"] for c in cards}) == 5   # the backs name their card
+
+
+# --- pnp build --reprint ----------------------------------------------------------------------
+
+def pieces(page, width: float, height: float) -> list[tuple[tuple[float, float, float, float], str]]:
+    """Each piece's trim box on a page and the text inside it."""
+    found = []
+    text = page.get_textpage()
+    for x, y, w, h, _turned in placements(page_reader(page), turned=True):
+        found.append(((x, y, w, h), " ".join(text.get_text_bounded(x + 1, y + 1, x + w - 1, y + h - 1).split())))
+    return found
+
+
+_readers: dict = {}
+
+
+def page_reader(page):
+    return _readers[id(page)]
+
+
+def pages_of(path: Path):
+    """(pypdfium2 page, its pypdf twin) for each page: pypdf reads the content stream's
+    placements, pdfium the text inside each."""
+    document = pypdfium2.PdfDocument(str(path))
+    reader = pdf(path)
+    pages = []
+    for index in range(len(document)):
+        page = document[index]
+        _readers[id(page)] = reader.pages[index]
+        pages.append(page)
+    return document, pages
+
+
+def mirrored(box, paper, duplex: str) -> list[tuple[float, float]]:
+    """Where the back of a piece at `box` lands: across the sheet's turn (or the fold)."""
+    x, y, w, h = box
+    width, height = paper
+    if duplex in ("long-edge", "none"):
+        return [(width - x - w, y)]
+    if duplex == "short-edge":
+        return [(x, height - y - h)]
+    return [(width - x - w, y), (x, height - y - h)]   # fold: across whichever line it folds on
+
+
+@pytest.mark.parametrize("paper,duplex,bleed", [
+    ("letter", "long-edge", None), ("a4", "long-edge", None), ("letter", "short-edge", None),
+    ("a4", "short-edge", "3mm"), ("letter", "fold", None), ("a4", "fold", "3mm"), ("letter", "long-edge", "3mm"),
+])
+def test_reprint_pages_hold_exactly_the_changed_cards_each_with_its_own_back(game, tmp_path, paper, duplex, bleed):
+    options = ["--paper", paper, "--duplex", duplex] + (["--bleed", bleed] if bleed else [])
+    build(game, "mini", tmp_path, *options)
+    play_edits(game)
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", *options, root=game)
+    assert result.exit_code == 0, result.output + (result.stderr or "")
+    variant = {"long-edge": "", "short-edge": "-short-edge", "fold": "-fold"}[duplex] + ("-bleed" if bleed else "")
+    path = tmp_path / f"mini/cards-{paper}{variant}-reprint.pdf"
+    assert f"{path}  " in result.output and "7 cards to print, 6 to take out" in result.output
+    document, pages = pages_of(path)
+    cover = pages[0].get_textpage().get_text_range()
+    assert "Take out of the printed deck" in cover
+    assert "4 x Knight" in cover and "(redrawn: the new copies are in this print)" in cover
+    assert "1 x Bishop" in cover and "(count 2 -> 3)" in cover
+    assert "4 x Knight (changed: power)" in " ".join(cover.split()) and "2 x Rook (changed: text)" in " ".join(cover.split())
+    assert "Queen" not in cover and "King" not in cover
+    first = 2 if duplex != "fold" else 1   # a double-sided cover has a blank back
+    if duplex != "fold":
+        assert pages[1].get_textpage().get_text_range().strip() == ""
+    fronts: Counter = Counter()
+    step = 1 if duplex == "fold" else 2
+    for index in range(first, len(pages), step):
+        front_page = pages[index]
+        back_page = front_page if duplex == "fold" else pages[index + 1]
+        paper_size = (front_page.get_width(), front_page.get_height())   # a fold sheet may lie on its side
+        backs = {(round(box[0], 1), round(box[1], 1)): text for box, text in pieces(back_page, *paper_size)
+                 if text.startswith("BACK")}
+        for box, text in pieces(front_page, *paper_size):
+            if text.startswith("BACK"):
+                continue
+            name = text.split()[0]
+            fronts[name] += 1
+            behind = [backs.get((round(x, 1), round(y, 1))) for x, y in mirrored(box, paper_size, duplex)]
+            assert f"BACK {name}" in behind, (index, name, box, backs)
+    assert fronts == Counter({"Knight": 4, "Rook": 2, "Bishop": 1})
+    # the full build's files are untouched, and so is its record: diff still lists the edits
+    assert (tmp_path / f"mini/cards-{paper}{variant}.pdf").exists()
+    assert "power: 3 -> 4" in run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+
+
+def test_a_reprint_with_nothing_changed_writes_nothing(game, tmp_path):
+    build(game, "mini", tmp_path)
+    before = sorted(p.name for p in (tmp_path / "mini").iterdir())
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    assert result.exit_code == 0
+    assert "mini: nothing to reprint, no card or board changed since the last build; nothing written" in result.output
+    assert sorted(p.name for p in (tmp_path / "mini").iterdir()) == before
+
+
+def test_a_reprint_of_only_removed_cards_is_a_cover_listing_them(game, tmp_path):
+    build(game, "mini", tmp_path)
+    edit(game, "{name: Queen, power: 9, count: 1", "{name: Queen, power: 9, count: 0")
+    edit(game, "{name: Knight, power: 3, count: 4", "{name: Knight, power: 3, count: 3")
+    run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    document, pages = pages_of(tmp_path / "mini/cards-a4-reprint.pdf")
+    assert len(pages) == 1
+    text = " ".join(pages[0].get_textpage().get_text_range().split())
+    assert "1 x Queen (removed from the deck)" in text and "1 x Knight (count 4 -> 3)" in text
+    assert "Add from this print nothing" in text
+
+
+def test_a_tiled_board_reprints_only_the_tiles_whose_pictures_changed(game, tmp_path):
+    build(game, "mini", tmp_path)
+    tiles = len(pdf(tmp_path / "mini/board-a4.pdf").pages) - 1   # page 1: how to assemble
+    assert tiles >= 4
+    edit(game, "corner: Start here", "corner: Begin here", "card_data/mini/board.yaml")
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    assert "board-a4-reprint.pdf  1 page: sheet A1 of the board changed" in result.output
+    assert not (tmp_path / "mini/cards-a4-reprint.pdf").exists()   # no card changed
+    reprint = pdf(tmp_path / "mini/board-a4-reprint.pdf")
+    assert len(reprint.pages) == 1 and "Begin here" in reprint.pages[0].extract_text()
+    edit(game, "far: Finish", "far: The end", "card_data/mini/board.yaml")
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    reprint = pdf(tmp_path / "mini/board-a4-reprint.pdf")
+    assert len(reprint.pages) == 2
+    changed = re.search(r"board-a4-reprint.pdf  2 pages: sheets A1, ([A-Z])(\d) of the board changed", result.output)
+    assert changed and changed.group(1) != "A", result.output
+    # the reprinted tiles are the full build's tiles 1 and k, as they are drawn now
+    build(game, "mini", tmp_path)
+    full = render_pages(tmp_path / "mini/board-a4.pdf")
+    columns = max(int(label[1:]) for label in re.findall(r"Sheet ([A-Z]\d+) of", " ".join(
+        page.extract_text() for page in pdf(tmp_path / "mini/board-a4.pdf").pages)))
+    tile = (ord(changed.group(1)) - ord("A")) * columns + int(changed.group(2))   # its page, after the assembly page
+    assert render_pages(tmp_path / "mini/board-a4-reprint.pdf") == [full[1], full[tile]]
+    assert f"Sheet {changed.group(1)}{changed.group(2)} of" in pdf(tmp_path / "mini/board-a4-reprint.pdf").pages[1].extract_text()
+
+
+def render_pages(path: Path) -> list[bytes]:
+    document = pypdfium2.PdfDocument(str(path))
+    return [document[i].render(scale=0.5).to_pil().tobytes() for i in range(len(document))]
+
+
+# --- pnp odds ---------------------------------------------------------------------------------
+
+def brute_force(deck: list[dict], hand: int, test, value) -> tuple[Counter, Counter]:
+    """Every hand of `hand` physical cards, counted: by matching cards, and by sum."""
+    by_matches: Counter = Counter()
+    by_sum: Counter = Counter()
+    for chosen in combinations(range(len(deck)), hand):
+        by_matches[sum(1 for i in chosen if test(deck[i]))] += 1
+        by_sum[sum(value(deck[i]) for i in chosen)] += 1
+    return by_matches, by_sum
+
+
+@pytest.mark.parametrize("hand", [1, 3, 5])
+def test_odds_match_a_brute_force_count_of_every_hand(hand):
+    from pnp.config.deck import Card, Deck
+    from pnp.playtest.odds import Where, hand_odds
+    kinds = [({"type": "pass", "yards": 5}, 3), ({"type": "run", "yards": 10}, 2), ({"type": "run", "yards": 5}, 4),
+             ({"type": "pass", "yards": None}, 1), ({"type": "kick", "yards": 20}, 1)]
+    deck = Deck(Path("d.yaml"), {"type": None, "yards": None}, [Card(k) for k, _ in kinds], [n for _, n in kinds])  # type: ignore[arg-type]
+    physical = [k for k, n in kinds for _ in range(n)]
+    odds = hand_odds(deck, hand, [Where("type", "=", "PASS")], "yards")
+    matches, sums = brute_force(physical, hand, lambda c: c["type"] == "pass", lambda c: c["yards"] or 0)
+    hands = sum(matches.values())
+    assert odds.exactly == [Fraction(matches[k], hands) for k in range(hand + 1)]
+    assert odds.sums == [(Fraction(s), Fraction(n, hands)) for s, n in sorted(sums.items())]
+    numeric = hand_odds(deck, hand, [Where("yards", ">=", "10")])
+    at_least, _ = brute_force(physical, hand, lambda c: (c["yards"] or 0) >= 10, lambda c: 0)
+    assert numeric.at_least(1) == Fraction(sum(n for k, n in at_least.items() if k >= 1), hands)
+
+
+def test_pnp_odds_prints_the_table_and_a_tried_count_moves_it(game):
+    result = run("odds", "--game", "mini", "--deck", "cards", "--hand", "2", "--where", "power>=5",
+                 "--at-least", "1", root=game)
+    assert result.exit_code == 0, result.output
+    # 3 of 10 cards have power 5 or more: 1 - C(7,2)/C(10,2) = 1 - 21/45
+    assert "3 of the 10 cards have power>=5" in result.output
+    assert f"P(at least 1 with power>=5 in 2 cards) = {100 * (1 - 21 / 45):.2f} %" in result.output
+    tried = run("odds", "--game", "mini", "--hand", "2", "--where", "power>=5", "--at-least", "1",
+                "--count", "Rook=0", root=game)
+    assert "(counts tried: Rook=0)" in tried.output
+    assert f"= {100 * (1 - 21 / 28):.2f} %" in tried.output   # 1 of 8 now: 1 - C(7,2)/C(8,2)
+    assert (game / "card_data/mini/cards.yaml").read_text() == CARDS   # tried, not written
+    summed = run("odds", "--game", "mini", "--hand", "1", "--sum", "power", root=game)
+    assert "     9     10.00 %     10.00 %" in summed.output   # the one Queen
+
+
+def test_odds_refuse_a_misspelt_field_or_card_as_usage_errors(game):
+    bad = run("odds", "--game", "mini", "--hand", "2", "--where", "pwer>=5", root=game)
+    assert bad.exit_code == 2 and "'pwer' is not a field of cards.yaml (did you mean 'power'?)" in bad.output + (bad.stderr or "")
+    bad = run("odds", "--game", "mini", "--hand", "2", "--count", "Knigt=2", root=game)
+    assert bad.exit_code == 2 and "no card 'Knigt'" in bad.output + (bad.stderr or "")
+    bad = run("odds", "--game", "mini", "--hand", "11", root=game)
+    assert bad.exit_code == 2 and "a hand of 11 from a deck of 10" in bad.output + (bad.stderr or "")
+
+
+# --- pnp proof --changes ----------------------------------------------------------------------
+
+def red_boxes(picture, left: int, right: int) -> tuple[int, int, int, int] | None:
+    """The extent of the red marking in a column range of the picture."""
+    part = picture.crop((left, 0, right, picture.height)).convert("RGB")
+    pixels = [(x, y) for y in range(part.height) for x in range(part.width) if part.getpixel((x, y)) == (220, 20, 60)]
+    if not pixels:
+        return None
+    return (min(x for x, _ in pixels), min(y for _, y in pixels), max(x for x, _ in pixels), max(y for _, y in pixels))
+
+
+def test_proof_changes_draws_old_and_new_faces_side_by_side_with_the_difference_boxed(game, tmp_path):
+    from PIL import Image
+    build(game, "mini", tmp_path)
+    play_edits(game)
+    # the layout is edited too: the old faces must come from the record's copy, not the new file
+    edit(game, "colour: white\n    align: center\n    y: 20mm", "colour: yellow\n    align: center\n    y: 20mm",
+         "layouts/mini/card.yaml")
+    result = run("proof", "--game", "mini", "--out", str(tmp_path), "--changes", root=game)
+    assert result.exit_code == 0, result.output + (result.stderr or "")
+    path = tmp_path / "mini/proof/cards-changes.png"
+    assert f"mini: {path}" in result.output
+    picture = Image.open(path).convert("RGB")
+    half = picture.width // 2
+    # one row per card whose face changed: all five (the layout), Knight and Rook with fields
+    assert picture.height > 5 * 200
+    old_box, new_box = red_boxes(picture, 0, half), red_boxes(picture, half, picture.width)
+    assert old_box is not None and new_box is not None
+    assert old_box[1] == new_box[1] and old_box[3] == new_box[3]   # the same place on both faces
+    # the power is white on the old faces, yellow on the new: drawn from the kept layout
+    colours_left = {picture.getpixel((x, y)) for x in range(old_box[0], old_box[2]) for y in range(old_box[1], old_box[1] + 120)}
+    colours_right = {picture.getpixel((x + half, y)) for x in range(old_box[0], old_box[2]) for y in range(old_box[1], old_box[1] + 120)}
+    assert (255, 255, 255) in colours_left and (255, 255, 255) not in colours_right
+    assert any(r > 200 and g > 200 and b < 60 for r, g, b in colours_right)
+
+
+def test_proof_changes_with_nothing_redrawn_writes_nothing(game, tmp_path):
+    build(game, "mini", tmp_path)
+    edit(game, "{name: Bishop, power: 2, count: 2", "{name: Bishop, power: 2, count: 3")
+    result = run("proof", "--game", "mini", "--out", str(tmp_path), "--changes", root=game)
+    assert result.output == "mini: no card looks different since the last build (1 count or added/removed changes: see pnp diff)\n"
+    assert not (tmp_path / "mini/proof").exists()
+
+
+# --- the table view's odds over HTTP ----------------------------------------------------------
+
+def test_the_table_page_and_its_odds_are_served_with_pnp_odds_numbers(game, tmp_path):
+    from test_serve import Served
+    from pnp.playtest.odds import Where, hand_odds, with_counts
+    from pnp.project import Project
+    served = Served(game, "mini", tmp_path / "out")
+    status, kind, page = served.request("/table")
+    assert status == 200 and kind.startswith("text/html") and b"/assets/table.js" in page
+    status, kind, script = served.request("/assets/table.js")
+    assert status == 200 and b"function shuffled" in script
+    served.wait_for(lambda state: state["snapshot"] is not None)
+    data = Project(game).check("mini").decks["cards"]
+    status, _, body = served.request("/api/odds?deck=cards&hand=3&where=power%3E%3D5&at_least=1&sum=power&count=Rook%3D0")
+    assert status == 200, body
+    answer = json.loads(body)
+    expected = hand_odds(with_counts(data, {"Rook": 0}), 3, [Where("power", ">=", "5")], "power")
+    assert answer["chance"] == float(expected.at_least(1)) and answer["total"] == 8
+    assert answer["sums"] == [[float(s), float(p)] for s, p in expected.sums or []]
+    status, _, body = served.request("/api/odds?deck=cards&hand=3&where=pwer%3D1")
+    assert status == 400 and b"'pwer' is not a field" in body
+    status, _, body = served.request("/api/odds?deck=nope&hand=3")
+    assert status == 400 and b"no deck 'nope'; decks: cards" in body
+
+
+def test_watch_rebuilds_keep_the_printed_build_to_compare_with(game, tmp_path):
+    import sys
+    from test_edit_loop import Lines
+    build(game, "mini", tmp_path)
+    process = subprocess.Popen([sys.executable, "-m", "pnp", "watch", "--game", "mini", "--root", str(game),
+                                "--out", str(tmp_path), "--interval", "0.1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out = Lines(process.stdout)
+        out.wait_for("mini: up to date")
+        edit(game, "{name: Knight, power: 3", "{name: Knight, power: 4")
+        out.wait_for("mini: rebuilt")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert "power: 3 -> 4" in run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+    build(game, "mini", tmp_path)   # a build of its own is what gets printed next
+    assert "no card changed" in run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+
+
+def test_a_card_put_in_before_others_of_its_name_is_one_card_added(game, tmp_path):
+    edit(game, "  - {name: Rook, power: 5, count: 2, text: Moves in a line.}\n",
+         "  - {name: Rook, power: 5, count: 2, text: Moves in a line.}\n"
+         "  - {name: Rook, power: 6, count: 1, text: Moves in a long line.}\n")
+    build(game, "mini", tmp_path)
+    edit(game, "  - {name: Rook, power: 5, count: 2", "  - {name: Rook, power: 1, count: 3, text: A new rook.}\n"
+         "  - {name: Rook, power: 5, count: 2")
+    output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+    assert output.splitlines() == ["mini: 1 card changed since the last build",
+                                   f"  cards: Rook: added, 3 copies  (card_data/mini/cards.yaml:{line_of(game, 'Rook')})"]
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    assert "3 cards to print, 0 to take out" in result.output
+
+
+def test_a_sheet_reprints_the_pages_of_changed_and_added_cards_only(game, tmp_path):
+    (game / "layouts/mini/sheet.yaml").write_text(
+        'size: [150mm, 100mm]\nelements:\n  - {kind: text, text: "{name} {power}", size: 24, x: 10mm, y: 10mm, w: 130mm, h: 20mm}\n')
+    edit(game, "  - {id: board,", "  - {id: roster, kind: sheet, layout: mini/sheet, data: cards.yaml}\n  - {id: board,",
+         "card_data/mini/game.yaml")
+    build(game, "mini", tmp_path)
+    assert len(pdf(tmp_path / "mini/roster-a4.pdf").pages) == 10
+    play_edits(game)   # Knight's power (4 pages), Rook's text (not on the sheet), a third Bishop
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    assert "roster-a4-reprint.pdf  5 pages: pages 1, 2, 3, 4, 7 changed" in result.output
+    texts = [page.extract_text().strip() for page in pdf(tmp_path / "mini/roster-a4-reprint.pdf").pages]
+    assert texts == ["Knight 4"] * 4 + ["Bishop 2"]
