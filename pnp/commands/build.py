@@ -183,11 +183,12 @@ def distinct_names(game, files: list[OutputFile], game_id: str, options: PrintOp
 
 
 def languages_built(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence = (),
-                    progress: Callable[[str], ProgressBar] | None = None, as_written: bool = False
-                    ) -> Iterator[tuple[str, list[Written]]]:
+                    progress: Callable[[str], ProgressBar] | None = None, as_written: bool = False,
+                    keep_printed: bool = False) -> Iterator[tuple[str, list[Written]]]:
     """One game built as `request` asks, once per language it names (the game as written when
     it names none; with `as_written`, that too), each as (label, files written).
-    `progress(label)` gives the bar a build reports its steps to."""
+    `progress(label)` gives the bar a build reports its steps to; `keep_printed` is build_game's
+    (pnp watch)."""
     languages = request.languages(project.root / "card_data" / game_id, game_id)
     if as_written and None not in languages:
         languages.insert(0, None)
@@ -196,7 +197,7 @@ def languages_built(project: Project, game_id: str, out: Path, request: BuildReq
         bar = progress(label) if progress is not None else None
         with bar if bar is not None else nullcontext():
             written = build_game(project, game_id, out, request.paper, request.options_for(lang=lang), shops,
-                                 bar.start if bar is not None else None)
+                                 bar.start if bar is not None else None, keep_printed=keep_printed)
         yield label, written
 
 

@@ -56,8 +56,8 @@ def rebuild_games(root: Path, game_ids: list[str], out: Path, request: BuildRequ
     for game_id in game_ids:
         started = time.perf_counter()
         try:
-            written = [item for _, files in languages_built(project, game_id, out, request, shops, as_written=True)
-                       for item in files]
+            built = languages_built(project, game_id, out, request, shops, as_written=True, keep_printed=True)
+            written = [item for _, files in built for item in files]
         except Exception as exc:  # noqa: BLE001 - a watch outlives every bad edit
             report.failed(exc if isinstance(exc, PnpError) else
                           PnpError(f"pnp hit an internal problem ({exc.__class__.__name__}: {exc})"))
