@@ -10,7 +10,9 @@ from pnp.config.deck import Deck, check_where, load_deck, select
 from pnp.config.remote import is_url, local_data
 from pnp.config.sheets import is_sheet, load_sheet_deck, split_sheet
 from pnp.config.game import Game, game_ids, load_game
+from pnp.contents.stated import facts_of, fill_card_text
 from pnp.contents.validate import validate
+from pnp.contents.prose import prose_problems
 from pnp.diagnostics import Diagnostics
 from pnp.errors import PnpError, ValidationFailed
 from pnp.paths import safe_path
@@ -61,7 +63,7 @@ class Project:
         rule problems are returned, for each command to treat as it must."""
         game = self.game(game_id)
         decks = self.decks(game)
-        return Checked(game, decks, validate(game, decks))
+        return Checked(game, decks, validate(game, decks) + prose_problems(game, decks))
 
     def fetch_data(self, game_id: str) -> None:
         """Download the data a game gives by URL where there is no local copy yet, or every
@@ -95,7 +97,14 @@ class Project:
                 raise where.error(f"data file '{file}' not found in {game.folder}")
             if name not in files:
                 files[name] = load_sheet_deck(path, sheet) if is_sheet(name) else load_deck(path)
+                fill_texts(files[name], facts_of(game))
             where_filter = component.selects()
             check_where(where_filter, files[name], component.where_is("where"))
             decks[component.id] = select(files[name], where_filter)
         return decks
+
+
+def fill_texts(deck: Deck, facts) -> None:
+    """Each card's text with the values it takes from its own fields and the facts filled in."""
+    for card in deck.cards:
+        fill_card_text(card, deck.fields, facts)

@@ -31,6 +31,7 @@ class FieldSpec:
     required: bool = False
     default: Any = None
     description: str = ""
+    title: str = ""        # the label printed beside the field's value: {title:FIELD} in a layout
     separator: str = ","   # between a list field's items in a spreadsheet cell
 
 
@@ -48,6 +49,7 @@ class Card(dict):
 
     label: str = "?"
     where: Where | None = None
+    written: dict = {}   # a text field as written, where it took values from fields or facts (read-only here)
 
 
 @dataclass
@@ -65,7 +67,7 @@ class Deck:
         for card, count in zip(self.cards, self.counts):
             for _ in range(count):
                 copy = Card(card)
-                copy.label, copy.where = card.label, card.where
+                copy.label, copy.where, copy.written = card.label, card.where, card.written
                 copy["copy"] = len(cards) + 1
                 cards.append(copy)
         return cards
