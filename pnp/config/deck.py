@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pnp.config.typed import Where, convert, load_as, where_of
-from pnp.yaml_source import YamlMap, load_yaml, type_name
+from pnp.yaml_source import YamlList, YamlMap, load_yaml, type_name
 from pnp.contents.kinds import matches
 from pnp.errors import ManyProblems, PnpError, did_you_mean, known
 
@@ -49,6 +49,7 @@ class Card(dict):
 
     label: str = "?"
     where: Where | None = None
+    item_lines: dict = {}   # a list or table field's line of each item (read-only here)
     written: dict = {}   # a text field as written, where it took values from fields or facts (read-only here)
 
 
@@ -137,6 +138,10 @@ def read_card(node, spec: DeckFile, where: Where) -> tuple[Card, int]:
             raise where.error(f"missing required field '{name}'")
         else:
             card[name] = field_spec.default
+    lines = {name: [node[name].item_line(i) for i in range(len(node[name]))]
+             for name in node if isinstance(node[name], YamlList)}
+    if lines:
+        card.item_lines = lines
     count = 1
     if "count" in node:
         count = check_count(convert(int, node["count"], where.key(node, "count")),

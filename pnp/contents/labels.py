@@ -30,6 +30,7 @@ class Placed:
     box: tuple[float, float, float, float]   # left, bottom, width, height (points)
     where: str                               # file:line
     shown: str
+    when: str | None = None                  # drawn only for cards with this field
 
 
 def names_of(fields: dict) -> dict[str, str]:
@@ -99,11 +100,17 @@ def _collect(element, piece, labels, found_labels, values, offset, fields) -> No
     text = element.text.strip()
     value = ONE_FIELD.match(text)
     if value and value.group(1) in fields:
-        values.append(Placed(value.group(1), _box(element, piece, offset), _where(element, "text"), text))
+        values.append(Placed(value.group(1), _box(element, piece, offset), _where(element, "text"), text,
+                             _when(element)))
         return
     name = label_field(text, labels)
     if name is not None:
-        found_labels.append(Placed(name, _box(element, piece, offset), _where(element, "text"), text))
+        found_labels.append(Placed(name, _box(element, piece, offset), _where(element, "text"), text,
+                                   _when(element)))
+
+
+def _when(element) -> str | None:
+    return element.when if isinstance(element.when, str) else None
 
 
 def _box(element, piece, offset) -> tuple[float, float, float, float]:
@@ -116,6 +123,8 @@ def _nearest(label: Placed, values: list[Placed]) -> Placed | None:
     lx, lb, lw, lh = label.box
     best, best_gap = None, CLOSE
     for value in values:
+        if label.when and value.when and label.when != value.when:
+            continue   # never on the same card
         vx, vb, vw, vh = value.box
         column = vx <= lx + lw / 2 <= vx + vw or lx <= vx + vw / 2 <= lx + lw
         row = vb <= lb + lh / 2 <= vb + vh or lb <= vb + vh / 2 <= lb + lh
@@ -125,7 +134,7 @@ def _nearest(label: Placed, values: list[Placed]) -> Placed | None:
             gap = max(vx - (lx + lw), lx - (vx + vw), 0.0)
         else:
             continue
-        if gap < best_gap or (gap == best_gap and best is None):
+        if gap < best_gap or (gap == best_gap and (best is None or value.field == label.field)):
             best, best_gap = value, gap
     return best
 
@@ -160,5 +169,5 @@ def check_heading(head: list[str], columns: list[str], fields: dict, where_head,
         name = label_field(str(heading), labels)
         if name is not None and name != column:
             raise PnpError(f"column {index + 1} is headed '{heading}' (the field '{name}') but lists "
-                           f"'{column}' (rows, {where_rows.file}:{where_rows.line}); the heading and the "
+                           f"'{column}' ({where_rows.file}:{where_rows.line}: rows); the heading and the "
                            f"column must name the same field", file=where_head.file, line=where_head.line)

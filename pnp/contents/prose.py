@@ -49,6 +49,7 @@ MULTIPLIERS = {
 HOLE = "\ue000"   # a {field} or {fact:NAME} hole: a word, never a number
 RANGE_LINK = {"": r"to|through", "de": r"bis"}
 SENTENCE_END = re.compile(r"[.!?](?=\s|$|\*)|\n\s*\n|\n(?=\s*(?:[-*+]|\d+\.|#+|\|)\s)|\|")
+HEADING = re.compile(r"^[ \t]*#+[ \t]+(.*)$", re.MULTILINE)
 WORD = re.compile(r"[^\W_]+|" + HOLE + "+")
 
 
@@ -186,35 +187,44 @@ class Reader:
         def word_index(position: int) -> int:
             return bisect_right(starts, position)
 
-        mentions = []   # (fact, its quantity, unit pattern, [(sentence, word index)], subject?)
+        headings = [(m.start(), m.group(1)) for m in HEADING.finditer(text)] if not item.one_line else []
+        heading_starts = [start for start, _ in headings]
+
+        def subject_of(position: int) -> str:
+            """What the text at `position` is about: the card, or the heading above it."""
+            index = bisect_right(heading_starts, position) - 1
+            return " ".join(filter(None, [item.subject, headings[index][1] if index >= 0 else ""]))
+
+        mentions = []   # (fact, its quantity, unit pattern, [(sentence, word index)], words)
         for fact, fact_q in self.facts:
             words, unit = self.patterns(fact, item.language)
             if words is None:
                 continue
             places = [(sentence(m.start()), word_index(m.start()), word_index(max(m.end() - 1, m.start())))
                       for m in words.finditer(text)]
-            about = bool(item.subject) and words.search(item.subject) is not None
-            if places or about:
-                mentions.append((fact, fact_q, unit, places, about))
+            if places or item.subject or headings:
+                mentions.append((fact, fact_q, unit, places, words))
         problems = []
         for each in said:
             where_said, at = sentence(each.start), word_index(each.start)
             after = text[each.end:each.end + 60]
             candidates = []
-            for fact, fact_q, unit, places, about in mentions:
+            subject = subject_of(each.start)
+            for fact, fact_q, unit, places, words in mentions:
                 if unit is not None and not unit.match(after):
                     continue
-                if unit is not None and each.quantity == ONE and fact_q != ONE:
-                    continue   # "one yard apart": a measure of its own, not a wrong count of yards
+                if each.quantity == ONE and fact_q != ONE and (unit is not None or not each.text.isdigit()):
+                    continue   # "one yard apart", "one time out card": an article, not a wrong count
                 agrees = each.quantity.agrees(fact_q)
                 if agrees is None:
                     continue
                 gaps = [max(first - at, at - last, 0) for s, first, last in places if s == where_said]
                 gap = min(gaps, default=None)
                 if gap is None or gap > fact.near:
-                    if not about:
+                    # the card or the section is about it: only a number with the fact's unit
+                    if unit is None or not (subject and words.search(subject)):
                         continue
-                    gap = fact.near   # the card's subject: as far as a fact may be
+                    gap = fact.near   # the card or the section is about it: as far as a fact may be
                 candidates.append((gap, agrees, fact))
             if candidates and not any(agrees for _, agrees, _ in candidates):
                 _, _, fact = min(candidates, key=lambda c: c[0])
@@ -224,11 +234,37 @@ class Reader:
         return problems
 
     def tell(self, item: Text, text: str, each: Said, fact: Fact) -> str:
-        line = item.line if item.one_line or item.line is None else item.line + text.count("\n", 0, each.start)
+        line = line_of(item, text, each)
         place = f"{item.file}:{line}: " if line else f"{item.file}: "
         who = f"card '{item.card.label}': " if item.card is not None else ""   # type: ignore[attr-defined]
         return (f"{place}{who}'{excerpt(item.text, each)}' says {each.text}; {fact.name} is {fact.shown} "
                 f"({fact.cited}, {fact.file}:{fact.line}); print it with {{fact:{fact.name}}}")
+
+
+def line_of(item: Text, text: str, each: Said) -> int | None:
+    """The line a number is written on. A YAML value may run over several lines (a folded
+    block, a card's map): its file is searched from the key's line for the words round it."""
+    if item.line is None:
+        return None
+    if not item.one_line:
+        return item.line + text.count("\n", 0, each.start)
+    lines = _file_lines(item.file)
+    start = item.line - 1
+    words = item.text[each.start:each.end + 12].split()
+    wanted = [" ".join(words[:n]) for n in range(min(len(words), 3), 0, -1)]
+    for probe in wanted:
+        for number in range(start, min(start + 40, len(lines))):
+            if probe and probe in lines[number]:
+                return number + 1
+    return item.line
+
+
+def _file_lines(file: str) -> list[str]:
+    """Read again for each problem told (there are few), so an edited file is never stale."""
+    try:
+        return Path(file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
 
 
 def excerpt(text: str, each: Said) -> str:
@@ -242,6 +278,7 @@ def card_disagrees(item: Text, text: str, each: Said) -> list[str]:
     """A number in a card's text that repeats one of the card's own values (followed by the
     field's name, or a multiplier against a multiplier) must be that value."""
     card, fields = item.card, item.fields or {}
+    line = line_of(item, text, each)
     unit = re.match(r"[\s\-–]*((?:more|extra|additional|further)\s+)?([^\W\d_]+)", text[each.end:])
     word = unit.group(2).lower() if unit else ""
     # "10 more yards", "+10 yards": a bonus, which a field described as one may hold
@@ -263,7 +300,7 @@ def card_disagrees(item: Text, text: str, each: Said) -> list[str]:
         return []
     name, value = related[0]
     where = card.where   # type: ignore[attr-defined]
-    place = f"{where.file}:{where.line}: {where.field}: " if where is not None else ""
+    place = f"{where.file}:{line}: {where.field}: " if where is not None else ""
     return [f"{place}card '{card.label}': its text says '{excerpt(item.text, each)}' "   # type: ignore[attr-defined]
             f"({each.text}), but its {name} is {card.get(name)}; write {{{name}}} to print the "   # type: ignore[attr-defined]
             f"card's own value"]
@@ -280,7 +317,8 @@ def printed_texts(game, decks: dict) -> Iterator[Text]:
         for key in ("title", "description"):
             value = getattr(component, key, None)
             if isinstance(value, str) and value:
-                yield Text(value, manifest, component.where_is(key).line, one_line=True)
+                yield Text(value, manifest, component.where_is(key).line, one_line=True,
+                           subject=component.title if key == "description" else "")
         if isinstance(component, RulesComponent):
             path = game.folder / component.source
             if path.is_file():
@@ -427,6 +465,10 @@ def promises_broken(facts, decks: dict, game) -> list[str]:
         wanted = {k: promised(fact.value, v) for k, v in fact.card.items()}
         if not any(all(card.get(k) == v for k, v in wanted.items()) for card in deck.cards):
             shown = ", ".join(f"{k} {v}" for k, v in wanted.items())
-            problems.append(f"{fact.file}:{fact.line}: {fact.name}: no card of {display_path(Path(deck.path))} "
-                            f"has {shown}; {fact.cited} state it, and the data promises to keep it")
+            # told at the deck's notes, which promise it: that is the file an edit broke it in
+            data = display_path(Path(deck.path))
+            line = key_line(deck.path, "designed")
+            place = f"{data}:{line}: designed" if line else data
+            problems.append(f"{place}: no card has {shown}; the data promises to keep it ({fact.name}: "
+                            f"{fact.cited}, {fact.file}:{fact.line})")
     return problems
