@@ -35,7 +35,7 @@ class Placed:
 
 def names_of(fields: dict) -> dict[str, str]:
     """Lower-case label text -> the field it names (its title, and its name)."""
-    found = {}
+    found: dict[str, str] = {}
     for name, spec in fields.items():
         found.setdefault(name.lower().replace("_", " "), name)
         title = getattr(spec, "title", "") if not isinstance(spec, str) else ""

@@ -39,7 +39,7 @@ def pass_catch(deck, options, cited, _decks) -> list[str]:
         if not any(low <= card["yards"] <= high for low, high in ranges):
             problems.append(f"{at(card)}CATCH {card['yards']} fits no PASS range ({shown}); {cited} allow a "
                             f"CATCH only on a PASS whose range holds its yards")
-    first_of = {}
+    first_of: dict[tuple, object] = {}
     for card, _ in passes:
         first_of.setdefault((card["low"], card["high"]), card)
     for low, high in ranges:

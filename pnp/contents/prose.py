@@ -156,8 +156,11 @@ class Reader:
     """Reads texts against one game's facts."""
 
     def __init__(self, facts: list[Fact]):
-        self.facts = [(fact, quantity(fact.value)) for fact in facts]
-        self.facts = [(f, q) for f, q in self.facts if q is not None and f.words]
+        self.facts: list[tuple[Fact, Quantity]] = []
+        for fact in facts:
+            said = quantity(fact.value)
+            if said is not None and fact.words:
+                self.facts.append((fact, said))
         self._patterns: dict = {}
 
     def patterns(self, fact: Fact, language: str):

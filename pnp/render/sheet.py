@@ -45,7 +45,7 @@ def headings_name_their_columns(layout, component, deck) -> None:
     from pnp.contents.labels import check_heading
     for drawer in layout.drawers:
         spec = getattr(drawer, "spec", None)
-        if getattr(spec, "rows_from", None) == "rows" and getattr(spec, "head", None):
+        if spec is not None and getattr(spec, "rows_from", None) == "rows" and getattr(spec, "head", None):
             check_heading(spec.head, component.rows, deck.fields, spec.where_is("head"), component.where_is("rows"))
 
 
