@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
@@ -103,18 +104,26 @@ class Said:
     text: str
 
 
-def said_in(text: str, language: str) -> list[Said]:
-    """Every number the text writes: ranges first, then multipliers, digits and words."""
+@lru_cache(maxsize=None)
+def number_pattern(language: str) -> re.Pattern:
+    """Digits, ranges, multipliers and number words of a language, compiled once."""
     words = NUMBER_WORDS.get(language, {})
     times = MULTIPLIERS.get(language, {})
     link = RANGE_LINK.get(language, RANGE_LINK[""])
-    pattern = re.compile(
+    return re.compile(
         rf"(?<![\w.])(?P<low>\d+)\s*(?:[-–—]|\b(?:{link})\b)\s*(?P<high>\d+)(?![\w.]|-\w)"
         rf"|(?<![\w+])[x×](?P<x>\d+)\b|(?<![\w.])(?P<xn>\d+)[x×](?!\w)"
         r"|(?<![\w.])(?P<n>\d+(?:\.\d+)?)(?!\w|\.\d)"
         + (rf"|\b(?P<word>{'|'.join(sorted(words, key=len, reverse=True))})\b" if words else "")
         + (rf"|\b(?P<mult>{'|'.join(sorted(times, key=len, reverse=True))})\b" if times else ""),
         re.IGNORECASE)
+
+
+def said_in(text: str, language: str) -> list[Said]:
+    """Every number the text writes: ranges first, then multipliers, digits and words."""
+    words = NUMBER_WORDS.get(language, {})
+    times = MULTIPLIERS.get(language, {})
+    pattern = number_pattern(language)
     found = []
     for match in pattern.finditer(text):
         if match.group("low"):
@@ -281,7 +290,6 @@ def card_disagrees(item: Text, text: str, each: Said) -> list[str]:
     """A number in a card's text that repeats one of the card's own values (followed by the
     field's name, or a multiplier against a multiplier) must be that value."""
     card, fields = item.card, item.fields or {}
-    line = line_of(item, text, each)
     unit = re.match(r"[\s\-–]*((?:more|extra|additional|further)\s+)?([^\W\d_]+)", text[each.end:])
     word = unit.group(2).lower() if unit else ""
     # "10 more yards", "+10 yards": a bonus, which a field described as one may hold
@@ -302,6 +310,7 @@ def card_disagrees(item: Text, text: str, each: Said) -> list[str]:
     if not related or any(each.quantity.agrees(value) for _, value in related):
         return []
     name, value = related[0]
+    line = line_of(item, text, each)
     where = card.where   # type: ignore[attr-defined]
     place = f"{where.file}:{line}: {where.field}: " if where is not None else ""
     return [f"{place}card '{card.label}': its text says '{excerpt(item.text, each)}' "   # type: ignore[attr-defined]
