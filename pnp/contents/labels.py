@@ -66,7 +66,7 @@ def check_labels(elements, piece) -> None:
         near = _nearest(label, values)
         if near is not None and near.field != label.field:
             raise PnpError(f"the label '{label.shown}' names the field '{label.field}' but is printed beside "
-                           f"the value of '{near.field}' ({near.where}); print {{title:{near.field}}} there, "
+                           f"the value of '{near.field}' ({near.where}: {near.shown}); print {{title:{near.field}}} there, "
                            f"or move the label to {{{label.field}}}", file=label.where.rsplit(":", 1)[0],
                            line=int(label.where.rsplit(":", 1)[1]))
 

@@ -63,6 +63,8 @@ class Quantity:
         """True or False when this can state `fact`, None when it is another kind of thing."""
         if fact.kind == "set" and self.kind == "n":
             return self.value in fact.value   # type: ignore[operator]
+        if self.kind == "end" and fact.kind == "range":   # one end written by hand, the other a fact
+            return self.value in fact.value   # type: ignore[operator]
         if self.kind != fact.kind:
             return None
         return self.value == fact.value
@@ -132,7 +134,13 @@ def said_in(text: str, language: str) -> list[Said]:
             q = Quantity("times", int(match.group("x") or match.group("xn")))
         elif match.group("n"):
             number = float(match.group("n"))
-            q = Quantity("n", int(number) if number.is_integer() else number)
+            value = int(number) if number.is_integer() else number
+            # "20 to {fact:...}": one end of a range whose other end is a fact
+            link = RANGE_LINK.get(language, RANGE_LINK[""])
+            end = re.match(rf"\s*(?:[-–—]|(?:{link})\b)\s*{HOLE}", text[match.end():], re.IGNORECASE) or \
+                re.search(rf"{HOLE}\s*(?:[-–—]|\b(?:{link}))\s*$", text[max(0, match.start() - 12):match.start()],
+                          re.IGNORECASE)
+            q = Quantity("end" if end else "n", value)
         elif match.groupdict().get("word"):
             q = Quantity("n", words[match.group("word").lower()])
         else:
@@ -182,7 +190,7 @@ class Reader:
             self._patterns[key] = (
                 re.compile(r"(?<!\w)(?:" + "|".join(words) + r")(?!\w)", re.IGNORECASE) if words else None,
                 re.compile(r"^[\s\-–*]*(?:[^\W\d_]+[\s\-–]+){0,2}?(?:" + "|".join(unit) + r")(?!\w)",
-                           re.IGNORECASE) if unit else None)
+                           re.IGNORECASE) if unit else None)   # a unit "" makes the unit optional
         return self._patterns[key]
 
     def read(self, item: Text) -> list[str]:
@@ -237,9 +245,12 @@ class Reader:
                     if unit is None or not (subject and words.search(subject)):
                         continue
                     gap = fact.near   # the card or the section is about it: as far as a fact may be
-                candidates.append((gap, agrees, fact))
-            if candidates and not any(agrees for _, agrees, _ in candidates):
-                _, _, fact = min(candidates, key=lambda c: c[0])
+                candidates.append((gap, agrees, fact, unit is not None))
+            if any(has_unit for *_, has_unit in candidates):
+                # "3 points": the facts measured in points decide, not a die roll nearby
+                candidates = [c for c in candidates if c[3]]
+            if candidates and not any(agrees for _, agrees, _, _ in candidates):
+                _, _, fact, _ = min(candidates, key=lambda c: c[0])
                 problems.append(self.tell(item, text, each, fact))
             elif not candidates and item.card is not None:
                 problems += card_disagrees(item, text, each)
@@ -386,23 +397,28 @@ def layout_texts(game, names) -> Iterator[Text]:
         if (root / "layouts").resolve() not in path.parents:
             continue
         node = load_yaml(path)
-        yield from _texts_in(node, display_path(path))
+        yield from _texts_in(node, display_path(path), [""])
 
 
-def _texts_in(node, file: str) -> Iterator[Text]:
+def _texts_in(node, file: str, heading: list[str]) -> Iterator[Text]:
+    """A layout's texts; each is about the last short text before it (a panel's heading,
+    the card's title), as a rule sheet's paragraph is about its heading."""
     if isinstance(node, YamlMap):
         for key, value in node.items():
             if key == "text" and isinstance(value, str):
-                yield Text(value, file, node.key_line(key), one_line=True)
+                yield Text(value, file, node.key_line(key), one_line=True, subject=heading[0])
+                if len(value.split()) <= 4 and not any(ch.isdigit() for ch in value):
+                    heading[0] = value
             elif key == "rows" and isinstance(value, YamlList):
                 for index, row in enumerate(value):
                     if isinstance(row, list):
-                        yield Text(" | ".join(str(c) for c in row), file, value.item_line(index), one_line=True)
+                        yield Text(" | ".join(str(c) for c in row), file, value.item_line(index), one_line=True,
+                                   subject=heading[0])
             elif isinstance(value, (YamlMap, YamlList)):
-                yield from _texts_in(value, file)
+                yield from _texts_in(value, file, heading)
     elif isinstance(node, YamlList):
         for value in node:
-            yield from _texts_in(value, file)
+            yield from _texts_in(value, file, heading)
 
 
 def translation_texts(game) -> Iterator[Text]:
