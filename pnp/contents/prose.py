@@ -27,7 +27,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
+from pnp.config.typed import Where
 from pnp.contents.stated import Fact, facts_of, parts_of
+from pnp.paths import safe_path
 from pnp.yaml_source import YamlList, YamlMap, display_path, load_yaml
 
 NUMBER_WORDS = {
@@ -343,7 +345,8 @@ def printed_texts(game, decks: dict) -> Iterator[Text]:
                 yield Text(value, manifest, component.where_is(key).line, one_line=True,
                            subject=component.title if key == "description" else "")
         if isinstance(component, RulesComponent):
-            path = game.folder / component.source
+            # through the read gate: a rule sheet that leads out of the game is refused, not read
+            path = safe_path(game.folder, component.source, component.where_is("source"), "rule sheet")
             if path.is_file():
                 try:
                     yield Text(path.read_text(encoding="utf-8-sig"), display_path(path), 1)
@@ -426,9 +429,10 @@ def translation_texts(game) -> Iterator[Text]:
     folder = game.folder / "lang"
     if not folder.is_dir():
         return
-    for path in sorted(folder.glob("*.yaml")):
-        code = path.stem
+    for found in sorted(folder.glob("*.yaml")):
+        code = found.stem
         try:
+            path = safe_path(game.folder, f"lang/{found.name}", Where(display_path(found), None, ""), "translation")
             node = load_yaml(path)
         except Exception:   # told by the translation's own loading
             continue

@@ -138,7 +138,11 @@ def facts_of(game) -> Facts:
     """The game's named facts, read once per loaded game."""
     cached = game.__dict__.get("_named_facts")
     if cached is None:
-        cached = load_facts(game.folder / "facts.yaml")
+        from pnp.paths import safe_path
+        path = game.folder / "facts.yaml"
+        if path.exists() or path.is_symlink():   # a link that leads out of the game is refused
+            path = safe_path(game.folder, "facts.yaml", Where(str(path), None, ""), "facts")
+        cached = load_facts(path)
         game.__dict__["_named_facts"] = cached
     return cached
 
