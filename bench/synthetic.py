@@ -29,11 +29,17 @@ def make_game(root: Path, cards: int, paper: str = "a4", data: str = "yaml", ico
                                         if "when: {side:" not in line))
     source = yaml.safe_load((REPO / "card_data/jukem/cards.yaml").read_text())
     kinds = source["cards"]
+    # Jukem's card text takes some numbers from its facts ({fact:NAME}): written out here, as
+    # the synthetic game has no facts of its own
+    from pnp.config.typed import Where
+    from pnp.contents.stated import load_facts
+    facts = load_facts(REPO / "card_data/jukem/facts.yaml")
     made = []
     for index in range(cards):
         card = dict(kinds[index % len(kinds)])
         card.pop("count", None)
-        card["text"] = f"{card['text']} (card {index + 1})"   # every card different
+        text = facts.resolve(card["text"], Where("cards.yaml", None, "text"))
+        card["text"] = f"{text} (card {index + 1})"   # every card different
         if icons:
             card["text"] = f"Gain :coin: and :gem: {card['text']}"
         if "yards" in card:

@@ -10,7 +10,9 @@ from pnp.config.deck import Deck, check_where, load_deck, select
 from pnp.config.remote import is_url, local_data
 from pnp.config.sheets import is_sheet, load_sheet_deck, split_sheet
 from pnp.config.game import Game, game_ids, load_game
+from pnp.contents.stated import facts_of, fill_card_text
 from pnp.contents.validate import check_rule_fields, validate
+from pnp.contents.prose import prose_problems
 from pnp.diagnostics import Diagnostics
 from pnp.errors import PnpError, ValidationFailed
 from pnp.paths import safe_path
@@ -62,7 +64,7 @@ class Project:
         game = self.game(game_id)
         decks = self.decks(game)
         self.check_references(game, decks)
-        return Checked(game, decks, validate(game, decks))
+        return Checked(game, decks, validate(game, decks) + prose_problems(game, decks))
 
     def check_references(self, game: Game, decks: dict[str, Deck]) -> None:
         """What a component or rule names that the game lacks (a tuck box's decks, the fields
@@ -105,7 +107,14 @@ class Project:
                 raise where.error(f"data file '{file}' not found in {game.folder}")
             if name not in files:
                 files[name] = load_sheet_deck(path, sheet) if is_sheet(name) else load_deck(path)
+                fill_texts(files[name], facts_of(game))
             where_filter = component.selects()
             check_where(where_filter, files[name], component.where_is("where"))
             decks[component.id] = select(files[name], where_filter)
         return decks
+
+
+def fill_texts(deck: Deck, facts) -> None:
+    """Each card's text with the values it takes from its own fields and the facts filled in."""
+    for card in deck.cards:
+        fill_card_text(card, deck.fields, facts)

@@ -182,14 +182,14 @@ def test_a_game_title_without_a_translation_names_its_line(root):
 
 def test_validate_reports_a_rule_sheet_changed_since_its_translation(root):
     game = root / "card_data" / GAME
-    replace_in(game / "rules.md", "1. Shuffle the 17 cards.", "1. Shuffle all 17 cards well.")
+    replace_in(game / "rules.md", "1. Shuffle the {fact:deck.cards} cards.", "1. Shuffle all {fact:deck.cards} cards well.")
     result = run("validate", "--game", GAME, root=root)
     assert result.exit_code == 1
     de = game / "lang" / "de.yaml"
     line = line_of(de, "    translates: ")
     assert re.search(rf"^error: {re.escape(str(de))}:{line}: rules\.rules\.md\.translates: out of date: "
                      rf"rules\.md changed since this translation \(it is now [0-9a-f]{{12}}, the translation "
-                     rf"says 963bde191ada\) \(bring the translation up to date, then set translates: [0-9a-f]{{12}}\)$",
+                     rf"says e036ed3b87e0\) \(bring the translation up to date, then set translates: [0-9a-f]{{12}}\)$",
                      result.stderr, re.M), result.stderr
 
 

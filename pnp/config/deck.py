@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pnp.config.typed import Where, convert, load_as, where_of
-from pnp.yaml_source import YamlMap, load_yaml, type_name
+from pnp.yaml_source import YamlList, YamlMap, load_yaml, type_name
 from pnp.contents.kinds import matches
 from pnp.errors import ManyProblems, PnpError, did_you_mean, known
 
@@ -31,6 +31,7 @@ class FieldSpec:
     required: bool = False
     default: Any = None
     description: str = ""
+    title: str = ""        # the label printed beside the field's value: {title:FIELD} in a layout
     separator: str = ","   # between a list field's items in a spreadsheet cell
 
 
@@ -48,6 +49,8 @@ class Card(dict):
 
     label: str = "?"
     where: Where | None = None
+    item_lines: dict = {}   # a list or table field's line of each item (read-only here)
+    written: dict = {}   # a text field as written, where it took values from fields or facts (read-only here)
 
 
 @dataclass
@@ -65,7 +68,7 @@ class Deck:
         for card, count in zip(self.cards, self.counts):
             for _ in range(count):
                 copy = Card(card)
-                copy.label, copy.where = card.label, card.where
+                copy.label, copy.where, copy.written = card.label, card.where, card.written
                 copy["copy"] = len(cards) + 1
                 cards.append(copy)
         return cards
@@ -135,6 +138,10 @@ def read_card(node, spec: DeckFile, where: Where) -> tuple[Card, int]:
             raise where.error(f"missing required field '{name}'")
         else:
             card[name] = field_spec.default
+    lines = {name: [node[name].item_line(i) for i in range(len(node[name]))]
+             for name in node if isinstance(node[name], YamlList)}
+    if lines:
+        card.item_lines = lines
     count = 1
     if "count" in node:
         count = check_count(convert(int, node["count"], where.key(node, "count")),

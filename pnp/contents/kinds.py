@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.config.typed import Tagged, Where, convert_scalar
+from pnp.contents.located import at
 from pnp.contents.named import NAMED_CHECKS
 from pnp.errors import did_you_mean, known
 
@@ -40,14 +41,6 @@ def matches(card, where: dict) -> bool:
         elif value != wanted:
             return False
     return True
-
-
-def at(card) -> str:
-    """Where a card is written, as `file:line: field: `, to begin a message about it."""
-    where = getattr(card, "where", None)
-    if where is None:
-        return ""
-    return f"{where.file}:{where.line}: {where.field}: " if where.field else f"{where.file}:{where.line}: "
 
 
 def plural(n: int, word: str = "card") -> str:

@@ -5,7 +5,10 @@ problem; `cited` names where in the rules the fact comes from."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
+
+from pnp.contents.located import at
 
 NAMED_CHECKS: dict = {}
 
@@ -34,13 +37,17 @@ def pass_catch(deck, options, cited, _decks) -> list[str]:
     problems = []
     for card, _ in catches:
         if not any(low <= card["yards"] <= high for low, high in ranges):
-            problems.append(f"CATCH {card['yards']} fits no PASS range ({shown}); {cited} allow a "
+            problems.append(f"{at(card)}CATCH {card['yards']} fits no PASS range ({shown}); {cited} allow a "
                             f"CATCH only on a PASS whose range holds its yards")
+    first_of: dict[tuple, object] = {}
+    for card, _ in passes:
+        first_of.setdefault((card["low"], card["high"]), card)
     for low, high in ranges:
+        place = at(first_of[(low, high)])
         if low > high:
-            problems.append(f"PASS {low}-{high} has its range the wrong way round")
+            problems.append(f"{place}PASS {low}-{high} has its range the wrong way round")
         elif not any(low <= c["yards"] <= high for c, _ in catches):
-            problems.append(f"PASS {low}-{high} takes no CATCH in the deck; {cited} need a CATCH "
+            problems.append(f"{place}PASS {low}-{high} takes no CATCH in the deck; {cited} need a CATCH "
                             f"within the range to complete the play")
     return problems
 
@@ -112,16 +119,17 @@ def result_table(deck, options, cited, _decks) -> list[str]:
     type_field = options.get("type_field", "type")
     problems = []
     for card in deck.cards:
+        place = at(card)
         kind_of = {}
         for column in columns:
             text = card.get(column)
             kind = result_kind(text)
             if not text:
-                problems.append(f"card '{card.label}' has no result against {column}; every "
+                problems.append(f"{place}card '{card.label}' has no result against {column}; every "
                                 f"play type needs one")
                 continue
             if kind is None:
-                problems.append(f"card '{card.label}' has the result '{text}' against {column}, "
+                problems.append(f"{place}card '{card.label}' has the result '{text}' against {column}, "
                                 f"which is not a result pnp knows (known: {', '.join(RESULT_KINDS)})")
                 continue
             kind_of[column] = kind
@@ -129,14 +137,22 @@ def result_table(deck, options, cited, _decks) -> list[str]:
         for column, allowed in must.get(card_type, {}).items():
             allowed = [allowed] if isinstance(allowed, str) else allowed
             if column in kind_of and kind_of[column] not in allowed:
-                problems.append(f"card '{card.label}' ({card_type}) gives '{card.get(column)}' "
+                problems.append(f"{place}card '{card.label}' ({card_type}) gives '{card.get(column)}' "
                                 f"against {column}; {cited} make that {' or '.join(allowed)}")
         if card_type in mixed and kind_of:
             kinds = set(kind_of.values())
             if "turnover" not in kinds or not kinds & {"gain", "extra"}:
-                problems.append(f"card '{card.label}' ({card_type}) must win the ball against some "
+                problems.append(f"{place}card '{card.label}' ({card_type}) must win the ball against some "
                                 f"plays and help the offense against others, as {cited} state")
     return problems
+
+
+def row_place(card, lines: list, index: int) -> str:
+    """`file:line: ` of a table field's row, else the card's own."""
+    where = getattr(card, "where", None)
+    if where is not None and index < len(lines) and lines[index]:
+        return f"{where.file}:{lines[index]}: {where.field}: " if where.field else f"{where.file}:{lines[index]}: "
+    return at(card)
 
 
 def _die_faces(text: str) -> set[int]:
@@ -152,26 +168,33 @@ def field_goal_odds(deck, options, cited, _decks) -> list[str]:
     field = options.get("field", "field_goals")
     problems = []
     for card in deck.cards:
-        rows = (card.get(field) or [])[1 if options.get("header", True) else 0:]
+        skip = 1 if options.get("header", True) else 0
+        rows = (card.get(field) or [])[skip:]
+        lines = card.item_lines.get(field, [])
         expected_start, last_good = 1, 7
-        for row in rows:
+        for index, row in enumerate(rows):
+            place = row_place(card, lines, index + skip)
             try:
                 distances, faces = _die_faces(row[0]), _die_faces(row[1])
             except (ValueError, IndexError):
-                problems.append(f"field-goal row {row} is not 'from-to' distances and die faces")
+                problems.append(f"{place}field-goal row {row} is not 'from-to' distances and die faces")
                 continue
             if min(distances) != expected_start:
-                problems.append(f"field-goal rows skip or repeat distances at {min(distances)}; "
+                problems.append(f"{place}field-goal rows skip or repeat distances at {min(distances)}; "
                                 f"expected {expected_start}")
             expected_start = max(distances) + 1
             if not faces <= set(range(1, 7)):
-                problems.append(f"field-goal row {row[0]} needs die faces 1 to 6, not {row[1]}")
+                problems.append(f"{place}field-goal row {row[0]} needs die faces 1 to 6, not {row[1]}")
             if len(faces) > last_good:
-                problems.append(f"a kick from {row[0]} is likelier than a closer one; {cited} make "
+                problems.append(f"{place}a kick from {row[0]} is likelier than a closer one; {cited} make "
                                 f"closer kicks likelier")
             last_good = len(faces)
+            chance = re.fullmatch(r"\s*(\d+)\s*in\s*6\s*", str(row[2])) if len(row) > 2 else None
+            if len(row) > 2 and (chance is None or int(chance.group(1)) != len(faces)):
+                problems.append(f"{place}field-goal row {row[0]} prints the chance '{row[2]}', but good on "
+                                f"{row[1]} is {len(faces)} in 6 (the die faces it names)")
         if expected_start - 1 != limit:
-            problems.append(f"the field-goal table reaches {expected_start - 1} yards; {cited} allow "
+            problems.append(f"{at(card)}the field-goal table reaches {expected_start - 1} yards; {cited} allow "
                             f"attempts within {limit} yards")
     return problems
 
@@ -192,6 +215,6 @@ def tokens_match_roster(deck, options, cited, decks) -> list[str]:
             continue
         team = {c["name"] for c in roster.cards if c.get("team") == side}
         if card["name"] not in team | extras:
-            problems.append(f"token '{card['name']}' ({side}) is neither on the {side} roster nor "
+            problems.append(f"{at(card)}token '{card['name']}' ({side}) is neither on the {side} roster nor "
                             f"one of the extras ({', '.join(sorted(extras))}) {cited} list")
     return problems

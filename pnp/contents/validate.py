@@ -23,6 +23,21 @@ def check_rule_fields(rule, deck) -> None:
                     hint=did_you_mean(name, deck.fields) or f"its fields: {known(deck.fields)}")
 
 
+def facts_in_options(rule, game) -> None:
+    """A named check's option may take its number from the facts: `max_distance:
+    "{fact:field-goal.within}"`, so the rule and the printed words share one source."""
+    options = getattr(rule, "options", None)
+    if not isinstance(options, dict):
+        return
+    from pnp.contents.stated import facts_of
+    facts = facts_of(game)
+    for key, value in options.items():
+        if isinstance(value, str) and value.startswith("{fact:") and value.endswith("}"):
+            name = value[len("{fact:"):-1]
+            facts.value(name, rule.where_is("options"))   # unknown: an error naming the rule
+            options[key] = facts.get(name).value   # type: ignore[union-attr]
+
+
 def validate(game, decks: dict) -> list[str]:
     """Every discrepancy between the decks and the rules, one sentence each, each beginning
     with a file and line: the card's own when the problem is one card's, else the rule's."""
@@ -30,6 +45,7 @@ def validate(game, decks: dict) -> list[str]:
     for rule in game.contents:
         deck = decks[rule.deck]
         check_rule_fields(rule, deck)
+        facts_in_options(rule, game)
         found = rule.check(deck, decks) if isinstance(rule, CheckRule) else rule.check(deck)
         where = rule._where
         for sentence in found:

@@ -21,7 +21,9 @@ def in_language(ctx, code: str):
 def translated_context(ctx, translation: Translation):
     """A copy of a BuildContext that builds in the translation's language. Validation has run
     on the source data already: rules compare names and values as the game states them."""
-    decks = {cid: translated_deck(deck, translation.cards.get(data_file_name(ctx.game, deck), {}))
+    from pnp.contents.stated import facts_of
+    facts = facts_of(ctx.game)
+    decks = {cid: translated_deck(deck, translation.cards.get(data_file_name(ctx.game, deck), {}), facts)
              for cid, deck in ctx.decks.items()}
     result = copy.copy(ctx)
     result.game = translated_game(ctx.game, translation)
@@ -30,7 +32,7 @@ def translated_context(ctx, translation: Translation):
     return result
 
 
-def translated_deck(deck: Deck, by_card: dict) -> Deck:
+def translated_deck(deck: Deck, by_card: dict, facts=None) -> Deck:
     cards = []
     for card in deck.cards:
         entries = by_card.get(card.label, {})
@@ -39,6 +41,9 @@ def translated_deck(deck: Deck, by_card: dict) -> Deck:
             if isinstance(card.get(name), str):
                 changed[name] = entry.text.strip()
         changed.label, changed.where = card.label, card.where
+        if facts is not None and entries:   # the translation's own {field} and {fact:NAME} holes
+            from pnp.contents.stated import fill_card_text
+            fill_card_text(changed, deck.fields, facts)
         cards.append(changed)
     return Deck(deck.path, deck.fields, cards, list(deck.counts), deck.designed)
 

@@ -21,6 +21,7 @@ translation whose source changed since; a rule sheet keeps a short hash of its s
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,13 +105,26 @@ class Translation:
         found = self.rules.get(component.source)
         return found[0].text if found is not None else source
 
+    def rules_where(self, component) -> tuple[str, int] | None:
+        """The lang file and the line its translation of the rule sheet starts on (a block
+        scalar's text begins on the line after its key), or None when it has none."""
+        found = self.rules.get(component.source)
+        if found is None:
+            return None
+        where = found[0].where_is("text")
+        return where.file, (where.line or 0) + 1
+
 
 def has_words(text: str) -> bool:
     try:
         parts = Binding(text, Where("", None, "")).parts
     except PnpError:
         return False
-    return any(ch.isalpha() for is_field, part in parts if not is_field for ch in part)
+    return any(ch.isalpha() for is_field, part in parts if not is_field
+               for ch in REFERENCES.sub("", part))
+
+
+REFERENCES = re.compile(r"\{(?:fact|title):[^{}]*\}")
 
 
 def load_translation(game, decks: dict, code: str) -> Translation:
@@ -124,8 +138,13 @@ def load_translation(game, decks: dict, code: str) -> Translation:
     labels = {}
     for source, text in spec.labels.items():
         at = where.key(node, "labels").key(node["labels"], source)
-        if Binding(source, at).fields != Binding(text, at).fields:
+        before, after = Binding(source, at), Binding(text, at)
+        if before.fields != after.fields:
             raise at.error(f"the translation must keep the same {{field}} holes as '{source}'")
+        if before.facts != after.facts or before.titles != after.titles:
+            raise at.error(f"the translation must refer to the same facts as '{source}' "
+                           f"({', '.join(sorted(before.facts | before.titles)) or 'none'}), so it "
+                           f"cannot print another number")
         labels[source] = (text, at)
     cards = read_cards(node, where, data_files(game, decks))
     rules = read_rules(node, where, spec, game)

@@ -1,7 +1,10 @@
 """`{field}` binding: plain lookup of a card's value by name, nothing more.
 
 No expressions, no attribute or index access: `{name}` is replaced by the card's `name` value,
-`{{` and `}}` are literal braces, and anything else inside braces is an error.
+`{{` and `}}` are literal braces, and anything else inside braces is an error. Two kinds of
+reference are filled before a card is ever seen (pnp.contents.stated): `{fact:NAME}`, a
+number or name from the game's facts.yaml, and `{title:FIELD}`, the title a field's
+declaration gives it; here they are kept as written and noted in `facts` and `titles`.
 """
 
 from __future__ import annotations
@@ -10,12 +13,13 @@ import re
 
 _PART = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 FIELD_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
+REFERENCE = re.compile(r"^(fact|title):(.+)$")
 
 
 class Binding:
     """A text with `{field}` holes, split once so filling it per card is cheap."""
 
-    __slots__ = ("parts", "fields", "source", "where")
+    __slots__ = ("parts", "fields", "facts", "titles", "source", "where")
 
     def __init__(self, text: str, where):
         self.source = text
@@ -23,6 +27,7 @@ class Binding:
         self.parts: list[tuple[bool, str]] = []  # (is_field, literal text or field name)
         literal = []
         position = 0
+        references: dict[str, set[str]] = {"fact": set(), "title": set()}
         for match in _PART.finditer(text):
             literal.append(text[position:match.start()])
             position = match.end()
@@ -33,6 +38,11 @@ class Binding:
                 raise where.error(f"unmatched '{token}' in '{text}'; write '{token * 2}' for a brace")
             else:
                 name = match.group(1).strip()
+                reference = REFERENCE.match(name)
+                if reference:   # resolved before drawing; kept as written until then
+                    references[reference.group(1)].add(reference.group(2).strip())
+                    literal.append(token)
+                    continue
                 if not FIELD_NAME.match(name):
                     raise where.error(
                         f"'{{{match.group(1)}}}' is not a field name; binding is a plain name "
@@ -44,6 +54,7 @@ class Binding:
         self.parts.append((False, "".join(literal)))
         self.parts = [p for p in self.parts if p[0] or p[1]]
         self.fields = {name for is_field, name in self.parts if is_field}
+        self.facts, self.titles = references["fact"], references["title"]
 
     @property
     def static(self) -> bool:

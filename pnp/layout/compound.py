@@ -15,7 +15,7 @@ from pnp.errors import PnpError
 from pnp.layout import arrangements
 from pnp.layout.arrangements import Spot
 from pnp.layout.binding import Binding, text_of
-from pnp.layout.elements import BIND, Colour, Drawer, Element, PieceContext
+from pnp.layout.elements import BIND, Colour, Drawer, Element, PieceContext, printed
 from pnp.layout.units import Length
 
 # --- table -----------------------------------------------------------------------------------
@@ -62,7 +62,9 @@ class TableDrawer(Drawer):
         self.rect = spec.box(piece)
         family = piece.fonts.family(spec.font, spec.where_is("font"))
         self.font, self.bold = family.face(), family.face(bold=True)
-        self.rows = [[Binding(c, spec._where) for c in row] for row in spec.rows or []]
+        where = spec.where_is("rows")
+        self.rows = [[Binding(printed(c, piece, where, translate=False) if "{" in c else c, spec._where)
+                      for c in row] for row in spec.rows or []]
         palette = piece.palette
         self.colour = Colour(spec.colour, spec.where_is("colour"), palette)
         self.stripe = Colour(spec.stripe, spec.where_is("stripe"), palette)

@@ -48,6 +48,20 @@ class PieceContext:
     safe: float | None = None  # for print shops: warn about text closer than this to the trim
     ink_saver: InkSaver | None = None   # when printing with little ink
     labels: Callable[[str, Where], str] | None = None   # fixed text in a translated build's language
+    facts: Any = None   # the game's named facts (pnp.contents.stated.Facts), for {fact:NAME}
+
+
+def printed(text: str, piece: PieceContext, where: Where, translate: bool = True) -> str:
+    """Fixed text as it prints: in the build's language, `{fact:NAME}` and `{title:FIELD}`
+    filled in (an unknown name is an error at `where`)."""
+    if translate and piece.labels is not None:
+        text = piece.labels(text, where)
+    if "{" not in text:
+        return text
+    from pnp.contents.stated import resolve_titles
+    if piece.facts is not None:
+        text = piece.facts.resolve(text, where)
+    return resolve_titles(text, piece.fields, where, piece.labels)
 
 
 class Colour:
@@ -446,8 +460,7 @@ class TextDrawer(Drawer):
             raise spec.where_is(key).error("a text box needs a width and a height above 0")
         self.family = piece.fonts.family(spec.font, spec.where_is("font"))
         self.font = self.family.face(bold=spec.bold, italic=spec.italic)
-        text = piece.labels(spec.text, spec.where_is("text")) if piece.labels else spec.text
-        self.text = Binding(text, spec._where)
+        self.text = Binding(printed(spec.text, piece, spec.where_is("text")), spec._where)
         self.colour = Colour(spec.colour, spec.where_is("colour"), piece.palette)
         self.palette = piece.palette   # colour names in spans: [law|+2]
         self.diagnostics = piece.diagnostics

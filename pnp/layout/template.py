@@ -14,6 +14,7 @@ from pnp.config.typed import Where, load_as, where_of
 from pnp.yaml_source import display_path, load_yaml, type_name
 from pnp.paths import gate
 from pnp.errors import did_you_mean, known
+from pnp.contents.labels import check_labels
 from pnp.layout.elements import PieceContext
 from pnp.layout.kinds import Element
 from pnp.resources import layout_folders
@@ -152,6 +153,8 @@ class CompiledLayout:
                     f"(repeats multiply); that is more than any card needs")
             spec.check_fields(piece)
             self.drawers.append(spec.compiled(piece))
+        if piece.fields:
+            check_labels(template.elements, piece)
         self.fields = frozenset().union(*(d.fields for d in self.drawers)) if self.drawers else frozenset()
         # Each group: (fields its look depends on, or None to draw it directly; its drawers)
         self.groups: list[tuple[tuple | None, list]] = []

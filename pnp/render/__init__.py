@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pnp.config.deck import BUILTIN_FIELDS
+from pnp.contents.stated import facts_of
 from pnp.impose import Duplex
 from pnp.layout.ink import InkSaver
 
@@ -75,5 +76,6 @@ class BuildContext:
         return dict(fonts=self.project.fonts, game_dir=self.game.folder, fields=fields,
                     diagnostics=self.project.diagnostics, bleed=bleed, safe=safe,
                     labels=self.translation.label if self.translation is not None else None,
+                    facts=facts_of(self.game),
                     ink_saver=InkSaver() if self.options.ink_saver and safe is None else None)
 

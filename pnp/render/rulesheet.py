@@ -25,6 +25,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.config.typed import where_of
+from pnp.contents.stated import facts_of
 from pnp.yaml_source import display_path
 from pnp.errors import PnpError, did_you_mean
 from pnp.impose import PAPER_SIZES, UNPRINTABLE
@@ -47,9 +48,12 @@ def render_rules(ctx, component) -> list[OutputFile]:
         raise component._where.error(f"rule sheet '{component.source}' not found in the game folder")
     text = read_rules_text(path, component)
     say, rtl = str, False
+    file, first_line = display_path(path), 1
     if ctx.translation is not None:
         text, say = ctx.translation.rules_text(component, text), ctx.translation.label
         rtl = ctx.translation.right_to_left
+        file, first_line = ctx.translation.rules_where(component) or (file, first_line)
+    text = facts_of(ctx.game).resolve_lines(text, file, first_line)
     styles = make_styles(ctx.project.fonts)
     styles["rtl"] = rtl
     styles["width"] = column_width(PAPER_SIZES[ctx.options.paper], component.columns)
@@ -473,7 +477,8 @@ def contents_list(ctx, styles) -> ListFlowable:
         deck = ctx.decks.get(component.id)
         line = f"<b>{escape(label)}</b>"
         if component.description:
-            line += f": {escape(component.description)}"
+            description = facts_of(ctx.game).resolve(component.description, component.where_is("description"))
+            line += f": {escape(description)}"
         elif deck is not None and component.is_deck:
             line += f": {deck.total} pieces"
         items.append(ListItem(paragraph(line, ParagraphStyle("c", parent=styles["body"], spaceAfter=1.5))))

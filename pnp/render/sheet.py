@@ -21,6 +21,8 @@ def render_sheet(ctx, component) -> list[OutputFile]:
     if layout.width > paper[0] - 2 * UNPRINTABLE + 0.5 or layout.height > paper[1] - 2 * UNPRINTABLE + 0.5:
         raise component._where.error(f"layout '{component.layout}' is larger than the printable "
                                      f"area of {ctx.options.paper} paper; make it a board")
+    if component.rows and deck is not None:
+        headings_name_their_columns(layout, component, deck)
     if deck is None:
         cards = [blank_card()]
     elif component.rows:
@@ -36,6 +38,15 @@ def render_sheet(ctx, component) -> list[OutputFile]:
         canvas.restoreState()
         canvas.showPage()
     return [finish(canvas, buffer, f"{component.id}-{ctx.options.paper}{ctx.options.variant}.pdf")]
+
+
+def headings_name_their_columns(layout, component, deck) -> None:
+    """A listing's heading over each column names the field the component lists there."""
+    from pnp.contents.labels import check_heading
+    for drawer in layout.drawers:
+        spec = getattr(drawer, "spec", None)
+        if spec is not None and getattr(spec, "rows_from", None) == "rows" and getattr(spec, "head", None):
+            check_heading(spec.head, component.rows, deck.fields, spec.where_is("head"), component.where_is("rows"))
 
 
 def listing(deck, columns: list[str]) -> Card:

@@ -1,0 +1,269 @@
+"""Named facts: each number or name a game's documents state, once, in its facts.yaml, for
+rule sheets, layouts, descriptions and translations to print by reference.
+
+    # card_data/big-ten/facts.yaml
+    scoring:
+      touchdown:
+        value: 6
+        section: "Scoring Points"
+        words: [touchdown]            # what a sentence stating it talks about (regexes)
+        unit: ["points?", "pts?"]     # what follows the number, if anything must
+        words_de: [Touchdown]         # the same in a translation's language
+
+    # card_data/big-ten/rules.md
+    - **Touchdown, {fact:scoring.touchdown} points**: ...
+
+A map with a `value` is a fact; any other map (not a `rule: facts` table) is a group, and
+the fact's name is the dotted path to it. A table entry's field is a fact too:
+`{fact:card-types.pancake-block.bonus}` (table, the entry's key, the field). A value written
+as a range ("1-5") or a list ([3, 6]) is taken apart by position: `{fact:extra-point.good.1}`.
+`{title:FIELD}` in a layout prints the title a deck's field declaration gives it.
+
+A reference to a fact that does not exist is an error at its file and line, with the nearest
+name. pnp.contents.prose reads the words printed by hand and compares them with the facts."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pnp.config.typed import Where
+from pnp.errors import PnpError, did_you_mean
+from pnp.layout.binding import text_of
+from pnp.yaml_source import YamlList, YamlMap, display_path, load_yaml
+
+REFERENCE = re.compile(r"\{fact:([^{}]*)\}")
+TITLE = re.compile(r"\{title:([^{}]*)\}")
+META = ("value", "section", "reading", "words", "unit", "card", "deck", "near")
+
+
+@dataclass
+class Fact:
+    """One stated number or name, where it is written and how a sentence states it."""
+
+    name: str
+    value: Any
+    section: str
+    reading: str
+    file: str
+    line: int | None
+    words: dict[str, list[str]] = field(default_factory=dict)   # language ("" = the game's) -> regexes
+    unit: dict[str, list[str]] = field(default_factory=dict)
+    card: dict | None = None     # a promise: some card of `deck` has these values
+    deck: str | None = None
+    near: int = 12               # how many words from `words` a number may stand
+
+    @property
+    def cited(self) -> str:
+        """How a message names its source: the section, and 'our reading' where it is that."""
+        return f'"{self.section}"' + (f" ({self.reading})" if self.reading else "")
+
+    @property
+    def shown(self) -> str:
+        return shown(self.value)
+
+
+def shown(value) -> str:
+    if isinstance(value, list):
+        return ", ".join(text_of(v) for v in value)
+    return text_of(value)
+
+
+class Facts:
+    """A game's named facts (possibly none), by dotted name."""
+
+    def __init__(self, facts: dict[str, Fact], file: str | None):
+        self.by_name = facts
+        self.file = file
+
+    def __bool__(self) -> bool:
+        return bool(self.by_name)
+
+    def get(self, name: str) -> Fact | None:
+        """The fact called `name`, or a position in a range or list fact (`good.1`)."""
+        name = name.strip()
+        if name in self.by_name:
+            return self.by_name[name]
+        parent, _, index = name.rpartition(".")
+        whole = self.by_name.get(parent)
+        if whole is not None and index.isdigit():
+            parts = parts_of(whole.value)
+            if 1 <= int(index) <= len(parts):
+                return Fact(name, parts[int(index) - 1], whole.section, whole.reading, whole.file, whole.line)
+        return None
+
+    def value(self, name: str, where: Where) -> str:
+        fact = self.get(name)
+        if fact is None:
+            hint = did_you_mean(name.strip(), self.by_name)
+            if not self.by_name:
+                hint = "the game has no named facts: add them to its facts.yaml"
+            raise where.error(f"'{{fact:{name}}}' names no fact of this game"
+                              + (f" ({self.file})" if self.file else ""), hint=hint)
+        return fact.shown
+
+    def resolve(self, text: str, where: Where) -> str:
+        """`text` with every `{fact:NAME}` replaced by the fact's value."""
+        if "{fact:" not in text:
+            return text
+        return REFERENCE.sub(lambda match: self.value(match.group(1), where), text)
+
+    def resolve_lines(self, text: str, file: str, first_line: int) -> str:
+        """The same for a whole file's text (a rule sheet): an unknown fact is told at the
+        line it is written on, counting `first_line` for the text's first line."""
+        if "{fact:" not in text:
+            return text
+
+        def value(match) -> str:
+            line = first_line + text.count("\n", 0, match.start())
+            return self.value(match.group(1), Where(file, line, ""))
+        return REFERENCE.sub(value, text)
+
+
+def parts_of(value) -> list:
+    """A range's ends or a list's items, each a value of its own."""
+    if isinstance(value, list):
+        return list(value)
+    match = RANGE_VALUE.match(str(value))
+    if match:
+        return [int(match.group(1)), int(match.group(2))]
+    return [value]
+
+
+RANGE_VALUE = re.compile(r"^\s*(\d+)\s*[-–]\s*(\d+)\s*$")
+
+
+def facts_of(game) -> Facts:
+    """The game's named facts, read once per loaded game."""
+    cached = game.__dict__.get("_named_facts")
+    if cached is None:
+        from pnp.paths import safe_path
+        path = game.folder / "facts.yaml"
+        if path.exists() or path.is_symlink():   # a link that leads out of the game is refused
+            path = safe_path(game.folder, "facts.yaml", Where(str(path), None, ""), "facts")
+        cached = load_facts(path)
+        game.__dict__["_named_facts"] = cached
+    return cached
+
+
+def load_facts(path) -> Facts:
+    if not path.is_file():
+        return Facts({}, None)
+    node = load_yaml(path)
+    file = display_path(path)
+    found: dict[str, Fact] = {}
+    if isinstance(node, YamlMap):
+        for key, value in node.items():
+            if not isinstance(value, YamlMap):
+                continue
+            if "entries" in value and "key" in value:
+                _table_facts(str(key), value, file, found)
+            else:
+                _group(str(key), value, node.key_line(key), file, found)
+    return Facts(found, file)
+
+
+def _group(name: str, node: YamlMap, line, file: str, found: dict) -> None:
+    if "value" in node:
+        found[name] = _fact(name, node, line, file)
+        return
+    for key, value in node.items():
+        if isinstance(value, YamlMap):
+            _group(f"{name}.{key}", value, node.key_line(key), file, found)
+        elif not isinstance(value, (YamlList, dict)):   # `name: 6`, a fact with nothing more said
+            found[f"{name}.{key}"] = Fact(f"{name}.{key}", value, "", "", file, node.key_line(key))
+
+
+def _fact(name: str, node: YamlMap, line, file: str) -> Fact:
+    def by_language(key: str) -> dict[str, list[str]]:
+        said = {}
+        for each, value in node.items():
+            each = str(each)
+            if each == key or each.startswith(key + "_"):
+                language = each[len(key) + 1:]
+                said[language] = [str(v) for v in value] if isinstance(value, list) else [str(value)]
+        return said
+    where = Where(file, line, name)
+    for phrases in [*by_language("words").values(), *by_language("unit").values()]:
+        for phrase in phrases:
+            try:
+                re.compile(phrase)
+            except re.error as exc:
+                raise PnpError(f"'{phrase}' is not a pattern pnp can read: {exc}", file=file, line=line,
+                               field=name) from None
+    card = node.get("card")
+    if card is not None and not isinstance(card, dict):
+        raise where.error("a fact's card is a map of the fields a card must have, e.g. {type: run, yards: 15}")
+    near = node.get("near", 12)
+    if not isinstance(near, int) or isinstance(near, bool) or near < 1:
+        raise where.error("near is a whole number of words above 0")
+    return Fact(name, node["value"], str(node.get("section", "")), str(node.get("reading", "")), file,
+                line, by_language("words"), by_language("unit"), card, node.get("deck"), near)
+
+
+def _table_facts(table: str, node: YamlMap, file: str, found: dict) -> None:
+    keys = node["key"] if isinstance(node["key"], list) else [node["key"]]
+    entries = node["entries"]
+    if not isinstance(entries, YamlList):
+        return
+    default = str(node.get("source", ""))
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, YamlMap):
+            continue
+        key = "/".join(str(entry.get(k)) for k in keys)
+        for name, value in entry.items():
+            if name in keys or name in ("section", "reading"):
+                continue
+            found[f"{table}.{key}.{name}"] = Fact(
+                f"{table}.{key}.{name}", value, str(entry.get("section", default)),
+                str(entry.get("reading", "")), file, entries.item_line(index))
+
+
+def resolve_titles(text: str, fields: dict | None, where: Where, say=None) -> str:
+    """`{title:FIELD}` replaced by the title the deck's declaration gives that field (in a
+    translated build, `say` puts it into the translation's language)."""
+    if "{title:" not in text:
+        return text
+
+    def title(match) -> str:
+        name = match.group(1).strip()
+        spec = (fields or {}).get(name)
+        if spec is None:
+            raise where.error(f"'{{title:{name}}}' names no field of the deck",
+                              hint=did_you_mean(name, fields or {}))
+        found = getattr(spec, "title", "") if not isinstance(spec, str) else ""
+        if not found:
+            raise where.error(f"field '{name}' has no title to print; give it one in the deck's "
+                              f"fields ({name}: {{title: ...}})")
+        return say(found, where) if say is not None else found
+    return TITLE.sub(title, text)
+
+
+OWN_FIELD = re.compile(r"\{([A-Za-z][A-Za-z0-9_-]*)\}")
+
+
+def fill_card_text(card, fields: dict, facts: Facts) -> None:
+    """A card's text that repeats a value of the same card takes it from the field
+    (`gains {bonus} yards`), and a documented number from the facts (`{fact:NAME}`): filled
+    in once, when the deck is read. What was written is kept in `card.written` for the
+    checks that read it."""
+    for name, value in list(card.items()):
+        if not isinstance(value, str) or "{" not in value:
+            continue
+        where = card.where
+        at = Where(where.file, where.line, f"{where.field}.{name}" if where.field else name) \
+            if where is not None else Where("", None, name)
+        filled = facts.resolve(value, at) if "{fact:" in value else value
+
+        def own(match) -> str:
+            other = match.group(1)
+            if other == name or other not in fields:
+                return match.group(0)   # not a field of this deck: the braces are the designer's
+            return text_of(card.get(other))
+        filled = OWN_FIELD.sub(own, filled)
+        if filled != value:
+            if "written" not in card.__dict__:
+                card.written = {}
+            card.written[name] = value
+            card[name] = filled
