@@ -189,7 +189,7 @@ def sweep_shop(job) -> list[str]:
                         problems.append(f"{label}: {png.relative_to(folder)} bleed not filled at {p}")
                         break
     if shop == "drivethru":
-        from test_shops import preflight_pdfx
+        from pdfx_preflight import preflight_pdfx
         for path in sorted(shop_folder.glob("*.pdf")):
             problems += [f"{label}: {path.name}: {p}" for p in preflight_pdfx(pypdf.PdfReader(str(path)))]
             problems += [f"{label}: {p}" for p in check_pdf(path, home=False)]
