@@ -50,6 +50,14 @@ class PrintOptions:
         return "".join(f"-{part}" for part in parts if part)
 
     @property
+    def whole_variant(self) -> str:
+        """The part of `variant` in a whole board's name: paper, duplex, bleed and back offset do
+        not change a board drawn on one page at its own size; the ink saver, a draft and a
+        language do."""
+        parts = ("ink-saver" if self.ink_saver else "", "draft" if self.draft else "", self.lang)
+        return "".join(f"-{part}" for part in parts if part)
+
+    @property
     def rules_variant(self) -> str:
         """The part of `variant` in a rule sheet's name: duplex, bleed, back offset and ink
         saver do not change a rule sheet; a draft and a language do."""
