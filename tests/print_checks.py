@@ -251,10 +251,16 @@ def most_that_fit(paper, piece) -> int:
 
 
 def check_backs(front, back, paper, duplex, offset, label) -> list[str]:
-    fronts, backs = [p["trim"] for p in pieces(front)], [p["trim"] for p in pieces(back)]
+    """Each back where its front lands when the sheet is turned, and turned as its front is, the
+    other way round (the sheet's turn mirrors it), so it lines up with the front's top."""
+    front_pieces, back_pieces = pieces(front), pieces(back)
+    fronts, backs = [p["trim"] for p in front_pieces], [p["trim"] for p in back_pieces]
     if len(fronts) != len(backs):
         return [f"{label}: {len(fronts)} fronts but {len(backs)} backs"]
     problems = []
+    for i, (f, b) in enumerate(zip(front_pieces, back_pieces)):
+        if b["quarter"] != (-f["quarter"]) % 4:
+            problems.append(f"{label}: back {i + 1} turned {b['quarter']} quarters, its front {f['quarter']}")
     width, height = paper
     for i, (f, b) in enumerate(zip(fronts, backs)):
         x, y = f[0], f[1]
@@ -273,10 +279,14 @@ def check_fold(page, paper, label) -> list[str]:
     placed = pieces(page)
     fronts, backs = placed[0::2], placed[1::2]
     problems = []
-    across = any(p["turned"] for p in backs)
+    across = bool(fronts) and abs(fronts[0]["trim"][0] - backs[0]["trim"][0]) < EPS and \
+        abs(fronts[0]["trim"][1] - backs[0]["trim"][1]) > EPS
     width, height = page.mediabox.width, page.mediabox.height
-    for i, (f, b) in enumerate(zip(fronts, backs)):
-        f, b = f["trim"], b["trim"]
+    for i, (front, back) in enumerate(zip(fronts, backs)):
+        f, b = front["trim"], back["trim"]
+        expected = (2 - front["quarter"]) % 4 if across else (-front["quarter"]) % 4
+        if back["quarter"] != expected:
+            problems.append(f"{label}: fold back {i + 1} turned {back['quarter']} quarters, not {expected}")
         if across:
             ok = abs(f[0] - b[0]) < EPS and abs((f[1] + f[3]) / 2 + (b[1] + b[3]) / 2 - float(height)) < EPS
         else:
