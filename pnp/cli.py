@@ -160,6 +160,9 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
               help="Shift the backs by X mm right and Y mm down to make up for a printer's shift.")
 @click.option("--bleed", callback=parse_bleed, is_flag=False, flag_value="3mm", default=None,
               metavar="[LENGTH]", help="Extend backgrounds past the cut line (3mm if no length).")
+@click.option("--full-bleed", is_flag=True, help="With --bleed: the whole bleed on every side of every "
+              "piece (gutters of twice the bleed, none shared), at the cost of pieces a sheet "
+              "(files get a -full-bleed suffix).")
 @click.option("--shop", "shops", multiple=True, metavar="NAME",
               help="Also write files for a print shop: tgc, mpc, drivethru, tts (Tabletop Simulator), ttp (Tabletop Playground), or a preset in shops/.")
 @click.option("--ink-saver", is_flag=True, help="Print with little ink: no full-bleed backgrounds "
@@ -174,8 +177,8 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
 @click.option("--lang", "langs", multiple=True, metavar="CODE",
               help="Build in a language the game has a translation for (card_data/ID/lang/CODE.yaml); "
               "repeat for several, or 'all'. Files get the code in their names (cards-letter-de.pdf).")
-def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink_saver, draft, refresh, quiet,
-          langs):
+def build(games, every, paper, out, root, duplex, back_offset, bleed, full_bleed, shops, ink_saver, draft, refresh,
+          quiet, langs):
     """Build print-ready PDFs for one or more games.
 
     \b
@@ -199,8 +202,10 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
     if langs and shops:
         raise click.UsageError("--shop files are made in the game's own language only; "
                                "build them without --lang")
+    if full_bleed and not bleed:
+        raise click.UsageError("--full-bleed gives pieces the whole of a bleed: give one too, e.g. --bleed 3mm --full-bleed")
     options = PrintOptions(duplex=duplex, back_offset=back_offset, bleed=bleed, ink_saver=ink_saver,
-                           draft=draft)
+                           draft=draft, full_bleed=full_bleed)
 
     def build_one(game_id):
         languages: list[str | None] = [None]   # the game as written

@@ -39,6 +39,12 @@ class MarksBetween:
     piece: tuple[float, float]   # trim size as it lies on the sheet (turned pieces: width and height swapped)
     bleed: float                 # the bleed asked for; neighbours and the margin may leave less room
     turned: bool = False         # pieces drawn a quarter turn anticlockwise
+    full_bleed: bool = False     # the whole bleed round the block: marks go between pieces rather than cut it
+
+    @property
+    def mark_room(self) -> float:
+        """The margin that holds marks at the ends of the lines: with full bleed, the bleed too."""
+        return MARGIN_FOR_MARK + (self.bleed if self.full_bleed else 0.0)
 
     @property
     def per_sheet(self) -> int:
@@ -64,7 +70,7 @@ class MarksBetween:
         (above and below; beside the block): the margin holds a mark an inkjet prints."""
         mx, my = self.margins
         between_v, between_h = self.marks_between
-        return (not between_v and my >= MARGIN_FOR_MARK - 1e-6, not between_h and mx >= MARGIN_FOR_MARK - 1e-6)
+        return (not between_v and my >= self.mark_room - 1e-6, not between_h and mx >= self.mark_room - 1e-6)
 
     @property
     def outer_bleed(self) -> tuple[float, float]:
@@ -191,6 +197,7 @@ class Grid(MarksBetween):
     bleed: float = 0.0   # the bleed asked for; neighbours and the margin may leave less room
     row_gap: float | None = None
     turned: bool = False   # pieces lie a quarter turn round: `piece` is their size as they lie
+    full_bleed: bool = False
 
     @property
     def per_sheet(self) -> int:
@@ -230,8 +237,8 @@ class Grid(MarksBetween):
         the margin at their ends (above and below; beside) is too narrow for a mark."""
         mx, my = self.margins
         gx, gy = self.gaps
-        return (my < MARGIN_FOR_MARK - 1e-6 and (self.cols == 1 or gx >= MIN_MARK_GUTTER - 1e-6),
-                mx < MARGIN_FOR_MARK - 1e-6 and (self.rows == 1 or gy >= MIN_MARK_GUTTER - 1e-6))
+        return (my < self.mark_room - 1e-6 and (self.cols == 1 or gx >= MIN_MARK_GUTTER - 1e-6),
+                mx < self.mark_room - 1e-6 and (self.rows == 1 or gy >= MIN_MARK_GUTTER - 1e-6))
 
     def bleed_sides(self, index: int) -> tuple[float, float, float, float]:
         """(left, bottom, right, top) bleed of slot `index`: outer edges get the outer bleed."""
@@ -289,7 +296,7 @@ def turned_over(corner: tuple[float, float], piece: tuple[float, float], paper: 
 
 
 def grid_for(paper: tuple[float, float], piece: tuple[float, float], gap: float | None,
-             bleed: float = 0.0, orientation: Orientation = "any") -> Grid:
+             bleed: float = 0.0, orientation: Orientation = "any", full_bleed: bool = False) -> Grid:
     """The most pieces inside the printable area, upright or a quarter turn round (unless the
     game pins `orientation`); among the ways to lay out that many, the one whose every cut
     line has a mark an inkjet prints, then the one that gives the most bleed, then the one
@@ -299,10 +306,11 @@ def grid_for(paper: tuple[float, float], piece: tuple[float, float], gap: float 
     candidates = []
     for turned in {"any": (False, True), "upright": (False,), "turned": (True,)}[orientation]:
         footprint = (piece[1], piece[0]) if turned else piece
-        across = _axis_options(paper[0], footprint[0], gap, bleed)
-        down = _axis_options(paper[1], footprint[1], gap, bleed)
+        across = _axis_options(paper[0], footprint[0], gap, bleed, full_bleed)
+        down = _axis_options(paper[1], footprint[1], gap, bleed, full_bleed)
         for (cols, gx), (rows, gy) in itertools.product(across, down):
-            candidates.append(Grid(paper, footprint, gx, cols, rows, bleed=bleed, row_gap=gy, turned=turned))
+            candidates.append(Grid(paper, footprint, gx, cols, rows, bleed=bleed, row_gap=gy, turned=turned,
+                                   full_bleed=full_bleed))
     if not candidates:
         raise PnpError(f"a {piece[0] / mm(1):.1f} x {piece[1] / mm(1):.1f} mm piece does not fit "
                        f"on this paper inside the 5 mm margin; make it a board instead")
@@ -318,11 +326,16 @@ def _worse(grid: Grid) -> tuple:
             round(sum(grid.gaps), 3))
 
 
-def _axis_options(length: float, piece: float, gap: float | None, bleed: float) -> list[tuple[int, float]]:
+def _axis_options(length: float, piece: float, gap: float | None, bleed: float,
+                  full_bleed: bool = False) -> list[tuple[int, float]]:
     """(count, gutter) ways to lay pieces along one side of the sheet: as many as fit, with the
     layout's own gap, or with a gutter of twice the bleed, none, the narrowest that holds marks
     between pieces, or the widest that leaves a margin for marks."""
     room = length - 2 * UNPRINTABLE
+    if full_bleed:   # the whole bleed in every gutter and round the block
+        gap = 2 * bleed if gap is None else max(gap, 2 * bleed)
+        count = _fit(room - 2 * bleed, piece, gap)
+        return [(count, gap)] if count else []
     if gap is not None:
         count = _fit(room, piece, gap)
         return [(count, gap)] if count else []
@@ -450,7 +463,7 @@ class FoldSheet:
 
 
 def fold_sheet(paper: tuple[float, float], piece: tuple[float, float], gap: float | None,
-               bleed: float = 0.0, orientation: Orientation = "any") -> FoldSheet:
+               bleed: float = 0.0, orientation: Orientation = "any", full_bleed: bool = False) -> FoldSheet:
     """The gutter-fold arrangement that fits the most pieces, trying the sheet both ways up,
     the fold both ways and the pieces upright and turned (unless pinned); among those, as
     grid_for chooses: marks an inkjet prints, most bleed, marks in the margin, upright, and on
@@ -461,8 +474,9 @@ def fold_sheet(paper: tuple[float, float], piece: tuple[float, float], gap: floa
         for across in (True, False):
             for turned in {"any": (False, True), "upright": (False,), "turned": (True,)}[orientation]:
                 footprint = (piece[1], piece[0]) if turned else piece
-                for each in dict.fromkeys([2 * bleed if gap is None else gap, MARK_GUTTER if gap is None else gap]):
-                    candidate = _fold(sheet, footprint, each, bleed, across, turned)
+                wide = 2 * bleed if gap is None else max(gap, 2 * bleed) if full_bleed else gap
+                for each in dict.fromkeys([wide] if full_bleed else [wide, MARK_GUTTER if gap is None else gap]):
+                    candidate = _fold(sheet, footprint, each, bleed, across, turned, full_bleed)
                     if candidate is None:
                         continue
                     key = _worse(candidate.fronts) + (not across,)
@@ -475,7 +489,7 @@ def fold_sheet(paper: tuple[float, float], piece: tuple[float, float], gap: floa
 
 
 def _fold(sheet: tuple[float, float], piece: tuple[float, float], gap: float, bleed: float, across: bool,
-          turned: bool) -> FoldSheet | None:
+          turned: bool, full_bleed: bool = False) -> FoldSheet | None:
     w, h = sheet
     room_w = w - 2 * UNPRINTABLE - 2 * bleed
     room_h = h - 2 * UNPRINTABLE - 2 * bleed
@@ -493,8 +507,10 @@ def _fold(sheet: tuple[float, float], piece: tuple[float, float], gap: float, bl
     else:        # fronts left of the fold, backs right
         front_origin = (w / 2 - FOLD_GUTTER / 2 - bleed - bw, (h - bh) / 2)
         back_origin = (w / 2 + FOLD_GUTTER / 2 + bleed, (h - bh) / 2)
-    return FoldSheet(sheet, Grid(sheet, piece, gap, cols, rows, front_origin, bleed, turned=turned),
-                     Grid(sheet, piece, gap, cols, rows, back_origin, bleed, turned=turned), across)
+    return FoldSheet(sheet, Grid(sheet, piece, gap, cols, rows, front_origin, bleed, turned=turned,
+                                 full_bleed=full_bleed),
+                     Grid(sheet, piece, gap, cols, rows, back_origin, bleed, turned=turned, full_bleed=full_bleed),
+                     across)
 
 
 def back_quarter(front: int, duplex: Duplex, across: bool = False) -> int:

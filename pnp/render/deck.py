@@ -118,7 +118,8 @@ def sheet_for(ctx, component, piece: tuple[float, float]):
         from pnp.sheet_layouts import slot_sheet
         return slot_sheet(ctx.project.root, component.sheet, component.where_is("sheet"),
                           options.paper, piece, options.bleed)
-    return grid_for(PAPER_SIZES[options.paper], piece, deck_gap(component), options.bleed, component.orientation)
+    return grid_for(PAPER_SIZES[options.paper], piece, deck_gap(component), options.bleed, component.orientation,
+                    options.full_bleed)
 
 
 def tell_marks_and_bleed(ctx, component, grid: MarksBetween) -> str:
@@ -159,7 +160,8 @@ def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
     """Gutter-fold sheets: each sheet holds fronts and their backs, mirrored across a fold."""
     options = ctx.options
     gap = deck_gap(component)
-    plan = fold_sheet(paper, (front.width, front.height), gap, options.bleed, component.orientation)
+    plan = fold_sheet(paper, (front.width, front.height), gap, options.bleed, component.orientation,
+                      options.full_bleed)
     if options.bleed > 0:
         plain = fold_sheet(paper, (front.width, front.height), gap, orientation=component.orientation)
         tell_bleed_cost(ctx, component, len(cards), plan.per_sheet, plain.per_sheet)
