@@ -141,11 +141,11 @@ class MarksBetween:
             for at in lines:
                 edge = min(at, length - at)
                 if edge < INKJET_MARGIN - 1e-6:
-                    found.append(f"the {name} cut at {at / mm(1):.1f} mm lies {edge / mm(1):.2f} mm from the "
+                    found.append(f"the {name} cut at {at / mm(1):.2f} mm lies {edge / mm(1):.2f} mm from the "
                                  f"paper's edge, where many inkjets print nothing")
                 elif not marked:
                     margin = self.margins[0 if not vertical else 1] / mm(1)
-                    found.append(f"the {name} cut at {at / mm(1):.1f} mm has no mark: the margin at its ends is "
+                    found.append(f"the {name} cut at {at / mm(1):.2f} mm has no mark: the margin at its ends is "
                                  f"{margin:.2f} mm (a mark needs {MARGIN_FOR_MARK / mm(1):.2f}) and the pieces "
                                  f"beside it touch")
         return found

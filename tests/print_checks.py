@@ -134,7 +134,7 @@ def check_deck_page(page, paper, label, excused=()) -> list[str]:
     """The print checks of a home sheet: no ink in another piece's trim or the 5 mm margin;
     marks inside the margin, CLEAR of every trim and bleed they do not mark; every cut line a
     mark an inkjet prints (3 mm past 6.35 mm) at both ends, but the lines the build said have
-    none (`excused`: ("vertical" or "horizontal", position in mm to 0.1))."""
+    none (`excused`: ("vertical" or "horizontal", position in mm))."""
     problems = []
     width, height = paper
     placed = pieces(page)
@@ -168,7 +168,7 @@ def cut_line_problems(placed, lines, paper, label, excused=()) -> list[str]:
         ats = sorted({round(p["trim"][k], 2) for p in placed for k in ((0, 2) if vertical else (1, 3))})
         for at in ats:
             name = "vertical" if vertical else "horizontal"
-            if (name, round(at / MM, 1)) in excused:
+            if any(kind == name and abs(where - at / MM) < 0.06 for kind, where in excused):
                 continue
             along_it = [p["trim"] for p in placed if at in (round(p["trim"][0 if vertical else 1], 2),
                                                             round(p["trim"][2 if vertical else 3], 2))]
@@ -198,7 +198,7 @@ def cut_line_problems(placed, lines, paper, label, excused=()) -> list[str]:
 
 def excused_cuts(warnings: str) -> set[tuple[str, float]]:
     """The cut lines a build said have no mark an inkjet prints, from its warnings."""
-    return {(kind, round(float(at), 1)) for kind, at in re.findall(r"the (vertical|horizontal) cut at ([\d.]+) mm", warnings)}
+    return {(kind, float(at)) for kind, at in re.findall(r"the (vertical|horizontal) cut at ([\d.]+) mm", warnings)}
 
 
 def bleed_problems(page, paper, asked, label) -> list[str]:
@@ -247,7 +247,7 @@ def bleed_problems(page, paper, asked, label) -> list[str]:
 def most_that_fit(paper, piece) -> int:
     """The most pieces of this size inside the 5 mm margin, upright or turned, touching."""
     room = (paper[0] - 2 * MARGIN, paper[1] - 2 * MARGIN)
-    return max(int((room[0] + 1e-6) // w) * int((room[1] + 1e-6) // h) for w, h in (piece, piece[::-1]))
+    return max(int((room[0] + 0.01) // w) * int((room[1] + 0.01) // h) for w, h in (piece, piece[::-1]))
 
 
 def check_backs(front, back, paper, duplex, offset, label) -> list[str]:

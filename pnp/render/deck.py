@@ -166,6 +166,7 @@ def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
         plain = fold_sheet(paper, (front.width, front.height), gap, orientation=component.orientation)
         tell_bleed_cost(ctx, component, len(cards), plan.per_sheet, plain.per_sheet)
     note = tell_marks_and_bleed(ctx, component, plan.fronts)
+    tell_marks_and_bleed(ctx, component, plan.backs)   # across a fold down the sheet, other lines
     quarter = 1 if plan.fronts.turned else 0
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, plan.paper, f"{ctx.game.title}: {component.title or component.id} (fold)")
