@@ -135,3 +135,32 @@ def test_a_cut_line_without_a_mark_is_named_by_the_build(built):
     unexcused = check_deck_page(page, PAPERS["a4"], "mini")
     assert len([p for p in unexcused if "cut line" in p]) == len(excused_cuts(warnings)) == 6
     assert check_deck_page(page, PAPERS["a4"], "mini", excused_cuts(warnings)) == []
+
+
+OPTION_SETS = [[], ["--bleed"], ["--bleed", "2mm"], ["--bleed", "--full-bleed"], ["--duplex", "short-edge"],
+               ["--duplex", "none"], ["--duplex", "fold"], ["--back-offset", "1,0"], ["--ink-saver"],
+               ["--ink-saver", "--bleed"], ["--draft"], ["--paper", "a4"]]
+
+
+def test_no_two_option_sets_share_a_file_name(tmp_path):
+    """Every file of a build whose options change it has a name of its own: a name two option
+    sets both write holds the same bytes (a rule sheet is the same whatever the duplex; a whole
+    board the same whatever the paper), so no build overwrites another's different file."""
+    games_root = write_games(tmp_path / "games")
+    from conftest import REPO
+    written: dict[str, tuple[bytes, list[str]]] = {}
+    clashes = []
+    for number, options in enumerate(OPTION_SETS):
+        out = tmp_path / f"out{number}"
+        for game, root in (("12th-player", REPO), ("board-600x430", games_root)):
+            result = run("build", "--game", game, "--out", str(out), "-q", *options, root=root)
+            assert result.exit_code == 0, result.stderr
+        for path in sorted(out.glob("*/*.pdf")):
+            name = f"{path.parent.name}/{path.name}"
+            data = path.read_bytes()
+            if name in written and written[name][0] != data:
+                clashes.append(f"{name}: {written[name][1]} and {options}")
+            written.setdefault(name, (data, options))
+    assert clashes == []
+    assert {"board-600x430/board-whole.pdf", "board-600x430/board-whole-ink-saver.pdf",
+            "board-600x430/board-whole-draft.pdf"} <= set(written)
