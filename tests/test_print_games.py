@@ -164,3 +164,36 @@ def test_no_two_option_sets_share_a_file_name(tmp_path):
     assert clashes == []
     assert {"board-600x430/board-whole.pdf", "board-600x430/board-whole-ink-saver.pdf",
             "board-600x430/board-whole-draft.pdf"} <= set(written)
+
+
+# Each shop's published figures for the sizes pnp bundles (sources in docs/print-guide.md):
+# trim in inches, the bleed each side, and the pixels at 300 dpi the preset promises.
+SHOP_BLEED = {"tgc": 0.125, "mpc": 0.12, "drivethru": 0.125}
+TRIMS = {"poker": (2.5, 3.5), "bridge": (2.25, 3.5), "mini": (1.75, 2.5), "tarot": (2.75, 4.75),
+         "square": (3.5, 3.5), "token": (1.0, 1.0)}
+
+
+def test_each_shop_preset_holds_its_published_size_for_every_bundled_size():
+    import yaml
+    from conftest import REPO
+    for shop, bleed in SHOP_BLEED.items():
+        preset = yaml.safe_load((REPO / f"pnp/shops/{shop}.yaml").read_text())
+        assert preset["bleed"] == f"{bleed}in" or float(preset["bleed"].removesuffix("in")) == bleed
+        for size, pixels in preset["sizes"].items():
+            w, h = TRIMS[size]
+            assert pixels == [round((w + 2 * bleed) * 300), round((h + 2 * bleed) * 300)], (shop, size)
+    assert set(yaml.safe_load((REPO / "pnp/shops/drivethru.yaml").read_text())["sizes"]) == \
+        {"poker", "bridge", "mini", "tarot", "square"}
+
+
+def test_drivethru_pages_are_each_bundled_size_plus_an_eighth_inch_bleed(tmp_path):
+    root = write_games(tmp_path / "games")
+    result = run("build", "--game", "shop", "--out", str(tmp_path / "out"), "-q", "--shop", "drivethru", root=root)
+    assert result.exit_code == 0, result.stderr
+    for size, (w, h) in TRIMS.items():
+        if size == "token":
+            continue
+        reader = pypdf.PdfReader(str(tmp_path / f"out/shop/drivethru/{size}.pdf"))
+        page = reader.pages[0]
+        assert [round(float(v) / 72, 4) for v in page.mediabox] == [0, 0, w + 0.25, h + 0.25], size
+        assert [round(float(v) / 72, 4) for v in page.trimbox] == [0.125, 0.125, w + 0.125, h + 0.125], size
