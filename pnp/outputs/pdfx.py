@@ -89,7 +89,7 @@ def make_pdfx(file: OutputFile, title: str) -> OutputFile:
                          "/CreationDate": "D:20000101000000Z", "/ModDate": "D:20000101000000Z"})
     # Trapped is a name (/False), which add_metadata would write as the string "(/False)"
     info = writer._info.get_object() if writer._info is not None else None
-    if info is None:
+    if not isinstance(info, DictionaryObject):
         raise RuntimeError("pypdf gave the PDF/X file no document information dictionary")
     info[NameObject("/Trapped")] = NameObject("/False")
     writer.pdf_header = b"%PDF-1.4"
