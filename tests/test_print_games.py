@@ -197,3 +197,27 @@ def test_drivethru_pages_are_each_bundled_size_plus_an_eighth_inch_bleed(tmp_pat
         page = reader.pages[0]
         assert [round(float(v) / 72, 4) for v in page.mediabox] == [0, 0, w + 0.25, h + 0.25], size
         assert [round(float(v) / 72, 4) for v in page.trimbox] == [0.125, 0.125, w + 0.125, h + 0.125], size
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_full_bleed_gives_every_side_the_whole_bleed_at_the_cost_of_pieces(tmp_path, paper):
+    """--bleed 3mm --full-bleed: gutters of 6 mm and 3 mm round the block on every piece, fewer
+    pieces a sheet (the build says how many sheets it costs), every mark still 1 mm clear and
+    every cut line marked; without --bleed it is a usage error."""
+    root = write_games(tmp_path / "games")
+    result = run("build", "--game", "poker", "--out", str(tmp_path / "out"), "--paper", paper, "--bleed", "3mm",
+                 "--full-bleed", root=root)
+    assert result.exit_code == 0, result.stderr
+    # 20 cards: 4 sheets of 6 on Letter instead of 3 of 9 (A4's 8 a sheet still need 3)
+    assert ("cards: the 3 mm bleed costs sheets: 4 instead of 3 (6 pieces a sheet, not 9)" in result.stderr) == \
+        (paper == "letter")
+    page = pypdf.PdfReader(str(tmp_path / f"out/poker/cards-{paper}-bleed-full-bleed.pdf")).pages[0]
+    placed = pieces(page)
+    assert len(placed) < 9
+    for piece in placed:
+        trim, ink = piece["trim"], piece["ink"]
+        assert [round(v / MM, 2) for v in (trim[0] - ink[0], trim[1] - ink[1], ink[2] - trim[2], ink[3] - trim[3])] \
+            == [3.0] * 4
+    assert check_deck_page(page, PAPERS[paper], paper) == []
+    usage = run("build", "--game", "poker", "--out", str(tmp_path / "out2"), "--full-bleed", root=root)
+    assert usage.exit_code == 2 and "--full-bleed" in usage.stderr
