@@ -296,7 +296,8 @@ def turned_over(corner: tuple[float, float], piece: tuple[float, float], paper: 
 
 
 def grid_for(paper: tuple[float, float], piece: tuple[float, float], gap: float | None,
-             bleed: float = 0.0, orientation: Orientation = "any", full_bleed: bool = False) -> Grid:
+             bleed: float = 0.0, orientation: Orientation = "any", full_bleed: bool = False,
+             count: int | None = None) -> Grid:
     """The most pieces inside the printable area, upright or a quarter turn round (unless the
     game pins `orientation`); among the ways to lay out that many, the one whose every cut
     line has a mark an inkjet prints, then the one that gives the most bleed, then the one
@@ -314,15 +315,16 @@ def grid_for(paper: tuple[float, float], piece: tuple[float, float], gap: float 
     if not candidates:
         raise PnpError(f"a {piece[0] / mm(1):.1f} x {piece[1] / mm(1):.1f} mm piece does not fit "
                        f"on this paper inside the 5 mm margin; make it a board instead")
-    return min(candidates, key=_worse)
+    return min(candidates, key=lambda grid: _worse(grid, count))
 
 
-def _worse(grid: Grid) -> tuple:
-    """Sort key: more pieces, fewer unmarked cut lines, less bleed lost, marks in the margin,
-    upright, narrower gutters."""
+def _worse(grid: Grid, count: int | None = None) -> tuple:
+    """Sort key: more pieces (of the `count` there are), fewer unmarked cut lines, less bleed
+    lost, marks in the margin, upright, narrower gutters."""
     shortfall = sum(grid.bleed - side for sides, _ in grid.slot_bleeds for side in sides)
     between = sum(grid.marks_between)
-    return (-grid.per_sheet, len(grid.unmarked_lines()), round(shortfall / mm(0.1)), between, grid.turned,
+    held = grid.per_sheet if count is None else min(grid.per_sheet, count)
+    return (-held, len(grid.unmarked_lines()), round(shortfall / mm(0.1)), between, grid.turned,
             round(sum(grid.gaps), 3))
 
 
@@ -463,7 +465,8 @@ class FoldSheet:
 
 
 def fold_sheet(paper: tuple[float, float], piece: tuple[float, float], gap: float | None,
-               bleed: float = 0.0, orientation: Orientation = "any", full_bleed: bool = False) -> FoldSheet:
+               bleed: float = 0.0, orientation: Orientation = "any", full_bleed: bool = False,
+               count: int | None = None) -> FoldSheet:
     """The gutter-fold arrangement that fits the most pieces, trying the sheet both ways up,
     the fold both ways and the pieces upright and turned (unless pinned); among those, as
     grid_for chooses: marks an inkjet prints, most bleed, marks in the margin, upright, and on
@@ -479,7 +482,7 @@ def fold_sheet(paper: tuple[float, float], piece: tuple[float, float], gap: floa
                     candidate = _fold(sheet, footprint, each, bleed, across, turned, full_bleed)
                     if candidate is None:
                         continue
-                    key = _worse(candidate.fronts) + (not across,)
+                    key = _worse(candidate.fronts, count) + (not across,)
                     if best is None or key < best[0]:
                         best = (key, candidate)
     if best is None:

@@ -52,7 +52,7 @@ GAMES: dict[str, tuple[str, list[dict]]] = {
                                          sheet="poker-3x2-gutters-letter")]),
     "end-zones": ("letter", [dict(id="zones", size="[48mm, 240mm]", count=6, gap="1.5mm")]),
     "board-600x430": ("letter", [dict(id="board", board=True)]),
-    "shop": ("letter", [dict(id=name, size=name, count=4, back=True)
+    "shop": ("letter", [dict(id=name, size=name, count=12, back=True)
                         for name in ("poker", "bridge", "mini", "tarot", "square")]),
 }
 COLOURS = ["#b03a2e", "#1f618d", "#7d3c98", "#117a65", "#b9770e"]

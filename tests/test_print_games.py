@@ -99,11 +99,12 @@ def test_a_sheet_holds_the_most_pieces_that_fit(built, game):
 @pytest.mark.parametrize("game, paper, deck, count, turned", [
     ("landscape-poker", "letter", "cards", 9, True), ("mini-41x63", "a4", "cards", 21, True),
     ("shop", "a4", "bridge", 10, True), ("poker", "letter", "cards", 9, False), ("poker", "a4", "cards", 9, False),
-    ("shop", "letter", "poker", 4, False)])
+    ("shop", "letter", "poker", 9, False), ("shop", "a4", "mini", 12, False)])
 def test_pieces_are_turned_only_where_more_fit(built, game, paper, deck, count, turned):
     """Landscape poker 9 on Letter (8 upright), mini 41x63 21 on A4 (16), bridge 10 on A4 (9):
-    turned a quarter round; poker stays upright 3x3. Backs turn the other way round, so a
-    back's top lies behind its front's top once the sheet is turned over."""
+    turned a quarter round; poker stays upright 3x3; a deck one sheet holds either way (the
+    mini fixture's 6 cards) stays upright. Backs turn the other way round, so a back's top
+    lies behind its front's top once the sheet is turned over."""
     folder, _ = built[game][(paper, "", "long-edge")]
     reader = pypdf.PdfReader(str(folder / f"{deck}-{paper}.pdf"))
     front = pieces(reader.pages[0])

@@ -84,9 +84,10 @@ def render_deck(ctx, component) -> list[OutputFile]:
             ctx.project.diagnostics.warn(f"{component.id}: --duplex fold lays out its own sheets; "
                                          f"the sheet layout '{component.sheet}' is not used")
         return [fold_deck(ctx, component, front, back, cards, paper)]
-    grid = sheet_for(ctx, component, (front.width, front.height))
+    grid = sheet_for(ctx, component, (front.width, front.height), len(cards))
     if options.bleed > 0 and not component.sheet:
-        plain = grid_for(paper, (front.width, front.height), deck_gap(component), orientation=component.orientation)
+        plain = grid_for(paper, (front.width, front.height), deck_gap(component), orientation=component.orientation,
+                         count=len(cards))
         tell_bleed_cost(ctx, component, len(cards), grid.per_sheet, plain.per_sheet)
     note = tell_marks_and_bleed(ctx, component, grid)
     if back is not None and options.back_offset != (0.0, 0.0):
@@ -111,7 +112,7 @@ def render_deck(ctx, component) -> list[OutputFile]:
     return [finished]
 
 
-def sheet_for(ctx, component, piece: tuple[float, float]):
+def sheet_for(ctx, component, piece: tuple[float, float], count: int | None = None):
     """Where the pieces go: the deck's own sheet layout, else as many as fit the paper."""
     options = ctx.options
     if component.sheet:
@@ -119,7 +120,7 @@ def sheet_for(ctx, component, piece: tuple[float, float]):
         return slot_sheet(ctx.project.root, component.sheet, component.where_is("sheet"),
                           options.paper, piece, options.bleed)
     return grid_for(PAPER_SIZES[options.paper], piece, deck_gap(component), options.bleed, component.orientation,
-                    options.full_bleed)
+                    options.full_bleed, count)
 
 
 def tell_marks_and_bleed(ctx, component, grid: MarksBetween) -> str:
@@ -161,9 +162,10 @@ def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
     options = ctx.options
     gap = deck_gap(component)
     plan = fold_sheet(paper, (front.width, front.height), gap, options.bleed, component.orientation,
-                      options.full_bleed)
+                      options.full_bleed, len(cards))
     if options.bleed > 0:
-        plain = fold_sheet(paper, (front.width, front.height), gap, orientation=component.orientation)
+        plain = fold_sheet(paper, (front.width, front.height), gap, orientation=component.orientation,
+                           count=len(cards))
         tell_bleed_cost(ctx, component, len(cards), plan.per_sheet, plain.per_sheet)
     note = tell_marks_and_bleed(ctx, component, plan.fronts)
     tell_marks_and_bleed(ctx, component, plan.backs)   # across a fold down the sheet, other lines
