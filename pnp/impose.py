@@ -324,7 +324,7 @@ def _worse(grid: Grid, count: int | None = None) -> tuple:
     shortfall = sum(grid.bleed - side for sides, _ in grid.slot_bleeds for side in sides)
     between = sum(grid.marks_between)
     held = grid.per_sheet if count is None else min(grid.per_sheet, count)
-    return (-held, len(grid.unmarked_lines()), round(shortfall / mm(0.1)), between, grid.turned,
+    return (-held, grid.turned, len(grid.unmarked_lines()), round(shortfall / mm(0.1)), between,
             round(sum(grid.gaps), 3))
 
 
