@@ -49,10 +49,15 @@ class Face:
     def registered(self) -> str:
         if self.name not in _loaded:
             try:
-                pdfmetrics.registerFont(TTFont(self.name, str(self.path)))
+                # validate: every table's checksum, so a truncated or damaged file is refused
+                # here, not half-read now and failing later while the PDF is written
+                pdfmetrics.registerFont(TTFont(self.name, str(self.path), validate=1))
             except (TTFError, OSError, ValueError, struct.error, IndexError, KeyError) as exc:
                 # a truncated or damaged file fails deep inside the font parser
                 raise self.where.error(f"cannot use '{self.path.name}' as a TrueType font: {exc}") from None
+            except Exception as exc:  # noqa: BLE001 - any other failure of the third-party reader
+                raise self.where.error(f"cannot use '{self.path.name}' as a TrueType font: damaged or "
+                                       f"truncated ({exc.__class__.__name__})") from None
             _loaded.add(self.name)
         return self.name
 

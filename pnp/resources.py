@@ -20,3 +20,13 @@ def fonts_folder(root: Path) -> Path:
 def layout_folders(root: Path) -> list[Path]:
     """Where layout names are looked up, first match wins: the project's, then pnp's."""
     return [Path(root) / "layouts", BUNDLED / "layouts"]
+
+
+# What base/card draws, told in every starter layout `pnp new` writes (and in docs/format.md).
+BASE_NOTE = """# base/card is pnp's own layout (docs/format.md, "The base layout"). It draws two boxes
+# before these elements:
+#   background: the card's colour, run into the bleed (an element with the same id
+#               replaces it, in place)
+#   panel:      a cream (#fbf8ef) box with rounded corners, 3 mm inside the cut line
+# To change the panel, add an element with `id: panel`; to draw none, replace it with a box
+# that draws nothing: - {kind: box, id: panel}. Or leave out `extends` and draw it all here."""

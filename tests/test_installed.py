@@ -40,6 +40,7 @@ def test_the_wheel_carries_the_fonts_and_base_layout_but_not_the_bundled_games(i
     names = zipfile.ZipFile(installed["wheel"]).namelist()
     assert "pnp/bundled/fonts/fonts.yaml" in names and "pnp/bundled/layouts/base/card.yaml" in names
     assert "pnp/bundled/sheets/poker-3x2-gutters-letter.yaml" in names
+    assert "pnp/bundled/arrangements/pips.yaml" in names      # repeat at: pips, outside the repository too
     assert any(name.endswith(".ttf") for name in names)
     assert any(name.startswith("pnp/bundled/fonts/OFL") for name in names)   # each font's licence
     assert not any(name.startswith("pnp/bundled/layouts/big-ten") for name in names)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import io
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import threading
 import time
 from pathlib import Path
 
+import pypdf
 import pytest
 from PIL import Image
 
@@ -29,10 +31,10 @@ def free_port() -> int:
 class Served:
     """A `pnp serve` running in a thread of this process, and a small client for it."""
 
-    def __init__(self, root: Path, game: str, out: Path):
-        self.root, self.port = root, free_port()
+    def __init__(self, root: Path, game: str, out: Path, host: str = "127.0.0.1"):
+        self.root, self.port, self.out = root, free_port(), out
         self.url = None
-        self.thread = threading.Thread(target=serve, args=(root, game, out, "127.0.0.1", self.port, self._ready),
+        self.thread = threading.Thread(target=serve, args=(root, game, out, host, self.port, self._ready),
                                        daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 60
@@ -43,12 +45,24 @@ class Served:
     def _ready(self, url):
         self.url = url
 
-    def request(self, path: str, method="GET", body: bytes | None = None, host: str | None = None):
+    @property
+    def token(self) -> str:
+        """The session token, read from the page as its script reads it."""
+        html = self.request("/")[2].decode()
+        return re.search(r'<meta name="pnp-token" content="([^"]+)">', html).group(1)
+
+    def request(self, path: str, method="GET", body: bytes | None = None, host: str | None = None,
+                headers: dict | None = None):
+        """A request as the page makes it: a POST has the page's origin, token and JSON type
+        unless `headers` says otherwise (a header given as None is left out)."""
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        headers = {"Host": host or f"127.0.0.1:{self.port}"}
-        if body is not None:
-            headers["Content-Type"] = "application/json"
-        connection.request(method, path, body=body, headers=headers)
+        sent = {"Host": host if host is not None else f"127.0.0.1:{self.port}"}
+        if method == "POST":
+            sent.update({"Origin": f"http://127.0.0.1:{self.port}", "Content-Type": "application/json",
+                         "X-Pnp-Token": self.token})
+        sent.update(headers or {})
+        sent = {key: value for key, value in sent.items() if value is not None}
+        connection.request(method, path, body=body, headers=sent)
         response = connection.getresponse()
         data = response.read()
         connection.close()
@@ -196,3 +210,151 @@ def test_serve_on_a_taken_port_exits_with_one_line(served, mini):
                              "--port", str(served.port)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
     assert "already in use" in result.stderr and "Traceback" not in result.stderr
+
+
+# --- pnp serve beside a browser that visits other sites ----------------------------------------
+
+BUILD = json.dumps({"paper": "", "duplex": "long-edge", "bleed": 0, "ink_saver": False}).encode()
+
+
+def built_anything(served) -> bool:
+    return served.out.exists() and any(served.out.rglob("*.pdf"))
+
+
+def test_the_page_builds_with_its_own_token_and_the_games_paper(served):
+    """"game's paper" (the empty choice) builds the game's own: mini is an A4 game."""
+    status, _, data = served.request("/api/build", method="POST", body=BUILD)
+    result = json.loads(data)
+    assert status == 200 and result["error"] is None, data
+    cards = next(served.out.rglob("cards-*.pdf"))
+    assert cards.name.startswith("cards-a4")
+    width, height = (float(v) for v in pypdf.PdfReader(cards).pages[0].mediabox[2:])
+    assert (round(width), round(height)) == (595, 842)     # A4 in points
+
+
+def test_each_session_has_its_own_token_and_the_page_carries_it(served, mini, tmp_path):
+    status, _, html = served.request("/")
+    token = served.token
+    assert len(token) >= 32 and token.encode() in html
+    other = Served(mini, "mini", tmp_path / "other-out")
+    assert other.token != token
+    # the other session's token does not build here
+    status, _, _ = served.request("/api/build", method="POST", body=BUILD, headers={"X-Pnp-Token": other.token})
+    assert status == 403 and not built_anything(served)
+
+
+@pytest.mark.parametrize("why, headers", [
+    ("no token", {"X-Pnp-Token": None}),
+    ("a wrong token", {"X-Pnp-Token": "guessed"}),
+    ("no Origin", {"Origin": None}),
+    ("another site", {"Origin": "https://attacker.example"}),
+    ("another port of localhost", {"Origin": "http://127.0.0.1:1"}),
+    ("localhost by another name", {"Origin": "http://localhost:1"}),
+    ("a sandboxed frame or a file", {"Origin": "null"}),
+    ("a fetch another site made", {"Sec-Fetch-Site": "cross-site"}),
+    ("a fetch another port made", {"Sec-Fetch-Site": "same-site"}),
+    ("a text/plain body (no preflight)", {"Content-Type": "text/plain"}),
+    ("a form post", {"Content-Type": "application/x-www-form-urlencoded"}),
+    ("a multipart form", {"Content-Type": "multipart/form-data; boundary=x"}),
+    ("no content type", {"Content-Type": None}),
+    ("another host", {"Host": "attacker.example"}),
+])
+def test_a_request_that_is_not_the_pages_own_never_builds(served, why, headers):
+    status, _, body = served.request("/api/build", method="POST", body=BUILD, headers=headers)
+    assert status in (403, 411, 415), (why, status, body)
+    assert not built_anything(served), why
+    assert served.state()["error"] is None      # and the server goes on
+
+
+@pytest.mark.parametrize("length", ["-1", "abc", "99999999999999", "4097", "1e3", " 5", "0x10", "+5"])
+def test_a_body_is_bounded_whatever_its_length_header_says(served, length):
+    connection = socket.create_connection(("127.0.0.1", served.port), timeout=30)
+    head = (f"POST /api/build HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n"
+            f"Origin: http://127.0.0.1:{served.port}\r\nX-Pnp-Token: {served.token}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n")
+    connection.sendall(head.encode())
+    try:
+        connection.sendall(b"{" + b" " * 2**20 + b"}")   # far more than any build request
+    except OSError:
+        pass    # the server refused and closed before reading it: as it should
+    answer = connection.recv(200).decode(errors="replace")
+    connection.close()
+    assert answer.split(" ")[1] in ("400", "411", "413"), answer
+    assert not built_anything(served)
+
+
+@pytest.mark.parametrize("framing", [
+    "Transfer-Encoding: chunked\r\n",                      # no length at all: chunked
+    "",                                                    # no length, no chunks
+    "Content-Length: 2\r\nContent-Length: 900000\r\n",   # two lengths
+])
+def test_a_body_without_one_plain_length_is_refused(served, framing):
+    connection = socket.create_connection(("127.0.0.1", served.port), timeout=30)
+    connection.sendall((f"POST /api/build HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n"
+                        f"Origin: http://127.0.0.1:{served.port}\r\nX-Pnp-Token: {served.token}\r\n"
+                        f"Content-Type: application/json\r\n{framing}\r\n2\r\n{{}}\r\n0\r\n\r\n").encode())
+    answer = connection.recv(200).decode(errors="replace")
+    connection.close()
+    assert answer.split(" ")[1] in ("400", "411"), answer
+    assert not built_anything(served)
+
+
+def test_a_client_hanging_up_early_is_not_an_error(served, capfd):
+    for request in (
+        f"POST /api/build HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n"
+        f"Origin: http://127.0.0.1:{served.port}\r\nX-Pnp-Token: {served.token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"pa",     # body cut short
+        f"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n",            # headers cut short
+        f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\nContent-Length: abc\r\n\r\n",
+    ):
+        connection = socket.create_connection(("127.0.0.1", served.port), timeout=30)
+        connection.sendall(request.encode())
+        connection.close()
+    # a reader that goes away mid-answer (a big picture)
+    key = served.state()["snapshot"]["decks"][0]["cards"][0]["face"]
+    connection = socket.create_connection(("127.0.0.1", served.port), timeout=30)
+    connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    connection.sendall(f"GET /img/{key}.png HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n\r\n".encode())
+    connection.close()    # a reset, not a polite close
+    time.sleep(0.5)
+    assert served.state()["error"] is None     # the server answers on
+    captured = capfd.readouterr()
+    assert "Traceback" not in captured.err + captured.out, captured.err
+
+
+@pytest.fixture
+def shared(mini, tmp_path):
+    """`pnp serve --host 0.0.0.0`: shared on the network."""
+    return Served(mini, "mini", tmp_path / "out", host="0.0.0.0")
+
+
+@pytest.mark.parametrize("host", ["attacker.example:{port}", "attacker.example", "127.0.0.1.nip.io:{port}",
+                                  "127.0.0.1:1", "localhost:{port}0", "", "127.0.0.1:{port}@x",
+                                  "10.0.0.1:{port}", "[::2]:{port}"])
+def test_a_shared_server_answers_only_to_its_own_names(shared, host):
+    """DNS rebinding: a name the attacker controls, pointed at this machine, is refused."""
+    status, _, _ = shared.request("/api/state", host=host.format(port=shared.port))
+    assert status in (400, 403)
+    status, _, _ = shared.request("/", host=host.format(port=shared.port))
+    assert status in (400, 403)
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:{port}", "localhost:{port}", "LOCALHOST:{port}"])
+def test_a_shared_server_answers_to_the_address_it_is_reached_on(shared, host):
+    status, _, _ = shared.request("/api/state", host=host.format(port=shared.port))
+    assert status == 200
+
+
+def test_the_page_cannot_be_framed_by_another_site(served):
+    connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
+    connection.request("GET", "/", headers={"Host": f"127.0.0.1:{served.port}"})
+    response = connection.getresponse()
+    response.read()
+    assert response.getheader("X-Frame-Options") == "DENY"
+    assert "frame-ancestors 'none'" in response.getheader("Content-Security-Policy")
+    assert response.getheader("Cache-Control") == "no-store"      # the token is not kept in caches
+    key = served.state()["snapshot"]["decks"][0]["cards"][0]["face"]
+    connection.request("GET", f"/img/{key}.png", headers={"Host": f"127.0.0.1:{served.port}"})
+    response = connection.getresponse()
+    response.read()
+    assert response.getheader("Cross-Origin-Resource-Policy") == "same-origin"   # no other page shows it

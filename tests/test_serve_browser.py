@@ -111,3 +111,86 @@ def test_the_page_follows_edits_and_shows_errors_over_the_cards(server, browser,
         wait.until(lambda d: dialog.is_displayed())
         Path(shot).parent.mkdir(parents=True, exist_ok=True)
         browser.save_screenshot(shot)
+
+
+ATTACK = """<!doctype html><html><body>
+<iframe name="sink"></iframe>
+<form id="form" method="POST" action="{target}api/build" enctype="text/plain" target="sink">
+  <input name='{{"paper":"letter","x":"' value='"}}'>
+</form>
+<form id="urlencoded" method="POST" action="{target}api/build" target="sink">
+  <input name="paper" value="letter">
+</form>
+<script>
+window.results = {{}};
+const body = JSON.stringify({{paper: "letter", duplex: "long-edge", bleed: 0, ink_saver: false}});
+const tries = {{
+  textPlain: () => fetch("{target}api/build", {{method: "POST", mode: "no-cors", body,
+                                                   headers: {{"Content-Type": "text/plain"}}}}),
+  json: () => fetch("{target}api/build", {{method: "POST", body, headers: {{"Content-Type": "application/json"}}}}),
+  withToken: () => fetch("{target}api/build", {{method: "POST", body,
+                        headers: {{"Content-Type": "application/json", "X-Pnp-Token": "guess"}}}}),
+  readPage: () => fetch("{target}").then((r) => r.text()),
+}};
+for (const [name, attempt] of Object.entries(tries)) {{
+  attempt().then((r) => {{ results[name] = "answered " + (r.status ?? r.length); }},
+                 (e) => {{ results[name] = "refused: " + e; }});
+}}
+let loads = 0;
+document.querySelector("iframe").addEventListener("load", () => {{
+  loads += 1;
+  if (loads === 1) document.getElementById("urlencoded").submit();
+  else results.forms = "submitted";
+}});
+document.getElementById("form").submit();
+</script></body></html>"""
+
+
+@pytest.fixture
+def attacker(server):
+    """A web page on another origin: another port of 127.0.0.1, as any local dev server is."""
+    import http.server
+    import threading
+    page = ATTACK.format(target=server).encode()
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def built(out: Path) -> list[Path]:
+    return sorted(out.rglob("*.pdf")) if out.exists() else []
+
+
+def test_a_page_from_another_origin_cannot_build(server, attacker, browser, tmp_path):
+    out = tmp_path / "out"
+    wait = WebDriverWait(browser, 120, poll_frequency=0.1)
+    browser.get(attacker)
+    wait.until(lambda d: d.execute_script("return Object.keys(window.results).length") == 5)
+    results = browser.execute_script("return window.results")
+    assert results["json"].startswith("refused") and results["withToken"].startswith("refused"), results
+    assert results["readPage"].startswith("refused"), results      # the token cannot be read across
+    assert built(out) == [], results                                 # nothing was built
+
+    # the page itself does build, with its token: the attack above would have been seen
+    browser.get(server)
+    wait.until(lambda d: len(card_pictures(d)) == 27)
+    browser.find_element(By.ID, "build").click()
+    wait.until(lambda d: "Built:" in d.find_element(By.ID, "downloads").text
+               or "Not built" in d.find_element(By.ID, "downloads").text)
+    assert "Built:" in browser.find_element(By.ID, "downloads").text
+    assert built(out)

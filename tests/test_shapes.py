@@ -50,14 +50,42 @@ def centre_and_radii(points):
     return cx, cy, [math.hypot(x - cx, y - cy) for x, y in points]
 
 
-def test_a_hexagon_is_six_corners_on_a_circle_filling_its_box(mini, tmp_path):
-    with_element(mini, f"kind: polygon, sides: 6, {BOX}, fill: red")
+def test_a_hexagon_fit_to_a_circle_is_six_corners_on_the_box_circle(mini, tmp_path):
+    with_element(mini, f"kind: polygon, sides: 6, fit: circle, {BOX}, fill: red")
     paths = [p for p in closed_paths(built(mini, tmp_path)) if len(p) == 6]
     assert paths
     cx, cy, radii = centre_and_radii(paths[0])
     assert all(abs(r - 10 * MM) < 0.01 for r in radii)                     # on the box's circle
     assert abs(cx - 20 * MM) < 0.01 and abs(cy - (CARD_H - 20 * MM)) < 0.01   # centred in the box
     assert max(y for _, y in paths[0]) == pytest.approx(cy + 10 * MM, abs=0.01)   # a corner at the top
+
+
+@pytest.mark.parametrize("sides, turn", [(6, 0), (6, 30), (5, 0), (3, 0), (8, 22.5), (7, 10)])
+def test_a_regular_polygon_touches_all_four_sides_of_its_box(mini, tmp_path, sides, turn):
+    """A wide box (30 x 12 mm): whatever the sides and turn, the corners reach its every edge."""
+    with_element(mini, f"kind: polygon, sides: {sides}, turn: {turn}, x: 6mm, y: 10mm, w: 30mm, h: 12mm, fill: red")
+    paths = [p for p in closed_paths(built(mini, tmp_path)) if len(p) == sides]
+    assert paths
+    xs, ys = [x for x, _ in paths[0]], [y for _, y in paths[0]]
+    assert min(xs) == pytest.approx(6 * MM, abs=0.01) and max(xs) == pytest.approx(36 * MM, abs=0.01)
+    assert max(ys) == pytest.approx(CARD_H - 10 * MM, abs=0.01) and min(ys) == pytest.approx(CARD_H - 22 * MM, abs=0.01)
+
+
+@pytest.mark.parametrize("orientation, turn, box", [("flat", 30, (2, math.sqrt(3))), ("pointy", 0, (math.sqrt(3), 2))])
+def test_a_hexagon_in_a_hex_cells_box_is_that_cell(mini, tmp_path, orientation, turn, box):
+    """A grid of 3 mm hexes from (4, 4) mm; a hexagon over the first cell's box, as wide and
+    high as the cell, has the cell's six corners."""
+    r = 3
+    w, h = box[0] * r, box[1] * r
+    with_element(mini, f"kind: hexgrid, size: {r}mm, rows: 2, columns: 2, orientation: {orientation}, "
+                       f"x: 4mm, y: 4mm, w: 30mm, h: 30mm")
+    with_element(mini, f"kind: polygon, sides: 6, turn: {turn}, x: 4mm, y: 4mm, w: {w:.6f}mm, h: {h:.6f}mm, fill: red")
+    hexes = [p for p in closed_paths(built(mini, tmp_path)) if len(p) == 6]
+    cell, polygon = hexes[0], hexes[-1]     # the grid's first hex; the polygon is drawn last
+
+    def corners(points):
+        return sorted((round(x, 2), round(y, 2)) for x, y in points)
+    assert corners(cell) == corners(polygon)
 
 
 def test_a_star_alternates_tips_and_inner_corners(mini, tmp_path):

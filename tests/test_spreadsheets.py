@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import openpyxl
@@ -289,3 +290,133 @@ def test_xlsx_merged_cells_give_each_row_their_value_and_blank_cells_their_defau
     deck = load_sheet_deck(path, None)
     assert [(c["type"], c["name"], c["power"]) for c in deck.cards] == \
         [("hero", "Ada", 3), ("hero", "Bo", 2), ("hero", "Cy", 5), ("foe", "Dee", 2)]
+
+
+# --- nothing in a sheet dropped without a word; every size bounded -----------------------------
+
+def rewrite_xlsx(path: Path, change) -> None:
+    """Edit the parts of a workbook as another program would have written them."""
+    import zipfile
+    with zipfile.ZipFile(path) as zf:
+        parts = {n: zf.read(n) for n in zf.namelist()}
+    change(parts)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for n, data in parts.items():
+            zf.writestr(n, data)
+
+
+def sheet_part(parts: dict) -> str:
+    return next(n for n in parts if n.startswith("xl/worksheets/sheet"))
+
+
+@pytest.mark.parametrize("text, where", [
+    ("name,power\nAda,3,a stray value\nBo,4\n", "row 2, column C"),
+    ("name,power\nAda,3\nBo,4,,,,Fast\n", "row 3, column F"),
+    ("name;power\nAda;3;x\n", "row 2, column C"),
+])
+def test_a_row_with_more_cells_than_columns_is_an_error_at_the_cell(tmp_path, text, where):
+    with pytest.raises(PnpError) as caught:
+        load_sheet_deck(sheet(tmp_path, "crew.csv", text))
+    assert caught.value.file == "crew.csv" and where in str(caught.value)
+    assert "columns" in str(caught.value)
+
+
+def test_empty_cells_past_the_last_column_are_no_loss(tmp_path):
+    deck = load_sheet_deck(sheet(tmp_path, "crew.csv", "name,power\nAda,3,,\nBo,4, \n"))
+    assert [c["name"] for c in deck.cards] == ["Ada", "Bo"]
+
+
+def test_an_xlsx_formula_without_a_saved_value_is_an_error_at_its_cell(tmp_path):
+    """openpyxl (a script) writes formulas without their results: they would print blank."""
+    path = xlsx(tmp_path / "cards.xlsx", [["name", "power"], ["Ada", "=1+2"], ["Bo", 4], ["=UPPER(\"cy\")", 5]],
+                first=None)
+    with pytest.raises(PnpError) as caught:
+        load_sheet_deck(path, None)
+    message = str(caught.value)
+    assert "row 2, column B: the formula =1+2 has no saved value" in message
+    assert "row 4, column A" in message and "2 problems" in message
+
+
+def test_the_cli_names_a_formula_without_a_value(mini):
+    folder = mini / "card_data/mini"
+    xlsx(folder / "cards.xlsx", [["name", "power", "colour", "text", "count"],
+                                 ["Knight", "=1+2", "#224466", "L", 4], ["Bishop", 2, "#224466", "D", 2]],
+         first=None)
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("data: cards.yaml", "data: cards.xlsx"))
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1 and "cards.xlsx: sheet Crew, row 2, column B" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def far_cell(parts: dict, ref: str) -> None:
+    name = sheet_part(parts)
+    parts[name] = parts[name].replace(b"</sheetData>", f'<row r="{ref.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")}">'
+                                      f'<c r="{ref}" t="inlineStr"><is><t>x</t></is></c></row></sheetData>'.encode())
+
+
+@pytest.mark.parametrize("ref", ["XFD1048576", "A1048576", "XFD3", "EWV4000"])
+def test_a_sheet_too_big_to_read_is_refused_at_once(tmp_path, ref):
+    """16 million cells from a few bytes: refused from where the values are, before reading."""
+    import time
+    path = xlsx(tmp_path / "cards.xlsx", [["name", "power"], ["Ada", 3]], first=None)
+    rewrite_xlsx(path, lambda parts: far_cell(parts, ref))
+    started = time.monotonic()
+    with pytest.raises(PnpError) as caught:
+        load_sheet_deck(path, None)
+    assert time.monotonic() - started < 5
+    assert f"values reach cell {ref}" in str(caught.value) and caught.value.file == "cards.xlsx"
+
+
+def test_a_sheet_whose_dimension_lies_is_read_as_it_is(tmp_path):
+    """The `dimension` a file claims is ignored both ways: huge, or smaller than its values."""
+    path = xlsx(tmp_path / "cards.xlsx", [["name", "power", "note"], ["Ada", 3, "first"], ["Bo", 4, "second"]],
+                first=None)
+
+    def lie(parts):
+        name = sheet_part(parts)
+        parts[name] = re.sub(rb'<dimension ref="[^"]*"/>', b'<dimension ref="A1:B2"/>', parts[name])
+    rewrite_xlsx(path, lie)
+    deck = load_sheet_deck(path, None)
+    assert [c["note"] for c in deck.cards] == ["first", "second"]
+
+    def claim_everything(parts):
+        name = sheet_part(parts)
+        parts[name] = re.sub(rb'<dimension ref="[^"]*"/>', b'<dimension ref="A1:XFD1048576"/>', parts[name])
+    rewrite_xlsx(path, claim_everything)
+    assert len(load_sheet_deck(path, None).cards) == 2
+
+
+def test_a_huge_cell_is_refused_by_its_length(tmp_path):
+    path = xlsx(tmp_path / "cards.xlsx", [["name", "power"], ["Ada", 3], ["Bo", 4]], first=None)
+
+    def huge(parts):
+        name = sheet_part(parts)
+        parts[name] = parts[name].replace(b"</sheetData>", b'<row r="4"><c r="A4" t="inlineStr"><is><t>'
+                                          + b"x" * (20 * 2**20) + b"</t></is></c></row></sheetData>")
+    rewrite_xlsx(path, huge)
+    with pytest.raises(PnpError) as caught:
+        load_sheet_deck(path, None)
+    assert caught.value.file == "cards.xlsx"
+    assert "row 4" in str(caught.value) or "not a readable" in str(caught.value), str(caught.value)
+    with pytest.raises(PnpError) as caught:
+        load_sheet_deck(sheet(tmp_path, "crew.csv", "name,power\n\"" + "y" * 100_000 + "\",3\n"))
+    assert "row 2, column A" in str(caught.value) and "characters in one cell" in str(caught.value)
+
+
+def test_a_workbook_that_unpacks_to_gigabytes_is_refused_before_reading(tmp_path):
+    path = xlsx(tmp_path / "cards.xlsx", [["name", "power"], ["Ada", 3]], first=None)
+    rewrite_xlsx(path, lambda parts: parts.update({"xl/media/padding.bin": b"\0" * (120 * 2**20)}))
+    assert path.stat().st_size < 2**20
+    with pytest.raises(PnpError) as caught:
+        load_sheet_deck(path, None)
+    assert "unpacks to 120 MB" in str(caught.value)
+
+
+@pytest.mark.parametrize("text", ["name," + ",".join(f"c{i}" for i in range(300)) + "\nAda,1\n",
+                                  "name,power\n" + "Ada,1\n" * 60_000,
+                                  "name,power\nAda,1" + "," * 50_000 + "x\n"])
+def test_a_text_sheet_too_wide_or_long_is_refused(tmp_path, text):
+    with pytest.raises(PnpError) as caught:
+        load_sheet_deck(sheet(tmp_path, "crew.csv", text, fields=None))
+    assert "more than pnp reads" in str(caught.value) and caught.value.file == "crew.csv"

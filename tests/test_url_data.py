@@ -100,3 +100,137 @@ def test_no_copy_and_no_server_is_one_clear_error(mini, tmp_path, server):
     assert "game.yaml:7:" in result.stderr and "could not download" in result.stderr
     assert "no copy of it yet" in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "mini").exists()
+
+
+# --- a download is kept only when it is whole, and ends within seconds --------------------------
+
+class RawServer:
+    """A server on 127.0.0.1 that answers each connection with `answer` (bytes, or a function of
+    the socket): for answers no polite HTTP server gives."""
+
+    def __init__(self, answer):
+        import socket
+        self.answer = answer
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(0.2)
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/pub.csv"
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        import socket
+        while not self.stopped.is_set():
+            try:
+                connection, _ = self.listener.accept()
+            except socket.timeout:
+                continue
+            with connection:
+                connection.settimeout(5)
+                try:
+                    connection.recv(4096)     # the request
+                    if callable(self.answer):
+                        self.answer(connection, self.stopped)
+                    else:
+                        connection.sendall(self.answer)
+                except OSError:
+                    pass
+
+    def stop(self):
+        self.stopped.set()
+        self.thread.join(10)
+        self.listener.close()
+
+
+@pytest.fixture
+def raw():
+    servers = []
+
+    def start(answer):
+        servers.append(RawServer(answer))
+        return servers[-1]
+    yield start
+    for server in servers:
+        server.stop()
+
+
+def copy_of(mini):
+    copies = list((mini / "card_data/mini/.pnp-data").glob("*.csv"))
+    return copies[0].read_text() if copies else None
+
+
+def answer(body: bytes, length: int | None = None, extra: str = "") -> bytes:
+    head = "HTTP/1.1 200 OK\r\nContent-Type: text/csv\r\nConnection: close\r\n" + extra
+    if length is not None:
+        head += f"Content-Length: {length}\r\n"
+    return head.encode() + b"\r\n" + body
+
+
+WHOLE = CSV.format(first="Rook").encode()
+BAD_ANSWERS = {
+    "cut short": answer(WHOLE[:-25], length=len(WHOLE)),        # the last card lost on the way
+    "garbage": b"\x00\xffnot http at all\r\n\r\n",
+    "a bad chunk": answer(b"zz\r\nname,power\r\n0\r\n\r\n", extra="Transfer-Encoding: chunked\r\n"),
+    "a chunk cut short": answer(b"400\r\n" + WHOLE + b"\r\n", extra="Transfer-Encoding: chunked\r\n"),
+    "a bad length": answer(WHOLE, extra="Content-Length: lots\r\n"),
+    "nothing": b"",
+}
+
+
+@pytest.mark.parametrize("case", BAD_ANSWERS)
+def test_a_download_that_is_not_whole_is_never_kept(mini, tmp_path, server, raw, case):
+    use_url(mini, server.url)
+    build(mini, "mini", tmp_path)
+    before = copy_of(mini)
+    bad = raw(BAD_ANSWERS[case])
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace(server.url, bad.url))
+    # no copy of this address yet: one clear error, nothing built
+    result = run("build", "--game", "mini", "--out", str(tmp_path / "fresh"), root=mini)
+    assert result.exit_code == 1, (case, result.output)
+    assert "could not download" in result.stderr and "game.yaml:7:" in result.stderr, result.stderr
+    assert "internal problem" not in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "fresh/mini").exists()
+    assert len(list((mini / "card_data/mini/.pnp-data").iterdir())) == 2   # the first copy and its note only
+    # the earlier copy of an address stays as it was when a refresh comes back cut short
+    game.write_text(game.read_text().replace(bad.url, server.url))
+    server.text = "name,power\n"          # never asked for: the raw server answers instead
+    import pnp.config.remote as remote
+    real = remote.read_whole
+    remote.read_whole = lambda address, stop: real(bad.url, stop)
+    try:
+        result = run("build", "--game", "mini", "--out", str(tmp_path / "again"), "--refresh", root=mini)
+    finally:
+        remote.read_whole = real
+    assert result.exit_code == 0, result.stderr
+    assert "could not download" in result.stderr and "using the copy from" in result.stderr
+    assert copy_of(mini) == before
+    assert "Knight" in names(tmp_path / "again/mini/cards-a4.pdf")
+
+
+def test_a_download_that_trickles_ends_within_its_time_limit(mini, tmp_path, raw, monkeypatch):
+    import time
+    import pnp.config.remote as remote
+
+    def trickle(connection, stopped):
+        connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n")
+        while not stopped.wait(0.5):      # a byte every half second: no per-read timeout fires
+            connection.sendall(b"x")
+
+    monkeypatch.setattr(remote, "TOTAL_SECONDS", 2.0)
+    slow = raw(trickle)
+    use_url(mini, slow.url)
+    started = time.monotonic()
+    result = run("build", "--game", "mini", "--out", str(tmp_path), root=mini)
+    assert time.monotonic() - started < 15
+    assert result.exit_code == 1 and "more than 2 seconds" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("url", ["http://[::1/x.csv", "http://[nonsense]/x.csv", "http://host:port/x.csv",
+                                 "http:///x.csv", "https://:80/x.csv", "http://127.0.0.1:99999/x.csv"])
+def test_an_address_pnp_cannot_read_is_one_clear_error(mini, tmp_path, url):
+    use_url(mini, url)
+    for command in (["build", "--out", str(tmp_path)], ["validate"]):
+        result = run(command[0], "--game", "mini", *command[1:], root=mini)
+        assert result.exit_code == 1, (url, result.output)
+        assert "game.yaml:7:" in result.stderr and "internal problem" not in result.stderr, result.stderr

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from pnp.errors import PnpError
+from pnp.resources import BASE_NOTE
 
 GAME = """title: {title_yaml}
 players: 2-4
@@ -59,6 +60,7 @@ RULES = """A one-paragraph summary of your game goes here.
 
 CARD = """description: {front_description}
 extends: base/card
+{base_note}
 elements:
   - kind: box
     id: background
@@ -179,7 +181,8 @@ def new_game(root: Path, game_id: str, title: str | None, data: Path | None = No
         game_dir / "rules.md": RULES,
         game_dir / "icons/star.svg": STAR_ICON,    # :star: in card text and the rules
         game_dir / "emblem.svg": EMBLEM,           # an SVG image on every front
-        layout_dir / "card.yaml": CARD.format(front_description=yaml_text(f"The front of a {title} card.")),
+        layout_dir / "card.yaml": CARD.format(front_description=yaml_text(f"The front of a {title} card."),
+                                           base_note=BASE_NOTE),
         layout_dir / "back.yaml": back_text,
     }
     for path, text in files.items():

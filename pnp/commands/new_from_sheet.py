@@ -10,6 +10,7 @@ from pathlib import Path
 from pnp.config.sheets import SHEET_SUFFIXES, fields_file, inferred_fields, load_sheet_deck, read_rows
 from pnp.errors import PnpError
 from pnp.layout.binding import FIELD_NAME
+from pnp.resources import BASE_NOTE
 
 TOP, BOTTOM = 17.0, 84.0   # mm on a poker card: below the title, above the panel's edge
 
@@ -59,7 +60,7 @@ def front_layout(title: str, label: str | None, shown: list[str], skipped: list[
     """The label as the card's title, then one line per other column, `column: value`."""
     step = min(7.0, (BOTTOM - TOP) / max(len(shown), 1))
     lines = [f"description: {json.dumps(f'The front of a {title} card: every column of the sheet, to restyle.')}",
-             "extends: base/card", "elements:"]
+             "extends: base/card", BASE_NOTE, "elements:"]
     if skipped:
         lines.insert(1, f"# not shown: {', '.join(skipped)} (rename a column to letters, digits and _ to show it)")
     if label:

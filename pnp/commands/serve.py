@@ -18,6 +18,7 @@ from pnp.serve.server import PreviewServer
 from pnp.watching import changes
 
 DUPLEX = ("long-edge", "short-edge", "none", "fold")
+PAGE_OPTIONS = ("paper", "duplex", "bleed", "ink_saver")
 
 
 class PortTaken(PnpError):
@@ -50,17 +51,22 @@ def print_options(asked: dict):
     """The page's print choices as build options; anything unexpected is refused, not guessed."""
     from pnp.layout.units import mm
     from pnp.render import PrintOptions
-    paper = asked.get("paper", "letter")
+    unknown = sorted(str(key) for key in asked if key not in PAGE_OPTIONS)
+    if unknown:
+        raise PnpError(f"unknown print option '{unknown[0]}'", hint=", ".join(PAGE_OPTIONS))
+    paper = asked.get("paper")
+    if paper == "":
+        paper = None    # none chosen: the game's own paper, as `pnp build` without --paper
     duplex = asked.get("duplex", "long-edge")
     bleed = asked.get("bleed", 0)
-    if paper not in ("letter", "a4"):
+    if paper not in (None, "letter", "a4"):
         raise PnpError(f"unknown paper '{paper}'", hint="letter or a4")
     if duplex not in DUPLEX:
         raise PnpError(f"unknown duplex '{duplex}'", hint=", ".join(DUPLEX))
     if isinstance(bleed, bool) or not isinstance(bleed, (int, float)) or not math.isfinite(bleed) \
             or not 0 <= bleed <= 10:
         raise PnpError("bleed is a number of mm from 0 to 10")
-    return paper, PrintOptions(paper=paper, duplex=duplex, bleed=mm(bleed), ink_saver=bool(asked.get("ink_saver")))
+    return paper, PrintOptions(duplex=duplex, bleed=mm(bleed), ink_saver=bool(asked.get("ink_saver")))
 
 
 def serve(root: Path, game_id: str, out: Path, host: str, port: int, announce) -> None:

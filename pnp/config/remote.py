@@ -6,24 +6,37 @@ The first build downloads it into the game folder (`.pnp-data/`), with a note of
 the time beside it; later builds read that copy, so a build never waits on the network and the
 same copy gives the same PDFs. `pnp build --refresh` downloads again; when that fails (offline,
 the server down) the copy is used with a warning saying how old it is.
+
+A download is kept only when it is whole: the body must be as long as the server's
+Content-Length says, a chunked body must end properly, and the whole download must finish
+within TOTAL_SECONDS (a server that sends a byte every few seconds never passes a per-read
+timeout). Anything less is a failed download: the earlier copy stays as it was.
 """
 
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import os
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import urlsplit
 
 from pnp.config.sheets import SHEET_SUFFIXES
 from pnp.yaml_source import MAX_FILE_BYTES
 
 CACHE = ".pnp-data"
-TIMEOUT = 20   # seconds: a published sheet answers in one or two
+TIMEOUT = 10          # seconds without a byte: a published sheet answers in one or two
+TOTAL_SECONDS = 30.0  # the whole download, however the server trickles it
+CHUNK = 64 * 1024
+
+
+class DownloadFailed(OSError):
+    """A download that did not give the whole file: told like being offline."""
 
 
 def is_url(name: str) -> bool:
@@ -34,7 +47,7 @@ def cached_copy(game_folder: Path, url: str) -> Path:
     """Where the copy of `url` lives: named by a hash of the URL, with the data's suffix
     (`.csv` unless the URL's path ends in another one pnp reads), and a `#sheet` kept aside."""
     address, _, _ = url.partition("#")
-    suffix = Path(urlparse(address).path).suffix.lower()
+    suffix = Path(urlsplit(address).path).suffix.lower()
     if suffix not in SHEET_SUFFIXES | {".yaml", ".yml"}:
         suffix = ".csv"   # a published Google Sheet: pub?output=csv
     return game_folder / CACHE / (hashlib.sha256(address.encode()).hexdigest()[:16] + suffix)
@@ -43,6 +56,7 @@ def cached_copy(game_folder: Path, url: str) -> Path:
 def local_data(game_folder: Path, url: str, where, refresh: bool, warn) -> Path:
     """The local copy of `url`, downloaded first when there is none or `refresh` asks."""
     address = url.partition("#")[0]
+    check_address(address, where)
     copy = cached_copy(game_folder, url)
     if copy.is_file() and not refresh:
         return copy
@@ -60,13 +74,75 @@ def local_data(game_folder: Path, url: str, where, refresh: bool, warn) -> Path:
     return copy
 
 
+def check_address(address: str, where) -> None:
+    """An address pnp can download from, or one clear error at the game's `data:` line."""
+    try:
+        parts = urlsplit(address)
+        parts.port   # noqa: B018 - a port that is not a number raises here
+    except ValueError as exc:
+        raise where.error(f"'{address}' is not a web address pnp can read ({exc})") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise where.error(f"'{address}' is not a web address pnp can read",
+                          hint="an http:// or https:// address with a server name")
+
+
 def download(address: str) -> bytes:
+    """The whole body at `address`, within TOTAL_SECONDS, or DownloadFailed (an OSError)."""
+    done = threading.Event()
+    stop = threading.Event()
+    result: dict = {}
+
+    def fetch() -> None:
+        try:
+            result["data"] = read_whole(address, stop)
+        except (OSError, http.client.HTTPException, ValueError) as exc:
+            result["error"] = exc
+        finally:
+            done.set()
+
+    # A thread of its own, so that the total time holds even while the server trickles headers;
+    # left behind after the limit, it stops at its next read.
+    threading.Thread(target=fetch, name="pnp-download", daemon=True).start()
+    if not done.wait(TOTAL_SECONDS):
+        stop.set()
+        raise DownloadFailed(f"the download took more than {TOTAL_SECONDS:g} seconds")
+    if "error" in result:
+        exc = result["error"]
+        if isinstance(exc, DownloadFailed):
+            raise exc
+        if isinstance(exc, http.client.IncompleteRead):
+            raise DownloadFailed(f"the server stopped after {len(exc.partial)} bytes of the file")
+        if isinstance(exc, (http.client.HTTPException, ValueError)):
+            raise DownloadFailed(f"the server's answer is not a valid HTTP response "
+                                 f"({exc.__class__.__name__}{': ' + str(exc)[:80] if str(exc) else ''})")
+        raise exc
+    return result["data"]
+
+
+def read_whole(address: str, stop: threading.Event) -> bytes:
     request = urllib.request.Request(address, headers={"User-Agent": "pnp (print-and-play builder)"})
     with urllib.request.urlopen(request, timeout=TIMEOUT) as response:   # noqa: S310 (http/https only)
-        data = response.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise OSError(f"more than {MAX_FILE_BYTES // 2**20} MB")
-    return data
+        declared = response.headers.get("Content-Length")
+        expected = int(declared) if declared is not None and declared.strip().isdigit() else None
+        if declared is not None and expected is None:
+            raise DownloadFailed(f"the server sent a bad Content-Length ({declared[:40]!r})")
+        if expected is not None and expected > MAX_FILE_BYTES:
+            raise DownloadFailed(f"more than {MAX_FILE_BYTES // 2**20} MB")
+        parts: list[bytes] = []
+        size = 0
+        while not stop.is_set():
+            part = response.read1(CHUNK)
+            if not part:
+                break
+            parts.append(part)
+            size += len(part)
+            if size > MAX_FILE_BYTES:
+                raise DownloadFailed(f"more than {MAX_FILE_BYTES // 2**20} MB")
+        if stop.is_set():
+            raise DownloadFailed("stopped")
+    if expected is not None and size != expected:
+        raise DownloadFailed(f"the server sent {size} of the file's {expected} bytes (cut short)")
+    return b"".join(parts)
 
 
 def write_copy(copy: Path, data: bytes, address: str) -> None:
@@ -75,9 +151,13 @@ def write_copy(copy: Path, data: bytes, address: str) -> None:
     note = {"url": address, "fetched": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
     for path, content in ((copy, data), (note_of(copy), json.dumps(note, indent=1).encode())):
         fd, temp = tempfile.mkstemp(prefix=".pnp-part.", dir=copy.parent)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(content)
-        os.replace(temp, path)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(content)
+            os.replace(temp, path)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)   # no half-written part left in the game folder
+            raise
 
 
 def note_of(copy: Path) -> Path:

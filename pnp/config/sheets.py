@@ -4,6 +4,12 @@ The first row names the fields; each later row is a card (blank rows are skipped
 types come from a small YAML beside the sheet (`crew.fields.yaml`, with the `fields:` and
 `label:` keys a YAML data file has) or, without one, from each column's values. A `count`
 column gives the copies. Every bad cell is reported at once, by sheet, row and column.
+
+Nothing in a sheet is dropped without a word: a value in a column with no name, a row with
+more cells than the sheet has columns, a formula with no saved value (a sheet written by a
+script is never calculated) are errors at their cell. Every size is bounded before the work
+it would cost: the workbook's unpacked size, the sheet's extent (rows, columns and cells,
+read from where its values really are, not from what the file claims), each cell's text.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,10 +27,15 @@ from pnp.config.deck import (BUILTIN_FIELDS, MAX_CARDS, Card, Deck, FieldSpec, c
                              field_value)
 from pnp.config.typed import Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, known
-from pnp.yaml_source import load_yaml
+from pnp.yaml_source import MAX_FILE_BYTES, load_yaml
 
 SHEET_SUFFIXES = {".csv", ".tsv", ".xlsx"}
 MAX_ERRORS = 50   # listed at once; past this the rest are counted, not listed
+MAX_CELL_CHARS = 10_000           # no card prints more; past this a paste went wrong
+MAX_ROWS = 50_000                 # row numbers: a deck has at most MAX_CARDS cards
+MAX_COLUMNS = 200                 # fields of a card
+MAX_CELLS = 2_000_000             # rows x columns read
+MAX_UNPACKED_BYTES = 100 * 2**20  # an XLSX is a zip: its parts unpacked, all together
 
 
 @dataclass
@@ -57,6 +69,11 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
     header_row, header = rows[0]
     columns = [str(h).strip() if h is not None else "" for h in header]
     body = rows[1:]
+    widest = max(len(cells) for _, cells in rows)
+    if widest > MAX_COLUMNS or rows[-1][0] > MAX_ROWS or len(rows) * widest > MAX_CELLS:
+        raise PnpError(f"{place}{len(rows):,} rows (the last is row {rows[-1][0]:,}) of up to {widest:,} cells, "
+                       f"more than pnp reads (at most {MAX_ROWS:,} rows, {MAX_COLUMNS} columns, "
+                       f"{MAX_CELLS:,} cells)", file=path.name)
     spec = declared_fields(path) or inferred_fields(columns, body)
     errors: list[PnpError] = []
 
@@ -76,6 +93,14 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
             errors.append(cell_where(header_row, col).error(
                 f"unknown column '{name}'", hint=did_you_mean(name, spec.fields)
                 or f"the deck's fields: {known(spec.fields)}"))
+    for row, cells in body:
+        extra = next((col for col in range(len(columns), len(cells)) if not blank(cells[col])), None)
+        if extra is not None:
+            errors.append(cell_where(row, extra).error(
+                f"this row has {len(cells)} cells but the sheet has {len(columns)} columns: "
+                f"'{short(cells[extra])}' is past the last one",
+                hint="give the column a name in the first row, or check the row for a stray "
+                     "separator (a comma in unquoted text)"))
     if spec.label not in spec.fields:
         errors.append(PnpError(f"label field '{spec.label}' is not among the fields",
                                file=path.name, hint=did_you_mean(spec.label, spec.fields)))
@@ -135,6 +160,11 @@ def count_of(value, where: Where, errors: list[PnpError]) -> int:
         return 1
 
 
+def short(value) -> str:
+    text = str(value)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
 def blank(value) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
@@ -157,6 +187,9 @@ def cell_value(spec: FieldSpec, value, where: Where):
         value = int(value)    # spreadsheets store every number as a float
     if not isinstance(value, str):
         return value
+    if len(value) > MAX_CELL_CHARS:
+        raise where.error(f"{len(value):,} characters in one cell, more than a card holds "
+                          f"({MAX_CELL_CHARS:,})")
     text = value.strip()
     if spec.type in ("number", "whole"):
         number = number_in(text)
@@ -245,6 +278,8 @@ def read_rows(path: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]
 
 
 def text_rows(path: Path) -> list[tuple[int, list[Any]]]:
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise PnpError(f"more than {MAX_FILE_BYTES // 2**20} MB: more than a deck needs", file=path.name)
     try:
         text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -265,12 +300,15 @@ def text_rows(path: Path) -> list[tuple[int, list[Any]]]:
 
 def xlsx_rows(path: Path, sheet: str | None):
     import openpyxl
+    check_unpacked_size(path)
     try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:   # openpyxl raises many kinds for a file that is not a workbook
         raise PnpError(f"not a readable XLSX workbook ({exc})", file=path.name) from None
     try:
         if sheet is None:
+            if not book.worksheets:
+                raise PnpError("the workbook has no sheets", file=path.name)
             chosen = book.worksheets[0]
         elif sheet in book.sheetnames:
             chosen = book[sheet]
@@ -278,27 +316,111 @@ def xlsx_rows(path: Path, sheet: str | None):
             raise PnpError(f"no sheet '{sheet}' in the workbook",
                            file=path.name, hint=did_you_mean(sheet, book.sheetnames)
                            or f"its sheets: {', '.join(book.sheetnames)}")
-        rows = [(n, list(cells)) for n, cells in enumerate(chosen.iter_rows(values_only=True), 1)]
-        fill_merged_down(rows, merged_ranges(chosen))
-        return [(n, cells) for n, cells in rows if not all(blank(c) for c in cells)], \
-            f"sheet {chosen.title}, "
+        place = f"sheet {chosen.title}, "
+        xml = sheet_xml(chosen)
+        rows_used, columns_used = extent(xml, path, place)
+        try:
+            rows = [(n, list(cells)) for n, cells in enumerate(
+                chosen.iter_rows(max_row=rows_used, max_col=columns_used, values_only=True), 1)]
+        except Exception as exc:   # noqa: BLE001 - openpyxl's parser, on a damaged sheet
+            raise PnpError(f"not a readable XLSX sheet ({exc.__class__.__name__}: {str(exc)[:100]})",
+                           file=path.name) from None
+        if xml is not None and FORMULA.search(xml):
+            check_formulas(path, chosen.title, rows, rows_used, columns_used, place)
+        fill_merged_down(rows, merged_ranges(xml))
+        return [(n, cells) for n, cells in rows if not all(blank(c) for c in cells)], place
     finally:
         book.close()
 
 
 MERGE_CELL = re.compile(rb'<(?:\w+:)?mergeCell\s+ref="([A-Z]+[0-9]+:[A-Z]+[0-9]+)"')
+# A cell with content (`<c r="B7" t="s"><v>3</v></c>`), not an empty styled one (`<c r="B7" s="1"/>`).
+FILLED_CELL = re.compile(rb'<(?:\w+:)?c\b[^>]*?\br="([A-Z]{1,3})([0-9]{1,7})"[^>]*?(?<!/)>')
+ANY_CELL = re.compile(rb'<(?:\w+:)?c[\s>/]')
+ROW = re.compile(rb'<(?:\w+:)?row\b[^>]*?\br="([0-9]{1,7})"')
+FORMULA = re.compile(rb'<(?:\w+:)?f[\s>/]')
 
 
-def merged_ranges(worksheet) -> list[tuple[int, int, int, int]]:
+def check_unpacked_size(path: Path) -> None:
+    """An XLSX is a zip: a small file can unpack to gigabytes. Checked before any is read."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise PnpError(f"not a readable XLSX workbook ({exc})", file=path.name) from None
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise PnpError(f"the workbook unpacks to {unpacked // 2**20:,} MB, more than pnp reads "
+                       f"({MAX_UNPACKED_BYTES // 2**20} MB)", file=path.name,
+                       hint="keep only the card sheet in the workbook, or save it as CSV")
+
+
+def sheet_xml(worksheet) -> bytes | None:
+    """The sheet's own XML (a read-only sheet keeps its merged cells and extent to itself)."""
+    try:
+        with worksheet.parent._archive.open(worksheet._worksheet_path) as source:
+            return source.read()
+    except (AttributeError, KeyError):   # another openpyxl: read as openpyxl sees it
+        return None
+
+
+def extent(xml: bytes | None, path: Path, place: str) -> tuple[int, int]:
+    """The rows and columns that hold values, from where the cells really are (the sheet's
+    `dimension` may claim anything): refused past the limits before a row is read."""
+    from openpyxl.utils.cell import column_index_from_string
+    if xml is None:
+        return MAX_ROWS, MAX_COLUMNS
+    rows = columns = 0
+    lowest = widest = ""      # the cells that set the extent, for the message
+    for letters, number in FILLED_CELL.findall(xml):
+        row, column = int(number), column_index_from_string(letters.decode())
+        if row > rows:
+            rows, lowest = row, (letters + number).decode()
+        if column > columns:
+            columns, widest = column, (letters + number).decode()
+    if len(ANY_CELL.findall(xml)) > len(re.findall(rb'<(?:\w+:)?c\b[^>]*?\br="', xml)):
+        # cells without a reference (some writers): counted in order, so assume the widest
+        rows = max([rows] + [int(n) for n in ROW.findall(xml)] + [xml.count(b"<row")])
+        columns = MAX_COLUMNS
+    if rows > MAX_ROWS or columns > MAX_COLUMNS or rows * columns > MAX_CELLS:
+        far = lowest if rows > MAX_ROWS else widest if columns > MAX_COLUMNS else f"{lowest} and {widest}"
+        raise PnpError(f"{place}values reach cell {far or rows}: {rows:,} rows by {columns:,} columns, "
+                       f"more than pnp reads (at most {MAX_ROWS:,} rows, {MAX_COLUMNS} columns, "
+                       f"{MAX_CELLS:,} cells)", file=path.name,
+                       hint="delete what lies past your cards, or keep them on a sheet of their own")
+    return max(rows, 1), max(columns, 1)
+
+
+def check_formulas(path: Path, title: str, rows, rows_used: int, columns_used: int, place: str) -> None:
+    """A formula whose result the file does not hold (written by a script, never opened in a
+    spreadsheet app) would print blank: an error at each such cell."""
+    import openpyxl
+    problems: list[PnpError] = []
+    try:
+        book = openpyxl.load_workbook(path, read_only=True, data_only=False)
+        formulas = list(book[title].iter_rows(max_row=rows_used, max_col=columns_used, values_only=True))
+    except Exception as exc:   # noqa: BLE001 - read once already: damaged only in its formulas
+        raise PnpError(f"not a readable XLSX sheet ({exc.__class__.__name__})", file=path.name) from None
+    try:
+        for (n, values), written in zip(rows, formulas):
+            for col, (value, formula) in enumerate(zip(values, written)):
+                if value is None and formula is not None and not isinstance(formula, (int, float, bool)) \
+                        and (not isinstance(formula, str) or formula.startswith("=")):
+                    problems.append(PnpError(
+                        f"{place}row {n}, column {column_letter(col)}: the formula "
+                        f"{short(getattr(formula, 'text', formula))} has no saved value",
+                        file=path.name, hint="open the workbook in a spreadsheet app and save it, "
+                                             "so each formula's result is stored"))
+    finally:
+        book.close()
+    if problems:
+        raise combined(problems)
+
+
+def merged_ranges(xml: bytes | None) -> list[tuple[int, int, int, int]]:
     """The sheet's merged cells as (first column, first row, last column, last row). A read-only
     sheet (kept for speed on big sheets) does not parse them, so they are read from its XML."""
     from openpyxl.utils.cell import range_boundaries
-    try:
-        with worksheet.parent._archive.open(worksheet._worksheet_path) as source:
-            xml = source.read()
-    except (AttributeError, KeyError):   # another openpyxl: no merged cells rather than no deck
-        return []
-    if b"mergeCell" not in xml:
+    if xml is None or b"mergeCell" not in xml:
         return []
     return [range_boundaries(ref.decode()) for ref in MERGE_CELL.findall(xml)]
 

@@ -67,6 +67,39 @@ class Name(str):
         return cls(value)
 
 
+_ONE_FIELD = re.compile(r"^\{\s*([A-Za-z][A-Za-z0-9_-]*)\s*\}$")
+
+
+@dataclass(frozen=True)
+class FromField:
+    """A number, length or turn written as one card field, `"{size}"`, in a class that allows
+    it (`values_from_fields`): whoever draws it looks the value up per card and checks it as
+    it would the same value written in place."""
+
+    name: str
+
+    @property
+    def text(self) -> str:
+        return "{" + self.name + "}"
+
+
+def from_field(kind, value) -> FromField | None:
+    """`value` as a FromField when it is one field in braces and `kind` (a key's annotation)
+    is a number, length or choice of numbers: text keys bind fields their own way."""
+    if not isinstance(value, str):
+        return None
+    match = _ONE_FIELD.match(value)
+    if match is None:
+        return None
+    options = typing.get_args(kind) if typing.get_origin(kind) in (typing.Union, types.UnionType) else (kind,)
+    if str in options or typing.Any in options:
+        return None
+    numeric = any(o in (float, Length) or (typing.get_origin(o) is Literal
+                                           and all(isinstance(a, (int, float)) for a in typing.get_args(o)))
+                  for o in options)
+    return FromField(match.group(1)) if numeric else None
+
+
 class Loaded:
     """What `load_as` gives every object it loads: where it came from and the line of each of
     its keys, so a problem found later points at the key, not the map."""
@@ -147,8 +180,12 @@ def load_as(cls, node, where: Where):
                 f"unknown key '{key}'",
                 hint=did_you_mean(key, fields) or f"known keys: {known(fields)}")
     values = {}
+    fields_allowed = getattr(cls, "values_from_fields", False)
     for name, spec in fields.items():
-        if name in node:
+        bound = from_field(hints[name], node[name]) if fields_allowed and name in node else None
+        if bound is not None:
+            values[name] = bound   # checked against the card's value when drawn
+        elif name in node:
             values[name] = convert(hints[name], node[name], where.key(node, name))
             check_limits(spec, values[name], where.key(node, name))
         elif spec.default is dataclasses.MISSING and spec.default_factory is dataclasses.MISSING:

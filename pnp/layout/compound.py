@@ -1,4 +1,5 @@
-"""Elements made of other drawing: a table of cells, and a repeat of elements in a row.
+"""Elements made of other drawing: a table of cells, and a repeat of elements in a row or at
+the points of an arrangement.
 
 Both exist so that boards and cards with regular structure (yard lines every 5 yards, a score
 track 0-9, a results table) are a few lines of layout rather than a hundred."""
@@ -11,6 +12,8 @@ from typing import Literal
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pnp.errors import PnpError
+from pnp.layout import arrangements
+from pnp.layout.arrangements import Spot
 from pnp.layout.binding import Binding, text_of
 from pnp.layout.elements import BIND, Colour, Drawer, Element, PieceContext
 from pnp.layout.units import Length
@@ -163,21 +166,27 @@ MAX_REPEAT = 1000
 @dataclass(kw_only=True)
 class RepeatSpec(Element, kind="repeat"):
     """Its elements drawn `count` times (or once per entry of `items`), each time moved by
-    (dx, dy) and offset by (x, y). Inside, `{i}` is 1, 2, 3 ... and `{item}` the entry."""
+    (dx, dy) and offset by (x, y); or, with `at`, once at each point of an arrangement in the
+    repeat's box (x, y, w, h). Inside, `{i}` is 1, 2, 3 ... and `{item}` the entry."""
 
     count: int | str | None = field(default=None, metadata={"min": 1, "max": MAX_REPEAT})  # or "{field}"
     items: list[str | int | float] | None = None
     items_from: str | None = None   # a list field of the card
     dx: Length = Length(0.0)
     dy: Length = Length(0.0)
+    at: list[Spot] | str | None = None   # an arrangement's name, points, or "{field}" holding either
+    cell: Length | None = None      # each item's box, centred on its point; its elements measured in it
+    cell_h: Length | None = None    # the cell's height, when it is not square
     elements: list[Element] = field(default_factory=list)
 
     def bindings(self):
-        found = []
+        found = Element.bindings(self)
         if self.items_from:
             found.append(Binding(f"{{{self.items_from}}}", self.where_is("items_from")))
         if isinstance(self.count, str):
             found.append(self.count_binding())
+        if isinstance(self.at, str) and "{" in self.at:
+            found.append(self.at_binding())
         return found
 
     def count_binding(self) -> Binding:
@@ -188,18 +197,41 @@ class RepeatSpec(Element, kind="repeat"):
             raise where.error(f"count is a whole number or one field, e.g. \"{{hull}}\", not '{self.count}'")
         return binding
 
+    def at_binding(self) -> Binding:
+        """`at: "{spots}"`: the card's list of points, or the name of an arrangement."""
+        where = self.where_is("at")
+        binding = Binding(str(self.at), where)
+        if len(binding.parts) != 1 or not binding.fields:
+            raise where.error(f"at is an arrangement's name, a list of points or one field, e.g. "
+                              f"\"{{spots}}\", not '{self.at}'")
+        return binding
+
     def fields_read(self) -> frozenset:
-        """Its children's fields, less the ones the repeat itself provides, and its list."""
+        """Its children's fields, less the ones the repeat itself provides, and its own."""
         inner = frozenset().union(*(child.fields_read() | condition_fields(child) for child in self.elements))
-        return inner - set(REPEAT_FIELDS) | ({self.items_from} if self.items_from else set())
+        own = frozenset().union(*(binding.fields for binding in self.bindings()))
+        return inner - set(REPEAT_FIELDS) | own
 
     def draws(self) -> int:
-        times = (self.count if isinstance(self.count, int) else 0) or len(self.items or ()) or MAX_LIST_ITEMS
+        times = (self.count if isinstance(self.count, int) else 0) or len(self.items or ()) \
+            or (len(self.at) if isinstance(self.at, list) else 0) or MAX_LIST_ITEMS
         return times * max(1, sum(child.draws() for child in self.elements))
 
     def check_fields(self, piece: PieceContext) -> None:
-        if [self.count, self.items, self.items_from].count(None) != 2:
+        given = [self.count, self.items, self.items_from].count(None)
+        if self.at is None and given != 2:
             raise self._where.error("a repeat needs exactly one of 'count', 'items' or 'items_from'")
+        if self.at is not None and given < 2:
+            raise self._where.error("a repeat at an arrangement takes at most one of 'count', 'items' "
+                                    "or 'items_from'")
+        if self.at is None and (self.cell is not None or self.cell_h is not None):
+            raise self.where_is("cell").error("'cell' is the box of each item at an arrangement's point; "
+                                              "give 'at' too")
+        if isinstance(self.at, str) and "{" not in self.at:
+            arrangements.named(self.at, self.where_is("at"))
+            if self.count is None:
+                raise self.where_is("at").error(f"the arrangement '{self.at}' has one layout per count: give "
+                                                f"'count' (a number or a field, e.g. \"{{rank}}\")")
         Element.check_fields(self, piece)
         inner = replace(piece, fields=None if piece.fields is None
                         else {**piece.fields, **{name: None for name in REPEAT_FIELDS}})
@@ -225,6 +257,7 @@ class _Scope(dict):
         super().__init__(extra)
         self.card = card
         self.label = getattr(card, "label", "board")
+        self.where = getattr(card, "where", None)
         self.offset = offset   # where the repeat has moved the origin, for checks in piece space
 
     def get(self, key, default=None):
@@ -235,13 +268,31 @@ class _Scope(dict):
 
 class RepeatDrawer(Drawer):
     def __init__(self, spec: RepeatSpec, piece: PieceContext):
-        self.children = [child.compiled(piece) for child in spec.elements]
+        self.spec = spec
         self.items_from = spec.items_from
         self.count_from = next(iter(spec.count_binding().fields)) if isinstance(spec.count, str) else None
         self.items = spec.items if spec.items is not None else \
             list(range(1, spec.count + 1)) if isinstance(spec.count, int) else []
         self.offset = (spec.x.of(piece.width), spec.y.of(piece.height))
         self.step = (spec.dx.of(piece.width), spec.dy.of(piece.height))
+        self.piece_height = piece.height
+        left, bottom, width, height = spec.box(piece)
+        self.area = (left, bottom + height, width, height)   # the arrangement's box, from its top-left
+        self.cell: tuple[float, float] | None = None
+        if spec.cell is not None:
+            side = min(piece.width, piece.height)
+            self.cell = (spec.cell.of(side), (spec.cell_h or spec.cell).of(side))
+            # the cell is the children's piece: their lengths and percentages are measured in it
+            piece = replace(piece, width=self.cell[0], height=self.cell[1], safe=None)
+        self.children = [child.compiled(piece) for child in spec.elements]
+        self.spots: list[Spot] | None = spec.at if isinstance(spec.at, list) else None
+        self.family = arrangements.named(spec.at, spec.where_is("at")) \
+            if isinstance(spec.at, str) and "{" not in spec.at else None
+        self.at_from = next(iter(spec.at_binding().fields)) if isinstance(spec.at, str) and "{" in spec.at else None
+        if self.family is not None and isinstance(spec.count, int) and spec.count not in self.family:
+            raise spec.where_is("count").error(self._no_layout(spec.count))
+        if self.spots is not None and spec.items is not None and len(spec.items) > len(self.spots):
+            raise spec.where_is("items").error(f"{len(spec.items)} items but only {len(self.spots)} points")
 
     def draw(self, canvas, card) -> None:
         if self.items_from:
@@ -250,6 +301,12 @@ class RepeatDrawer(Drawer):
             items = range(1, self._count(card) + 1)
         else:
             items = self.items
+        if self.spec.at is None:
+            self._in_a_line(canvas, card, items)
+        else:
+            self._at_points(canvas, card, items)
+
+    def _in_a_line(self, canvas, card, items) -> None:
         base = getattr(card, "offset", (0.0, 0.0))
         for index, item in enumerate(items):
             dx = self.offset[0] + index * self.step[0]
@@ -257,10 +314,77 @@ class RepeatDrawer(Drawer):
             scope = _Scope(card, {"i": index + 1, "item": item}, (base[0] + dx, base[1] + dy))
             canvas.saveState()
             canvas.translate(dx, dy)
-            for child in self.children:
-                if child.shown_for(scope):
-                    child.draw(canvas, scope)
+            self._children(canvas, scope)
             canvas.restoreState()
+
+    def _at_points(self, canvas, card, items) -> None:
+        spots = self._spots(card, items)
+        if not items and not self.count_from and not self.items_from and self.spec.count is None:
+            items = range(1, len(spots) + 1)   # points alone: one item at each
+        if len(items) > len(spots):
+            raise self._card_error(card, f"{len(items)} items but only {len(spots)} points to put them at")
+        base = getattr(card, "offset", (0.0, 0.0))
+        left, top, width, height = self.area
+        for index, item in enumerate(items):
+            spot = spots[index]
+            x, y = left + spot.x.of(width), top - spot.y.of(height)   # the point, in PDF coordinates
+            canvas.saveState()
+            canvas.translate(x, y)
+            if spot.turn:
+                canvas.rotate(spot.turn)
+            if spot.scale != 1:
+                canvas.scale(spot.scale, spot.scale)
+            if self.cell is not None:
+                canvas.translate(-self.cell[0] / 2, -self.cell[1] / 2)
+                offset = (base[0] + x - self.cell[0] / 2, base[1] + y - self.cell[1] / 2)
+            else:   # the children keep the piece's coordinates, with the point as their top-left
+                canvas.translate(0, -self.piece_height)
+                offset = (base[0] + x, base[1] + y - self.piece_height)
+            self._children(canvas, _Scope(card, {"i": index + 1, "item": item}, offset))
+            canvas.restoreState()
+
+    def _spots(self, card, items) -> list[Spot]:
+        if self.spots is not None:
+            return self.spots
+        family = self.family
+        if self.at_from is not None:
+            value = card.get(self.at_from)
+            if isinstance(value, list):
+                return [self._spot(card, text) for text in value]
+            if value in (None, ""):
+                return []
+            try:
+                family = arrangements.named(str(value), self.spec.where_is("at"))
+            except PnpError as exc:
+                raise self._card_error(card, f"at comes from {self.at_from}: {exc.message}"
+                                       + (f" ({exc.hint})" if exc.hint else "")) from None
+        assert family is not None
+        count = len(items)
+        if count and count not in family:
+            raise self._card_error(card, self._no_layout(count))
+        return family.get(count, [])
+
+    def _spot(self, card, text) -> Spot:
+        try:
+            return Spot.parse(text, self.spec.where_is("at"))
+        except PnpError as exc:
+            raise self._card_error(card, f"at comes from {self.at_from}, whose point {text!r} is wrong: "
+                                         f"{exc.message}") from None
+
+    def _no_layout(self, count: int) -> str:
+        have = sorted(self.family or {})
+        return f"the arrangement '{self.spec.at}' has layouts for {have[0]} to {have[-1]} items, not {count}" \
+            if have else f"the arrangement '{self.spec.at}' is empty"
+
+    def _card_error(self, card, message: str) -> PnpError:
+        where, layout = getattr(card, "where", None), self.spec._where
+        return PnpError(f"card '{getattr(card, 'label', '?')}': {message} (drawn by {layout.file}:{layout.line})",
+                        file=where.file if where else layout.file, line=where.line if where else layout.line)
+
+    def _children(self, canvas, scope) -> None:
+        for child in self.children:
+            if child.shown_for(scope):
+                child.draw(canvas, scope)
 
     def _count(self, card) -> int:
         value = card.get(self.count_from)

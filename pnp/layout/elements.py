@@ -8,19 +8,20 @@ from the top-left corner, as a designer reads a card; drawers convert to PDF coo
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Literal
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Literal
 
 
 from pnp.conditions import Condition, parse_condition
-from pnp.config.typed import Tagged, Where
+from pnp.config.typed import FromField, Tagged, Where, check_limits, convert, settings_of
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding
 from pnp.layout.icons import icon_image, icons_of, with_tokens, without_tokens
-from pnp.layout.text import MarkupError, fit_paragraph, plain, to_markup
+from pnp.layout.text import SPAN, MarkupError, fit_paragraph, plain, span_markup, to_markup
 from pnp.fonts import FontBook, fallbacks_for, undrawable
 from pnp.layout.units import Length, colour_hex, mm, parse_colour
 
@@ -87,6 +88,14 @@ class Element(Tagged, family="element"):
     inset: Length | None = None  # instead of x/y/w/h: the whole piece, inset on every side
     when: Any = None  # draw only for the cards it holds for: a field name or a comparison (pnp.conditions)
 
+    # any length, number or turn may be written "{field}": looked up per card (BoundDrawer)
+    values_from_fields: ClassVar[bool] = True
+
+    def bound_values(self) -> dict[str, FromField]:
+        """The keys written as one card field, "{size}", by key name."""
+        return {spec_field.name: value for spec_field in dataclasses.fields(self)
+                if isinstance(value := getattr(self, spec_field.name, None), FromField)}
+
     def box(self, piece: PieceContext) -> tuple[float, float, float, float]:
         """(left, bottom, width, height) in PDF points within the piece."""
         if self.inset is not None:
@@ -104,6 +113,7 @@ class Element(Tagged, family="element"):
             if spec_field.metadata.get("bind"):
                 where = self.where_is(spec_field.name)
                 found += [Binding(text, where) for text in _texts(getattr(self, spec_field.name))]
+        found += [Binding(value.text, self.where_is(key)) for key, value in self.bound_values().items()]
         return found
 
     def fields_read(self) -> frozenset:
@@ -125,7 +135,7 @@ class Element(Tagged, family="element"):
     def compiled(self, piece: PieceContext) -> "Drawer":
         """The drawer, told which fields its look depends on from this spec alone, so the
         check and the drawing can never disagree."""
-        drawer = self.compile(piece)
+        drawer = BoundDrawer(self, piece) if self.bound_values() else self.compile(piece)
         drawer.fields = self.fields_read()
         drawer.when = self.condition()
         return drawer
@@ -148,6 +158,11 @@ class Element(Tagged, family="element"):
                 raise where.error(f"the layout uses the field '{name}', which the cards do not have",
                                   hint=did_you_mean(name, piece.fields)
                                   or f"the cards' fields: {known(piece.fields)}")
+        for key, value in self.bound_values().items():
+            kind = getattr(piece.fields.get(value.name), "type", None)
+            if kind in ("flag", "list", "table", "colour"):
+                raise self.where_is(key).error(f"{key} comes from the field '{value.name}', a {kind} field; "
+                                               f"a {key} is a number or a length")
 
 
 class Drawer:
@@ -167,6 +182,54 @@ class Drawer:
 
     def draw(self, canvas, card) -> None:
         raise NotImplementedError
+
+
+class BoundDrawer(Drawer):
+    """An element some of whose lengths, numbers or turns come from the card ("{size}"): for
+    each card the values are read, checked as if written in the layout, and the element is
+    compiled once per distinct set of values and drawn as usual."""
+
+    def __init__(self, spec: Element, piece: PieceContext):
+        self.spec, self.piece = spec, piece
+        self.bound = spec.bound_values()
+        self.hints, self.settings = settings_of(type(spec))  # type: ignore[arg-type]  # a class is hashable
+        self.drawers: dict[tuple, Drawer] = {}
+        # see-through drawing is done on the page (ShapeDrawer, ImageDrawer), form fields belong to it
+        self.stampable = "opacity" not in self.bound and getattr(spec, "opacity", 1.0) >= 1 and spec.kind != "field"
+
+    def draw(self, canvas, card) -> None:
+        values = tuple(card.get(value.name) for value in self.bound.values())
+        key = tuple(repr(v) for v in values)
+        drawer = self.drawers.get(key)
+        if drawer is None:
+            drawer = self.drawers[key] = self._resolved(values, card).compile(self.piece)
+        drawer.draw(canvas, card)
+
+    def _resolved(self, values: tuple, card) -> Element:
+        resolved = copy.copy(self.spec)
+        for (key, bound), value in zip(self.bound.items(), values):
+            where = self.spec.where_is(key)
+            setting = self.settings[key]
+            if value is None or value == "":
+                if setting.default is dataclasses.MISSING:
+                    raise self._fail(card, key, bound, value, "it is empty")
+                setattr(resolved, key, setting.default)
+                continue
+            try:
+                converted = convert(self.hints[key], value, where)
+                check_limits(setting, converted, where)
+            except PnpError as exc:
+                raise self._fail(card, key, bound, value, exc.message) from None
+            setattr(resolved, key, converted)
+        return resolved
+
+    def _fail(self, card, key: str, bound: FromField, value, message: str) -> PnpError:
+        where = getattr(card, "where", None)
+        layout = self.spec.where_is(key)
+        return PnpError(f"{_who(card)}: {key} comes from {bound.name}, which holds {value!r}: {message} "
+                        f"(drawn by {layout.file}:{layout.line})",
+                        file=where.file if where else layout.file,
+                        line=where.line if where else layout.line, field=where.field if where else key)
 
 
 def _texts(value) -> list[str]:
@@ -386,6 +449,7 @@ class TextDrawer(Drawer):
         text = piece.labels(spec.text, spec.where_is("text")) if piece.labels else spec.text
         self.text = Binding(text, spec._where)
         self.colour = Colour(spec.colour, spec.where_is("colour"), piece.palette)
+        self.palette = piece.palette   # colour names in spans: [law|+2]
         self.diagnostics = piece.diagnostics
         self.safe = piece.safe
         self.piece = (piece.width, piece.height)
@@ -408,7 +472,10 @@ class TextDrawer(Drawer):
         colour = self.colour.of(card)
         if self.ink_saver is not None:
             colour = self.ink_saver.ink(colour)
-        if "*" in text:
+        if "|" in text and self.palette:
+            text = SPAN.sub(lambda m: "[" + " ".join(self.palette.get(word, word) for word in m.group(1).split())
+                            + "|" + m.group(2) + "]", text)
+        if "*" in text or "|" in text:
             self.family.with_markup()
             self.check_markup(card, text)
         fallbacks = self._fallbacks(text, card)
@@ -456,10 +523,10 @@ class TextDrawer(Drawer):
     def check_markup(self, card, text: str | None = None) -> None:
         """Refuse emphasis that can't be drawn, naming the card, its field and the layout line."""
         text = self.text.render(card) if text is None else text
-        if "*" not in text:
+        if "*" not in text and "|" not in text:
             return
         try:
-            to_markup(text)
+            span_markup(to_markup(text))
         except MarkupError as exc:
             self._fail(card, str(exc))
 

@@ -44,6 +44,48 @@ def to_markup(text: str) -> str:
     return text.replace("\n", "<br/>")
 
 
+# [red|+2], [80%|a footnote], [#1f4e9c 120%|**big**]: part of a text in another colour or
+# size. Square brackets, as {field} holes already use braces; the style words before the bar
+# are a colour (CSS name or #rrggbb; layouts put their palette's names in first) and a size
+# (a percentage of the text's size, so it shrinks with it, or points).
+SPAN = re.compile(r"\[([^\[\]|\n]+)\|([^\[\]]*)\]")
+_RELATIVE = re.compile(r'size="(\d+(?:\.\d+)?)%"')
+
+
+def span_markup(markup: str) -> str:
+    """Spans in escaped markup as `<font color= size=>` runs; a style word that is neither a
+    colour nor a size raises MarkupError. A percentage stays `size="80%"` until the paragraph
+    is set at a size (`sized`)."""
+    from pnp.layout.units import colour_hex, parse_colour
+
+    def span(match) -> str:
+        attributes = ""
+        for word in match.group(1).split():
+            number = re.fullmatch(r"(\d+(?:\.\d+)?)(%|pt)", word)
+            if number is not None:
+                low, high = (10, 1000) if number.group(2) == "%" else (2, 500)
+                if not low <= float(number.group(1)) <= high:
+                    raise MarkupError(f"[{match.group(1)}|...]: a span's size is 10% to 1000% or 2pt to 500pt, "
+                                      f"not {word}")
+                attributes += f' size="{word[:-2] if number.group(2) == "pt" else word}"'
+                continue
+            try:
+                colour = parse_colour(word.replace("&amp;", "&"))
+            except ValueError as exc:
+                raise MarkupError(f"[{match.group(1)}|...]: {exc}; a span is [colour size|text], "
+                                  f"e.g. [red|+2] or [80%|a footnote]") from None
+            if colour is not None:
+                attributes += f' color="#{colour_hex(colour)}"'
+        return f"<font{attributes}>{match.group(2)}</font>" if attributes else match.group(2)
+
+    return SPAN.sub(span, markup)
+
+
+def sized(markup: str, size: float) -> str:
+    """Spans' percentages as points at the paragraph's size."""
+    return _RELATIVE.sub(lambda m: f'size="{size * float(m.group(1)) / 100:.2f}"', markup)
+
+
 def check_nesting(markup: str) -> None:
     open_tags: list[str] = []
     for closing, tag in _TAG.findall(markup):
@@ -57,8 +99,8 @@ def check_nesting(markup: str) -> None:
 
 
 def plain(text: str) -> str:
-    """The characters that will be drawn, without the bold/italic marks."""
-    return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", _BOLD_ITALIC.sub(r"\1", text)))
+    """The characters that will be drawn, without the bold/italic marks and span styles."""
+    return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", _BOLD_ITALIC.sub(r"\1", SPAN.sub(r"\2", text))))
 
 
 @lru_cache(maxsize=4096)
@@ -239,7 +281,7 @@ def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: f
     (pnp.layout.icons), sized with the text at each try."""
     if has_rtl(text):
         return fit_bidi(text, font, fallbacks, size, min_size, leading, colour_hex, align, width, height)
-    markup = to_markup(text)
+    markup = span_markup(to_markup(text)) if "|" in text else to_markup(text)
     if fallbacks:
         markup = with_fallbacks(markup, font, fallbacks)
     if markup == text and align != "justify":
@@ -249,7 +291,8 @@ def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: f
             return found, found.height, True
 
     def at_size(current: float) -> str:
-        return image_markup(markup, images, current) if images else markup
+        resized = sized(markup, current) if "%" in markup else markup
+        return image_markup(resized, images, current) if images else resized
 
     def paragraph_at(current: float):
         para = Paragraph(at_size(current), _style(font, current, leading, colour_hex, align))

@@ -19,6 +19,7 @@ from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, ListFlowable, ListItem,
                                 PageTemplate, Paragraph, Spacer, Table, TableStyle)
+from reportlab.platypus.doctemplate import LayoutError
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -61,8 +62,15 @@ def render_rules(ctx, component) -> list[OutputFile]:
     paper = PAPER_SIZES[ctx.options.paper]
     buffer = io.BytesIO()
     title = ctx.game.title
-    document = rules_document(buffer, paper, title, component.columns, styles, ctx.game.spec.credit, say, rtl)
-    document.build(story, canvasmaker=draft_kind(Canvas))
+    document = rules_document(buffer, paper, title, component.columns, styles, ctx.game.spec.credit, say, rtl,
+                              where_file=display_path(path))
+    try:
+        document.build(story, canvasmaker=draft_kind(Canvas))
+    except LayoutError as exc:
+        # reportlab's word for a piece taller than a column (a table row, most often)
+        raise PnpError("something on the rule sheet is taller than a whole column and cannot be "
+                       "split (a table row with a very long cell?)", file=display_path(path),
+                       hint=f"shorten it or break it up ({str(exc)[:80]})") from None
     pages = document.page
     return [OutputFile(f"{component.id}-{ctx.options.paper}{ctx.options.rules_variant}.pdf", buffer.getvalue(),
                        pages)]
@@ -114,9 +122,10 @@ def column_width(paper, columns: int) -> float:
 
 
 def rules_document(buffer, paper, title: str, columns: int, styles, credit: str,
-                   say=str, rtl: bool = False) -> BaseDocTemplate:
+                   say=str, rtl: bool = False, where_file: str = "rules.md") -> BaseDocTemplate:
     """`say` puts pnp's own words on the sheet into a translated build's language; a
-    right-to-left one fills the columns from the right."""
+    right-to-left one fills the columns from the right. Past MAX_PAGES pages the layout stops
+    with an error rather than run on."""
     margin, banner, gutter = MARGIN, BANNER, GUTTER
     width, height = paper
 
@@ -140,6 +149,9 @@ def rules_document(buffer, paper, title: str, columns: int, styles, credit: str,
         footer(canvas, doc)
 
     def footer(canvas, doc):
+        if doc.page > MAX_PAGES:
+            raise PnpError(f"the rule sheet runs past {MAX_PAGES} pages", file=where_file,
+                           hint="a rule sheet is read at the table; split it up or shorten it")
         line = f"{escape(title)} · {escape(say('rules in our own words'))} · {escape(say('page'))} {doc.page}"
         if credit:
             line += f" · {escape(credit)}"
@@ -219,12 +231,30 @@ def escape(text: str) -> str:
 
 
 MAX_NESTING = 40   # token levels: a list item inside a list is two
+# Bounds that keep the layout to seconds (reportlab re-wraps what is left of a paragraph at
+# every column break, and a heading is kept with what follows it, so a heading or paragraph
+# longer than a column costs far more than its length).
+MAX_RULES_CHARS = 300_000      # the whole sheet: some 100 pages of text
+MAX_HEADING_CHARS = 300        # a heading is a few words; kept whole with the next block
+MAX_PARAGRAPH_CHARS = 20_000   # a paragraph, list item or table cell: some four columns
+MAX_CODE_LINES = 1_000         # a code block, one paragraph a line
+MAX_LINES = 20_000             # lines of Markdown, checked before it is parsed
+MAX_BLOCKS = 5_000             # paragraphs, list items, table cells and code lines in all
+MAX_PAGES = 150
+MAX_KEPT_HEADINGS = 3          # headings kept together with the table that follows them
 
 
 def markdown_story(text: str, styles, generate, where_file: str = "rules.md") -> list:
     from markdown_it import MarkdownIt   # only games with a rule sheet pay for importing it
+    if len(text) > MAX_RULES_CHARS:
+        raise PnpError(f"the rule sheet has {len(text):,} characters, more than pnp lays out "
+                       f"({MAX_RULES_CHARS:,})", file=where_file)
+    if text.count("\n") > MAX_LINES:
+        raise PnpError(f"the rule sheet has {text.count(chr(10)):,} lines, more than pnp lays out ({MAX_LINES:,})",
+                       file=where_file, hint="a rule sheet is read at the table; split it up or shorten it")
     parser = MarkdownIt("commonmark", {"html": False, "maxNesting": MAX_NESTING + 4}).enable("table")
     tokens = parser.parse(text)
+    check_sizes(tokens, where_file)
     deepest = max((token for token in tokens if token.map), key=lambda token: token.level, default=None)
     if deepest is not None and deepest.level > MAX_NESTING:
         # past its limit markdown-it drops text silently: say so instead of printing less
@@ -232,6 +262,46 @@ def markdown_story(text: str, styles, generate, where_file: str = "rules.md") ->
                        file=where_file, line=deepest.map[0] + 1 if deepest.map else None)
     story, _ = _blocks(tokens, 0, None, styles, generate)
     return story
+
+
+def check_sizes(tokens, where_file: str) -> None:
+    """Each heading, paragraph and code block within its bound, or an error at its line."""
+    heading = False
+    blocks = 0
+    for token in tokens:
+        line = token.map[0] + 1 if token.map else None
+        if token.type == "heading_open":
+            heading = True
+        if token.type in ("inline", "fence", "code_block"):
+            blocks += 1 if token.type == "inline" else token.content.rstrip("\n").count("\n") + 1
+            if blocks > MAX_BLOCKS:
+                raise PnpError(f"the rule sheet has more than {MAX_BLOCKS:,} paragraphs, list items, table "
+                               f"cells and code lines, more than pnp lays out", file=where_file, line=line,
+                               hint="a rule sheet is read at the table; split it up or shorten it")
+        if token.type == "inline":
+            limit, what = (MAX_HEADING_CHARS, "heading") if heading else (MAX_PARAGRAPH_CHARS, "paragraph")
+            if len(token.content) > limit:
+                raise PnpError(f"a {what} of {len(token.content):,} characters, longer than pnp lays out "
+                               f"({limit:,})", file=where_file, line=line,
+                               hint="a heading is a few words: put the rest in a paragraph below it"
+                               if heading else "break it into paragraphs")
+            heading = False
+        elif token.type in ("fence", "code_block"):
+            lines = token.content.rstrip("\n").count("\n") + 1
+            if lines > MAX_CODE_LINES or len(token.content) > MAX_PARAGRAPH_CHARS * 5:
+                raise PnpError(f"a code block of {lines:,} lines, more than pnp lays out ({MAX_CODE_LINES:,})",
+                               file=where_file, line=line)
+
+
+def code_lines(content: str, styles) -> list[Flowable]:
+    """A code block as one paragraph a line: reportlab splits a long paragraph at each column
+    break by laying out all that is left again, lines of their own cost nothing to split."""
+    style = ParagraphStyle("code", parent=styles["body"], spaceAfter=0)
+    lines = content.rstrip("\n").split("\n")
+    out: list[Flowable] = [paragraph(escape(line) or "&nbsp;", style) for line in lines]
+    if out:
+        out.append(Spacer(1, styles["body"].spaceAfter))
+    return out
 
 
 def _blocks(tokens, i: int, stop: str | None, styles, generate):
@@ -252,7 +322,7 @@ def _blocks(tokens, i: int, stop: str | None, styles, generate):
                 made = generate(match.group(1))
                 headings: list[Flowable] = []
                 while out and getattr(out[-1], "style", None) is not None and \
-                        out[-1].style.name in ("h1", "h2", "h3"):
+                        out[-1].style.name in ("h1", "h2", "h3") and len(headings) < MAX_KEPT_HEADINGS:
                     headings.insert(0, out.pop())
                 if headings:   # never a heading alone at the foot of a column
                     made = [KeepTogether([*headings, made[0]]), *made[1:]]
@@ -276,7 +346,7 @@ def _blocks(tokens, i: int, stop: str | None, styles, generate):
             out.append(Spacer(1, 6))
             i += 1
         elif token.type in ("fence", "code_block"):
-            out.append(paragraph(escape(token.content).replace("\n", "<br/>"), styles["body"]))
+            out.extend(code_lines(token.content, styles))
             i += 1
         else:
             i += 1

@@ -54,6 +54,7 @@ def render_tuckboxes(ctx, component) -> list[OutputFile]:
     font = ctx.project.fonts.family("display", component._where).face()
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, paper, f"{ctx.game.title}: {component.title or 'tuck boxes'}")
+    drawn = 0
     for deck_id in decks:
         deck_component = next((c for c in ctx.game.components if c.id == deck_id and c.is_deck), None)
         if deck_component is None:
@@ -62,6 +63,13 @@ def render_tuckboxes(ctx, component) -> list[OutputFile]:
         deck = ctx.decks[deck_id]
         box = box_for(front, deck.total, thickness, clearance)
         if not fits(box, paper):
+            if fits(box_for(front, 1, thickness, clearance), paper):
+                # the pieces would fit: the stack is too deep, which the designer cannot mean
+                most = most_cards(front, thickness, clearance, paper)
+                raise component.where_is("thickness").error(
+                    f"{deck_id}: {deck.total} cards make a tuck box {box.depth / mm(1):.0f} mm deep, too big for "
+                    f"{options.paper} paper even over two sheets; at most {most} cards fit one box",
+                    hint="leave this deck out of the box with `decks:`, or set a smaller `thickness`")
             message = (f"{deck_id}: {front.width / mm(1):.0f} x {front.height / mm(1):.0f} mm pieces make a tuck "
                        f"box too big for {options.paper} paper, even over two sheets")
             if component.decks:   # asked for by name: an error
@@ -69,7 +77,24 @@ def render_tuckboxes(ctx, component) -> list[OutputFile]:
             continue   # by default: pieces no box holds (Big Ten's end zones) get none
         art = (back or front, deck.expanded()[0])
         draw_net(canvas, paper, box, art, ctx.game.title, deck_component.title or deck_id, font)
+        drawn += 1
+    if not drawn:   # a PDF of no pages is no file to print (and no PDF reader opens it)
+        raise component.where_is("kind").error(
+            f"no deck of this game has pieces a tuck box on {options.paper} paper can hold",
+            hint="remove the tuckbox component")
     return [finish(canvas, buffer, f"{component.id}-{options.paper}{options.variant}.pdf")]
+
+
+def most_cards(front, thickness: float, clearance: float, paper) -> int:
+    """The most cards whose box still fits the paper (at least one does)."""
+    low, high = 1, 1
+    while fits(box_for(front, high * 2, thickness, clearance), paper) and high < 10**6:
+        high *= 2
+    high *= 2
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if fits(box_for(front, middle, thickness, clearance), paper) else (low, middle)
+    return low
 
 
 def fits(box: Box, paper) -> bool:

@@ -10,13 +10,32 @@
 
 Nothing else is served: no directory listing, no path taken from the request is ever opened;
 a picture is looked up by key in memory and a download by name in the list of files this
-server's builds wrote. Requests whose Host is not this server are refused (a web page
-elsewhere cannot reach a server on 127.0.0.1 through DNS tricks)."""
+server's builds wrote.
+
+The server runs beside a browser that visits other sites, so:
+
+- every request must name this server in its Host header: a loopback name or address, the
+  machine's own name, or the address the request actually arrived on, with this server's
+  port, whatever `--host` is (a web page elsewhere cannot reach it through DNS rebinding);
+- every request that changes anything (`changes_allowed`, called first by every POST route)
+  must carry the session token the page was served with in an `X-Pnp-Token` header, an
+  `Origin` that is this server exactly (another port of localhost is another origin), no
+  `Sec-Fetch-Site` other than `same-origin`, and a JSON body (`Content-Type:
+  application/json`); a plain form or `text/plain` POST from another site never builds. The
+  token is made afresh each time the server starts, put in the page's `<meta name="pnp-token">`
+  and sent back by the page's script; a custom header also means a browser must ask first
+  (CORS preflight), which this server never grants;
+- a body is read only with a plain `Content-Length` of at most MAX_BODY bytes (no chunked
+  bodies) within the socket timeout, and a client that hangs up is simply let go;
+- the page may not be framed by another site (no clickjacking of its Build button)."""
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
 import json
 import re
+import secrets
 import socket
 import threading
 from http import HTTPStatus
@@ -33,6 +52,13 @@ ASSETS = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; 
 PICTURE = re.compile(r"^/img/([0-9a-f]{24}(?:-\d{1,4})?)\.png$")
 HEARTBEAT_SECONDS = 15
 MAX_BODY = 4096
+SOCKET_TIMEOUT = 60        # a client that stops sending (or reading) for this long is let go
+TOKEN_HEADER = "X-Pnp-Token"
+TOKEN_PLACEHOLDER = b"__PNP_SESSION_TOKEN__"
+LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
+GONE = (ConnectionError, TimeoutError)   # the client hung up or went quiet: not pnp's problem
+PAGE_HEADERS = {"X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'",
+                "Referrer-Policy": "no-referrer"}
 
 
 def asset(name: str) -> bytes:
@@ -50,16 +76,80 @@ class PreviewServer(ThreadingHTTPServer):
         self.build = build              # build(options: dict) -> list of (name, Path, pages, size)
         self.downloads: dict[str, Path] = {}
         self.stopping = threading.Event()
+        self.token = secrets.token_urlsafe(32)   # this session's: in the page, asked of every change
+        self.bound = address[0]
 
-    def allowed_hosts(self) -> set[str]:
-        host, port = self.server_address[:2]
-        names = {host, "localhost", "127.0.0.1", "[::1]"} if host in ("127.0.0.1", "localhost", "::1") else None
-        return {f"{name}:{port}" for name in names} if names else set()
+    def serves_host(self, header: str | None, arrived_on: str) -> bool:
+        """Whether a Host header names this server: its port, and a name or address that is
+        this server's own whatever `--host` says (never a name that merely resolves here,
+        which is what DNS rebinding relies on). `arrived_on` is the local address the request
+        came in on."""
+        parsed = split_host(header)
+        if parsed is None:
+            return False
+        name, port = parsed
+        if port != self.server_address[1]:
+            return False
+        arrived = plain_address(arrived_on)
+        if name == arrived:
+            return True                                   # the address the client really used
+        if is_loopback(arrived):
+            return name in LOOPBACK_NAMES
+        if name == self.bound.lower():
+            return True                                   # the name given to --host
+        return name in own_names()                        # the machine's own name, on the network
+
+    def handle_error(self, request, client_address) -> None:
+        import sys
+        if isinstance(sys.exc_info()[1], GONE):
+            return     # a client hanging up is not an error
+        super().handle_error(request, client_address)
+
+
+def split_host(header: str | None) -> tuple[str, int] | None:
+    """`name:port` (or `[v6]:port`, or a name alone for port 80) as (lower-case name, port)."""
+    if not header or len(header) > 300 or any(c in header for c in " /\\@?#\t"):
+        return None
+    match = re.fullmatch(r"(\[[0-9a-fA-F:.]+\]|[^:\[\]]+)(?::(\d{1,5}))?", header.strip())
+    if match is None:
+        return None
+    name = match.group(1).lower().rstrip(".")
+    return plain_address(name), int(match.group(2) or 80)
+
+
+def plain_address(name: str) -> str:
+    """An address in one spelling (`[::1]` -> `::1`, `::ffff:127.0.0.1` -> `127.0.0.1`)."""
+    bare = name[1:-1] if name.startswith("[") and name.endswith("]") else name
+    try:
+        address = ipaddress.ip_address(bare.split("%", 1)[0])
+    except ValueError:
+        return name
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
+        address = address.ipv4_mapped
+    return str(address)
+
+
+def is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return address == "localhost"
+
+
+def own_names() -> set[str]:
+    """This machine's own names (`--host 0.0.0.0` shares the preview on the local network)."""
+    names = {socket.gethostname().lower()}
+    try:
+        names.add(socket.getfqdn().lower())
+    except OSError:
+        pass
+    return {name.rstrip(".") for name in names if name}
 
 
 class PreviewHandler(BaseHTTPRequestHandler):
     server: PreviewServer
     protocol_version = "HTTP/1.1"
+    timeout = SOCKET_TIMEOUT
 
     def log_message(self, format, *args):  # noqa: A002 - the standard library's name
         pass   # the terminal shows what the user does, not every picture fetched
@@ -71,7 +161,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
         url = urlsplit(self.path)
         query = {k: v[-1] for k, v in parse_qs(url.query).items()}
         if url.path == "/":
-            return self._send(asset("index.html"), ASSETS["index.html"])
+            page = asset("index.html").replace(TOKEN_PLACEHOLDER, self.server.token.encode())
+            return self._send(page, ASSETS["index.html"], cache="no-store", extra=PAGE_HEADERS)
         if url.path.startswith("/assets/") and url.path[len("/assets/"):] in ASSETS:
             name = url.path[len("/assets/"):]
             return self._send(asset(name), ASSETS[name])
@@ -90,19 +181,11 @@ class PreviewHandler(BaseHTTPRequestHandler):
         self._error(HTTPStatus.NOT_FOUND, "not found")
 
     def do_POST(self):  # noqa: N802
-        if not self._host_ok():
+        options = self.changes_allowed()
+        if options is None:
             return
         if urlsplit(self.path).path != "/api/build":
             return self._error(HTTPStatus.NOT_FOUND, "not found")
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY:
-            return self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "request too large")
-        try:
-            options = json.loads(self.rfile.read(length) or b"{}")
-            if not isinstance(options, dict):
-                raise ValueError("expected a JSON object")
-        except ValueError as exc:
-            return self._error(HTTPStatus.BAD_REQUEST, f"bad request: {exc}")
         try:
             with RENDER_LOCK:
                 written = self.server.build(options)
@@ -114,13 +197,79 @@ class PreviewHandler(BaseHTTPRequestHandler):
             files.append(dict(name=name, url=f"/download/{name}", pages=pages, size=size))
         self._json(dict(files=files, error=None))
 
-    # --- responses ---------------------------------------------------------------------------
+    # --- what a request must show --------------------------------------------------------------
+    def changes_allowed(self) -> dict | None:
+        """The one gate of every request that changes anything: this server's Host, its own
+        Origin, the session token, and a bounded JSON object as the body. Returns that object,
+        or None once the refusal is sent. Every state-changing route calls this first."""
+        if not self._host_ok():
+            return None
+        host = self.headers.get("Host", "")
+        origin = self.headers.get("Origin")
+        if origin is None or origin != f"http://{host}":
+            self._refuse(HTTPStatus.FORBIDDEN, "only the preview page itself may change anything")
+            return None
+        if self.headers.get("Sec-Fetch-Site", "same-origin") != "same-origin":
+            self._refuse(HTTPStatus.FORBIDDEN, "only the preview page itself may change anything")
+            return None
+        token = self.headers.get(TOKEN_HEADER, "")
+        if not hmac.compare_digest(token.encode("utf-8", "replace"), self.server.token.encode()):
+            self._refuse(HTTPStatus.FORBIDDEN, "this session's token is missing or wrong (reload the page)")
+            return None
+        kind = self.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
+        if kind != "application/json":
+            self._refuse(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send JSON (Content-Type: application/json)")
+            return None
+        body = self._body()
+        if body is None:
+            return None
+        try:
+            value = json.loads(body or b"{}")
+        except ValueError as exc:
+            self._refuse(HTTPStatus.BAD_REQUEST, f"bad request: {exc}")
+            return None
+        if not isinstance(value, dict):
+            self._refuse(HTTPStatus.BAD_REQUEST, "bad request: expected a JSON object")
+            return None
+        return value
+
+    def _body(self) -> bytes | None:
+        """The request body, at most MAX_BODY bytes, whatever the headers claim."""
+        if "Transfer-Encoding" in self.headers:
+            self._refuse(HTTPStatus.LENGTH_REQUIRED, "send the body with a Content-Length, not chunked")
+            return None
+        lengths = self.headers.get_all("Content-Length") or []
+        if len(lengths) != 1 or not re.fullmatch(r"[0-9]{1,9}", lengths[0].strip()):
+            self._refuse(HTTPStatus.LENGTH_REQUIRED, "one plain Content-Length is needed")
+            return None
+        length = int(lengths[0])
+        if length > MAX_BODY:
+            self._refuse(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "request too large")
+            return None
+        body = self.rfile.read(length)
+        if len(body) != length:
+            self.close_connection = True
+            return None    # the client hung up part way: nobody to answer
+        return body
+
+    def _refuse(self, status: HTTPStatus, message: str) -> None:
+        self.close_connection = True   # any body left unread must not be taken for a request
+        self._error(status, message)
+
     def _host_ok(self) -> bool:
-        allowed = self.server.allowed_hosts()
-        if allowed and self.headers.get("Host") not in allowed:
-            self._error(HTTPStatus.FORBIDDEN, "this server answers only to its own address")
+        arrived_on = self.connection.getsockname()[0]
+        if not self.server.serves_host(self.headers.get("Host"), arrived_on):
+            self._refuse(HTTPStatus.FORBIDDEN, "this server answers only to its own address")
             return False
         return True
+
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except GONE:
+            self.close_connection = True   # the client hung up or went quiet: let it go
+
+    # --- responses ---------------------------------------------------------------------------
 
     def _download(self, name: str) -> None:
         path = self.server.downloads.get(name)
@@ -146,7 +295,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
                 else:
                     self.wfile.write(b": still here\n\n")
                 self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
+        except GONE:
             pass   # the page was closed
 
     def _json(self, value) -> None:
@@ -162,6 +311,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", cache)
         self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Cross-Origin-Resource-Policy", "same-origin")   # no other site embeds its pictures
         for key, value in (extra or {}).items():
             self.send_header(key, value)
         self.end_headers()

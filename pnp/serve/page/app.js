@@ -6,6 +6,17 @@
 const $ = (id) => document.getElementById(id);
 let state = null;        // the last state the server sent
 let shownCard = null;    // "deck/index" of the card in the dialog
+// This session's token, put in the page by the server: every request that changes anything
+// sends it in the X-Pnp-Token header (see serve/server.py, changes_allowed).
+const TOKEN = document.querySelector("meta[name=pnp-token]").content;
+
+// A request that changes something on the server: JSON, with the session token.
+function change(path, value) {
+  return fetch(path, {
+    method: "POST", headers: { "Content-Type": "application/json", "X-Pnp-Token": TOKEN },
+    body: JSON.stringify(value),
+  });
+}
 
 function choices() {
   return { paper: $("paper").value, ink: $("ink").checked ? "1" : "" };
@@ -149,11 +160,13 @@ async function build() {
   $("downloads").hidden = false;
   $("downloads").textContent = "Building…";
   try {
-    const response = await fetch("/api/build", {
-      method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ paper: $("paper").value || "letter", duplex: $("duplex").value,
-        bleed: Number($("bleed").value) || 0, ink_saver: $("ink").checked }),
-    });
+    // "game's paper" is the empty choice: sent as null, the build takes the game's own.
+    const response = await change("/api/build", { paper: $("paper").value || null, duplex: $("duplex").value,
+      bleed: Number($("bleed").value) || 0, ink_saver: $("ink").checked });
+    if (!response.ok) {
+      $("downloads").replaceChildren(element("strong", { text: "Not built: " }), await response.text());
+      return;
+    }
     const result = await response.json();
     if (result.error) {
       $("downloads").replaceChildren(element("strong", { text: "Not built: " }), result.error.text);
