@@ -48,6 +48,7 @@ REQUEST_OPTIONS: dict[str, Callable[[str], Callable]] = {
     "bleed": lambda help: click.option(
         "--bleed", callback=parsed_with(parse_bleed), is_flag=False, flag_value="3mm", default=None,
         metavar="[LENGTH]", help=help),
+    "full_bleed": lambda help: click.option("--full-bleed", is_flag=True, help=help),
     "shops": lambda help: click.option("--shop", "shops", multiple=True, metavar="NAME", help=help),
     "ink_saver": lambda help: click.option("--ink-saver", is_flag=True, help=help),
     "draft": lambda help: click.option("--draft", is_flag=True, help=help),
@@ -61,6 +62,8 @@ REQUEST_HELP = {
               "'fold': fronts and backs on one side, to fold and glue (no duplex printer needed).",
     "back_offset": "Shift the backs by X mm right and Y mm down to make up for a printer's shift.",
     "bleed": "Extend backgrounds past the cut line (3mm if no length).",
+    "full_bleed": "With --bleed: the whole bleed on every side of every piece (gutters of twice the "
+                  "bleed, none shared), at the cost of pieces a sheet (files get a -full-bleed suffix).",
     "shops": "Also write files for a print shop: tgc, mpc, drivethru, tts (Tabletop Simulator), "
              "ttp (Tabletop Playground), or a preset in shops/.",
     "ink_saver": "Print with little ink: no full-bleed backgrounds or dark fills (files get an "

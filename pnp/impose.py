@@ -5,6 +5,7 @@ All positions are PDF points from the bottom-left corner of the sheet.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable, Literal
@@ -15,14 +16,17 @@ from pnp.layout.units import mm
 PAPER_SIZES = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
 UNPRINTABLE = mm(5)         # home printers cannot print this close to the edge
 INKJET_MARGIN = mm(6.35)    # many inkjets print nothing this close: a mark must still show past it
-MARK_OFFSET = mm(0.35)      # cut marks stop short of the bleed so they never show on a piece
+CLEAR = mm(1)               # the least gap between a mark and any trim or bleed it does not mark
+MARK_OFFSET = CLEAR         # cut marks start this far outside the bleed, so a crooked cut leaves none on a piece
 MARK_LENGTH = mm(5)         # at most, so a mark never reaches the pieces across a fold gutter
 MIN_MARK = mm(0.5)          # a mark shorter than this is not drawn
 CUTTABLE_MARK = mm(3)       # every cut line shows a mark at least this long past INKJET_MARGIN
 MARK_WIDTH = 0.25           # points
-MARK_GUTTER = mm(2)         # the least gutter that holds marks between pieces (with no bleed)
+MARK_GUTTER = mm(2)         # the narrowest gutter pnp chooses (a narrower one is a sliver to cut twice)
+MIN_MARK_GUTTER = CLEAR + MARK_WIDTH   # a mark beside one piece, CLEAR from the piece across the gutter
 MARGIN_FOR_MARK = INKJET_MARGIN + MARK_OFFSET + CUTTABLE_MARK
 Duplex = Literal["long-edge", "short-edge", "none", "fold"]
+Orientation = Literal["any", "upright", "turned"]
 
 
 class MarksBetween:
@@ -32,8 +36,15 @@ class MarksBetween:
     between them (marks_between)."""
 
     paper: tuple[float, float]
-    piece: tuple[float, float]   # trim size
+    piece: tuple[float, float]   # trim size as it lies on the sheet (turned pieces: width and height swapped)
     bleed: float                 # the bleed asked for; neighbours and the margin may leave less room
+    turned: bool = False         # pieces drawn a quarter turn anticlockwise
+    full_bleed: bool = False     # the whole bleed round the block: marks go between pieces rather than cut it
+
+    @property
+    def mark_room(self) -> float:
+        """The margin that holds marks at the ends of the lines: with full bleed, the bleed too."""
+        return MARGIN_FOR_MARK + (self.bleed if self.full_bleed else 0.0)
 
     @property
     def per_sheet(self) -> int:
@@ -54,19 +65,31 @@ class MarksBetween:
         return min(left, self.paper[0] - right), min(bottom, self.paper[1] - top)
 
     @property
+    def marked_in_margin(self) -> tuple[bool, bool]:
+        """Whether the (vertical, horizontal) cut lines are marked in the margin at their ends
+        (above and below; beside the block): the margin holds a mark an inkjet prints."""
+        mx, my = self.margins
+        between_v, between_h = self.marks_between
+        return (not between_v and my >= self.mark_room - 1e-6, not between_h and mx >= self.mark_room - 1e-6)
+
+    @property
     def outer_bleed(self) -> tuple[float, float]:
-        """Bleed around the block (sideways, up and down): what the margin leaves after a cut
-        mark an inkjet prints, since a sheet without marks can't be cut true. Where the margin
-        can't hold such a mark even without bleed, no bleed: those lines are marked between
-        the pieces (marks_between)."""
-        sideways, upright = (max(0.0, min(self.bleed, margin - MARGIN_FOR_MARK)) for margin in self.margins)
-        return sideways, upright
+        """Bleed around the block (sideways, up and down): up to the printable margin, less the
+        room a mark an inkjet prints needs where the lines ending in that margin are marked there."""
+        mx, my = self.margins
+        in_margin_v, in_margin_h = self.marked_in_margin
+        sideways = min(self.bleed, mx - (MARGIN_FOR_MARK if in_margin_h else UNPRINTABLE))
+        upright = min(self.bleed, my - (MARGIN_FOR_MARK if in_margin_v else UNPRINTABLE))
+        return max(0.0, sideways), max(0.0, upright)
 
     def bleed_sides(self, index: int) -> tuple[float, float, float, float]:
         raise NotImplementedError
 
     @property
     def marks_between(self) -> tuple[bool, bool]:
+        raise NotImplementedError
+
+    def cut_lines(self) -> tuple[list[float], list[float]]:
         raise NotImplementedError
 
     @cached_property
@@ -77,10 +100,10 @@ class MarksBetween:
 
     def bleed_notches(self, index: int) -> list[tuple[float, float, float, float]]:
         """(x, y, width, height) of the windows cut out of slot `index`'s bleed, from its trim's
-        bottom-left corner, so the marks between pieces lie outside every bleed."""
+        bottom-left corner, so the marks between pieces lie CLEAR of every bleed."""
         left, bottom, right, top = self.bleed_sides(index)
         pw, ph = self.piece
-        to_top, to_bottom, to_left, to_right = (length + MARK_OFFSET for length in self.between_lengths(index))
+        to_top, to_bottom, to_left, to_right = (length + 2 * CLEAR for length in self.between_lengths(index))
         between_v, between_h = self.marks_between
         notches = []
         if between_v:   # beside the piece, at its top and its bottom
@@ -95,15 +118,64 @@ class MarksBetween:
         return notches
 
     def between_lengths(self, index: int) -> tuple[float, float, float, float]:
-        """How far the marks between pieces run along slot `index`'s edges from its top, bottom,
-        left and right end: CUTTABLE_MARK past the inkjet's margin, where the piece's end lies
-        inside it (a row of end zones 6 mm from the side)."""
+        """How long the marks between pieces are along slot `index`'s edges, from CLEAR inside
+        its top, bottom, left and right end: CUTTABLE_MARK past the inkjet's margin, where the
+        piece's end lies inside it."""
         x, y = self.slot(index)
         pw, ph = self.piece
         width, height = self.paper
-        top, bottom, left, right = (CUTTABLE_MARK + max(0.0, INKJET_MARGIN - edge)
+        top, bottom, left, right = (CUTTABLE_MARK + max(0.0, INKJET_MARGIN - edge - CLEAR)
                                     for edge in (height - y - ph, y, x, width - x - pw))
         return top, bottom, left, right
+
+    def unmarked_lines(self) -> list[str]:
+        """Each cut line that has no mark an inkjet prints, and why, for the build to say."""
+        width, height = self.paper
+        xs, ys = self.cut_lines()
+        between_v, between_h = self.marks_between
+        in_margin_v, in_margin_h = self.marked_in_margin
+        found = []
+        for vertical, lines, length, marked in ((True, xs, width, between_v or in_margin_v),
+                                                (False, ys, height, between_h or in_margin_h)):
+            name = "vertical" if vertical else "horizontal"
+            for at in lines:
+                edge = min(at, length - at)
+                if edge < INKJET_MARGIN - 1e-6:
+                    found.append(f"the {name} cut at {at / mm(1):.2f} mm lies {edge / mm(1):.2f} mm from the "
+                                 f"paper's edge, where many inkjets print nothing")
+                elif not marked:
+                    margin = self.margins[0 if not vertical else 1] / mm(1)
+                    found.append(f"the {name} cut at {at / mm(1):.2f} mm has no mark: the margin at its ends is "
+                                 f"{margin:.2f} mm (a mark needs {MARGIN_FOR_MARK / mm(1):.2f}) and the pieces "
+                                 f"beside it touch")
+        return found
+
+    def bleed_by_edge(self) -> dict[str, float]:
+        """The least bleed each kind of edge gets: the block's sides, its top and bottom, and
+        between the pieces beside and above one another."""
+        left, bottom, right, top = self.block
+        pw, ph = self.piece
+        got: dict[str, float] = {}
+        for index in range(self.per_sheet):
+            x, y = self.slot(index)
+            sides = self.bleed_sides(index)
+            outer = (abs(x - left) < 0.05, abs(y - bottom) < 0.05, abs(x + pw - right) < 0.05, abs(y + ph - top) < 0.05)
+            for side, value in enumerate(sides):
+                where = (("at the sides of the block", "above and below the block")[side % 2] if outer[side]
+                         else ("between the columns", "between the rows")[side % 2])
+                got[where] = min(got.get(where, value), value)
+        return got
+
+    def bleed_summary(self) -> str:
+        """Which edges get how much bleed, in words, where any gets less than asked."""
+        if self.bleed <= 0:
+            return ""
+        got = self.bleed_by_edge()
+        if all(value >= self.bleed - 0.01 for value in got.values()):
+            return ""
+        words = [f"{value / mm(1):.2f} mm {where}" if value > 0.005 else f"none {where} (they share a cut line)"
+                 if where.startswith("between") else f"none {where}" for where, value in got.items()]
+        return f"{self.bleed / mm(1):.3g} mm bleed asked, the paper leaves " + ", ".join(words)
 
 
 @dataclass(frozen=True)
@@ -112,18 +184,20 @@ class Grid(MarksBetween):
 
     Where a margin is too narrow for a cut mark an inkjet prints (three poker rows on Letter
     leave 6.35 mm), the lines that end there are marked between the pieces instead: short
-    marks in the gutter beside each piece's edge, at the top and bottom of each row (or the
-    ends of each column), with the bleed notched round them. Cut the other way first, on the
-    marks in the wide margin; each strip then carries its own marks."""
+    marks in the gutter beside each piece's edge, CLEAR inside its ends, with the bleed
+    notched round them. Cut the other way first, on the marks in the wide margin; each strip
+    then carries its own marks."""
 
     paper: tuple[float, float]
-    piece: tuple[float, float]   # trim size
+    piece: tuple[float, float]   # trim size on the sheet
     gap: float                   # between columns (and rows, unless row_gap is given)
     cols: int
     rows: int
     origin: tuple[float, float] | None = None   # bottom-left of the block; None: centred
     bleed: float = 0.0   # the bleed asked for; neighbours and the margin may leave less room
     row_gap: float | None = None
+    turned: bool = False   # pieces lie a quarter turn round: `piece` is their size as they lie
+    full_bleed: bool = False
 
     @property
     def per_sheet(self) -> int:
@@ -163,8 +237,8 @@ class Grid(MarksBetween):
         the margin at their ends (above and below; beside) is too narrow for a mark."""
         mx, my = self.margins
         gx, gy = self.gaps
-        return (my < MARGIN_FOR_MARK - 1e-6 and (self.cols == 1 or gx >= MARK_WIDTH + MARK_OFFSET),
-                mx < MARGIN_FOR_MARK - 1e-6 and (self.rows == 1 or gy >= MARK_WIDTH + MARK_OFFSET))
+        return (my < self.mark_room - 1e-6 and (self.cols == 1 or gx >= MIN_MARK_GUTTER - 1e-6),
+                mx < self.mark_room - 1e-6 and (self.rows == 1 or gy >= MIN_MARK_GUTTER - 1e-6))
 
     def bleed_sides(self, index: int) -> tuple[float, float, float, float]:
         """(left, bottom, right, top) bleed of slot `index`: outer edges get the outer bleed."""
@@ -222,56 +296,73 @@ def turned_over(corner: tuple[float, float], piece: tuple[float, float], paper: 
 
 
 def grid_for(paper: tuple[float, float], piece: tuple[float, float], gap: float | None,
-             bleed: float = 0.0) -> Grid:
-    """As many pieces as fit inside the printable area. With a bleed and no gap of the layout's
-    own, pieces get a gutter of twice the bleed when that costs no piece (nor the room for cut
-    marks), else they touch and share cut lines; the bleed round the block shrinks to the
-    margin rather than lose a row. Where a margin is too narrow for marks, the pieces get a
-    gutter the other way, if the paper has room, to hold the marks between them."""
-    gaps = [gap] if gap is not None else list(dict.fromkeys([2 * bleed, 0.0]))
-    best = None
-    # room round the block for the outer bleed and a mark to cut by, for the bleed only, or
-    # none: on a tie in pieces the earlier wins
-    for reserve in dict.fromkeys((bleed + MARGIN_FOR_MARK - UNPRINTABLE, bleed, 0.0)):
-        for each in gaps:
-            cols = _fit(paper[0] - 2 * UNPRINTABLE - 2 * reserve, piece[0], each)
-            rows = _fit(paper[1] - 2 * UNPRINTABLE - 2 * reserve, piece[1], each)
-            if best is None or cols * rows > best.per_sheet:
-                best = Grid(paper, piece, each, cols, rows, bleed=bleed)
-    if best is None or best.per_sheet < 1:
+             bleed: float = 0.0, orientation: Orientation = "any", full_bleed: bool = False,
+             count: int | None = None) -> Grid:
+    """The most pieces inside the printable area, upright or a quarter turn round (unless the
+    game pins `orientation`); among the ways to lay out that many, the one whose every cut
+    line has a mark an inkjet prints, then the one that gives the most bleed, then the one
+    with marks in the margin rather than between pieces, then upright. Without a gap of the
+    layout's own, each way (columns, rows) gets a gutter of twice the bleed where it fits,
+    else the pieces touch and share cut lines, or get a narrower gutter that holds marks."""
+    candidates = []
+    for turned in {"any": (False, True), "upright": (False,), "turned": (True,)}[orientation]:
+        footprint = (piece[1], piece[0]) if turned else piece
+        across = _axis_options(paper[0], footprint[0], gap, bleed, full_bleed)
+        down = _axis_options(paper[1], footprint[1], gap, bleed, full_bleed)
+        for (cols, gx), (rows, gy) in itertools.product(across, down):
+            candidates.append(Grid(paper, footprint, gx, cols, rows, bleed=bleed, row_gap=gy, turned=turned,
+                                   full_bleed=full_bleed))
+    if not candidates:
         raise PnpError(f"a {piece[0] / mm(1):.1f} x {piece[1] / mm(1):.1f} mm piece does not fit "
                        f"on this paper inside the 5 mm margin; make it a board instead")
-    return gutters_for_marks(best)
+    return min(candidates, key=lambda grid: _worse(grid, count))
 
 
-def gutters_for_marks(grid: Grid) -> Grid:
-    """`grid`, with a gutter between the columns (rows) where the margin above and below
-    (beside) has no room for the marks of the lines that end there: the marks then go
-    between the pieces. The gutter is as wide as the paper allows after the marks of the other
-    lines, up to twice the bleed (or MARK_GUTTER), and the gap of the other way is kept."""
-    gx, gy = grid.gaps
-    pw, ph = grid.piece
-    width, height = grid.paper
-    mx, my = grid.margins
-    if my < MARGIN_FOR_MARK and grid.cols > 1 and gx < MARK_GUTTER:
-        room = (width - grid.cols * pw - 2 * MARGIN_FOR_MARK) / (grid.cols - 1)
-        wanted = min(room, max(2 * grid.bleed, MARK_GUTTER))
-        if wanted >= MARK_WIDTH + MARK_OFFSET:
-            return Grid(grid.paper, grid.piece, wanted, grid.cols, grid.rows, grid.origin, grid.bleed, gy)
-    if mx < MARGIN_FOR_MARK and grid.rows > 1 and gy < MARK_GUTTER:
-        room = (height - grid.rows * ph - 2 * MARGIN_FOR_MARK) / (grid.rows - 1)
-        wanted = min(room, max(2 * grid.bleed, MARK_GUTTER))
-        if wanted >= MARK_WIDTH + MARK_OFFSET:
-            return Grid(grid.paper, grid.piece, gx, grid.cols, grid.rows, grid.origin, grid.bleed, wanted)
-    return grid
+def _worse(grid: Grid, count: int | None = None) -> tuple:
+    """Sort key: more pieces (of the `count` there are), fewer unmarked cut lines, less bleed
+    lost, marks in the margin, upright, narrower gutters."""
+    shortfall = sum(grid.bleed - side for sides, _ in grid.slot_bleeds for side in sides)
+    between = sum(grid.marks_between)
+    held = grid.per_sheet if count is None else min(grid.per_sheet, count)
+    return (-held, grid.turned, len(grid.unmarked_lines()), round(shortfall / mm(0.1)), between,
+            round(sum(grid.gaps), 3))
+
+
+def _axis_options(length: float, piece: float, gap: float | None, bleed: float,
+                  full_bleed: bool = False) -> list[tuple[int, float]]:
+    """(count, gutter) ways to lay pieces along one side of the sheet: as many as fit, with the
+    layout's own gap, or with a gutter of twice the bleed, none, the narrowest that holds marks
+    between pieces, or the widest that leaves a margin for marks."""
+    room = length - 2 * UNPRINTABLE
+    if full_bleed:   # the whole bleed in every gutter and round the block
+        gap = 2 * bleed if gap is None else max(gap, 2 * bleed)
+        count = _fit(room - 2 * bleed, piece, gap)
+        return [(count, gap)] if count else []
+    if gap is not None:
+        count = _fit(room, piece, gap)
+        return [(count, gap)] if count else []
+    count = _fit(room, piece, 0.0)
+    if count == 0:
+        return []
+    if count == 1:
+        return [(1, 0.0)]
+    widest = (room - count * piece) / (count - 1)
+    gutters = {0.0, min(2 * bleed, widest)}
+    if widest >= MARK_GUTTER:
+        gutters.add(MARK_GUTTER)
+    for outer in (bleed, 0.0):   # as wide as still leaves a margin for marks (and the outer bleed)
+        keeps = (length - count * piece - 2 * (MARGIN_FOR_MARK + outer)) / (count - 1)
+        if MARK_GUTTER <= keeps <= min(2 * bleed, widest):
+            gutters.add(keeps)
+    return [(count, round(each, 6)) for each in sorted(gutters) if each == 0.0 or each >= min(MARK_GUTTER, 2 * bleed) - 1e-9]
 
 
 def _fit(room: float, length: float, gap: float) -> int:
     return max(0, int((room + gap + 1e-6) // (length + gap)))
 
 
-def draw_cut_marks(canvas, grid: Grid, slots: Iterable[int] | None = None) -> None:
-    """Marks in the margin on the line of every trim edge, from just outside the bleed to the
+def draw_cut_marks(canvas, grid: MarksBetween, slots: Iterable[int] | None = None) -> None:
+    """Marks in the margin on the line of every trim edge, from CLEAR outside the bleed to the
     printer's margin, none over a piece or its bleed; and between the pieces where the margin
     has no room for them, beside the slots in use only (`slots`, default all): a sheet part
     filled shows no marks in its empty part."""
@@ -282,7 +373,7 @@ def draw_cut_marks(canvas, grid: Grid, slots: Iterable[int] | None = None) -> No
     canvas.restoreState()
 
 
-def cut_marks(grid: Grid, slots: Iterable[int] | None = None) -> list[tuple[float, float, float, float]]:
+def cut_marks(grid: MarksBetween, slots: Iterable[int] | None = None) -> list[tuple[float, float, float, float]]:
     left, bottom, right, top = grid.block
     width, height = grid.paper
     out_x, out_y = grid.outer_bleed
@@ -311,8 +402,9 @@ def cut_marks(grid: Grid, slots: Iterable[int] | None = None) -> list[tuple[floa
 def cut_marks_between(grid: MarksBetween,
                       slots: Iterable[int] | None = None) -> list[tuple[float, float, float, float]]:
     """Marks beside each piece's edges, just outside its trim (the line's width lies in the
-    gutter, so a cut on the line leaves no mark on the piece): at the top and the bottom of
-    its side edges, and at the ends of its top and bottom edges, where grid.marks_between asks."""
+    gutter, so a cut on the line leaves no mark on the piece), from CLEAR inside each end of
+    the edge, so no mark touches the cut line across it: at the top and the bottom of its side
+    edges, and at the ends of its top and bottom edges, where grid.marks_between asks."""
     between_v, between_h = grid.marks_between
     if not (between_v or between_h):
         return []
@@ -324,10 +416,10 @@ def cut_marks_between(grid: MarksBetween,
         to_top, to_bottom, to_left, to_right = grid.between_lengths(index)
         if between_v:
             for at in (x - half, x + pw + half):
-                lines += [(at, y + ph, at, y + ph - to_top), (at, y, at, y + to_bottom)]
+                lines += [(at, y + ph - CLEAR, at, y + ph - CLEAR - to_top), (at, y + CLEAR, at, y + CLEAR + to_bottom)]
         if between_h:
             for at in (y - half, y + ph + half):
-                lines += [(x, at, x + to_left, at), (x + pw, at, x + pw - to_right, at)]
+                lines += [(x + CLEAR, at, x + CLEAR + to_left, at), (x + pw - CLEAR, at, x + pw - CLEAR - to_right, at)]
     return lines
 
 
@@ -372,40 +464,65 @@ class FoldSheet:
         return (0, h / 2, w, h / 2) if self.across else (w / 2, 0, w / 2, h)
 
 
-def fold_sheet(paper: tuple[float, float], piece: tuple[float, float], gap: float,
-               bleed: float = 0.0) -> FoldSheet:
-    """The gutter-fold arrangement that fits the most pieces, trying the sheet both ways up
-    and the fold both ways; on a tie, a fold across the sheet."""
-    best = None
+def fold_sheet(paper: tuple[float, float], piece: tuple[float, float], gap: float | None,
+               bleed: float = 0.0, orientation: Orientation = "any", full_bleed: bool = False,
+               count: int | None = None) -> FoldSheet:
+    """The gutter-fold arrangement that fits the most pieces, trying the sheet both ways up,
+    the fold both ways and the pieces upright and turned (unless pinned); among those, as
+    grid_for chooses: marks an inkjet prints, most bleed, marks in the margin, upright, and on
+    a tie a fold across the sheet. Gutters are twice the bleed (or `gap`), or MARK_GUTTER where
+    the margin has no room for marks and the pieces would touch."""
+    best: tuple | None = None
     for sheet in (paper, (paper[1], paper[0])):
         for across in (True, False):
-            w, h = sheet
-            room_w = w - 2 * UNPRINTABLE - 2 * bleed
-            room_h = h - 2 * UNPRINTABLE - 2 * bleed
-            if across:
-                room_h = (h - FOLD_GUTTER) / 2 - UNPRINTABLE - 2 * bleed
-            else:
-                room_w = (w - FOLD_GUTTER) / 2 - UNPRINTABLE - 2 * bleed
-            cols = int((room_w + gap + 1e-6) // (piece[0] + gap))
-            rows = int((room_h + gap + 1e-6) // (piece[1] + gap))
-            if cols < 1 or rows < 1:
-                continue
-            grid = Grid(sheet, piece, gap, cols, rows)
-            bw, bh = grid.size
-            if across:   # fronts above the fold, backs below, both against the gutter
-                front_origin = ((w - bw) / 2, h / 2 + FOLD_GUTTER / 2 + bleed)
-                back_origin = ((w - bw) / 2, h / 2 - FOLD_GUTTER / 2 - bleed - bh)
-            else:        # fronts left of the fold, backs right
-                front_origin = (w / 2 - FOLD_GUTTER / 2 - bleed - bw, (h - bh) / 2)
-                back_origin = (w / 2 + FOLD_GUTTER / 2 + bleed, (h - bh) / 2)
-            candidate = FoldSheet(sheet, Grid(sheet, piece, gap, cols, rows, front_origin, bleed),
-                                  Grid(sheet, piece, gap, cols, rows, back_origin, bleed), across)
-            if best is None or candidate.per_sheet > best.per_sheet:
-                best = candidate
+            for turned in {"any": (False, True), "upright": (False,), "turned": (True,)}[orientation]:
+                footprint = (piece[1], piece[0]) if turned else piece
+                wide = 2 * bleed if gap is None else max(gap, 2 * bleed) if full_bleed else gap
+                for each in dict.fromkeys([wide] if full_bleed else [wide, MARK_GUTTER if gap is None else gap]):
+                    candidate = _fold(sheet, footprint, each, bleed, across, turned, full_bleed)
+                    if candidate is None:
+                        continue
+                    key = _worse(candidate.fronts, count) + (not across,)
+                    if best is None or key < best[0]:
+                        best = (key, candidate)
     if best is None:
         raise PnpError(f"a {piece[0] / mm(1):.1f} x {piece[1] / mm(1):.1f} mm piece does not fit "
                        f"on half a sheet of this paper; use --duplex long-edge or short-edge")
-    return best
+    return best[1]
+
+
+def _fold(sheet: tuple[float, float], piece: tuple[float, float], gap: float, bleed: float, across: bool,
+          turned: bool, full_bleed: bool = False) -> FoldSheet | None:
+    w, h = sheet
+    room_w = w - 2 * UNPRINTABLE - 2 * bleed
+    room_h = h - 2 * UNPRINTABLE - 2 * bleed
+    if across:
+        room_h = (h - FOLD_GUTTER) / 2 - UNPRINTABLE - 2 * bleed
+    else:
+        room_w = (w - FOLD_GUTTER) / 2 - UNPRINTABLE - 2 * bleed
+    cols, rows = _fit(room_w, piece[0], gap), _fit(room_h, piece[1], gap)
+    if cols < 1 or rows < 1:
+        return None
+    bw, bh = Grid(sheet, piece, gap, cols, rows).size
+    if across:   # fronts above the fold, backs below, both against the gutter
+        front_origin = ((w - bw) / 2, h / 2 + FOLD_GUTTER / 2 + bleed)
+        back_origin = ((w - bw) / 2, h / 2 - FOLD_GUTTER / 2 - bleed - bh)
+    else:        # fronts left of the fold, backs right
+        front_origin = (w / 2 - FOLD_GUTTER / 2 - bleed - bw, (h - bh) / 2)
+        back_origin = (w / 2 + FOLD_GUTTER / 2 + bleed, (h - bh) / 2)
+    return FoldSheet(sheet, Grid(sheet, piece, gap, cols, rows, front_origin, bleed, turned=turned,
+                                 full_bleed=full_bleed),
+                     Grid(sheet, piece, gap, cols, rows, back_origin, bleed, turned=turned, full_bleed=full_bleed),
+                     across)
+
+
+def back_quarter(front: int, duplex: Duplex, across: bool = False) -> int:
+    """Quarter turns (anticlockwise) of a piece's back on the back page (or the back half of a
+    fold sheet) whose front is turned `front` quarters: the sheet's turn mirrors the turn, and
+    a fold across the sheet turns the backs upside down as well."""
+    if duplex == "fold" and across:
+        return (2 - front) % 4
+    return (-front) % 4
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ class BuildRequest:
     duplex: str = "long-edge"
     back_offset: tuple[float, float] = (0.0, 0.0)     # points, right and down on the back page
     bleed: float = 0.0                                # points
+    full_bleed: bool = False                          # the whole bleed on every side, at a cost in pieces
     ink_saver: bool = False
     draft: bool = False
     shops: tuple[str, ...] = ()                       # preset names (pnp/shops/ or the root's shops/)
@@ -59,6 +60,9 @@ class BuildRequest:
         if not (isinstance(self.bleed, (int, float)) and not isinstance(self.bleed, bool)
                 and math.isfinite(self.bleed) and 0 <= self.bleed <= mm(MAX_BLEED_MM) + 1e-9):
             raise UsageProblem(f"bleed is a length from 0 to {MAX_BLEED_MM} mm", field="--bleed")
+        if self.full_bleed and not self.bleed:
+            raise UsageProblem("--full-bleed gives pieces the whole of a bleed: give one too, e.g. "
+                               "--bleed 3mm --full-bleed", field="--full-bleed")
         if self.duplex == "fold" and self.back_offset != (0.0, 0.0):
             raise UsageProblem("--back-offset does not apply to --duplex fold: fronts and backs print on "
                                "the same side, so there is no printer shift to make up for")

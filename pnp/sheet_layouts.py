@@ -26,7 +26,7 @@ from typing import Literal
 from pnp.paths import file_error, gate
 from pnp.config.typed import Loaded, Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, known
-from pnp.impose import (MARGIN_FOR_MARK, MARK_OFFSET, MARK_WIDTH, PAPER_SIZES, UNPRINTABLE, Duplex, MarksBetween,
+from pnp.impose import (MARGIN_FOR_MARK, MIN_MARK_GUTTER, PAPER_SIZES, UNPRINTABLE, Duplex, MarksBetween,
                         turned_over)
 from pnp.layout.template import Size
 from pnp.layout.units import Length
@@ -87,7 +87,7 @@ class SlotSheet(MarksBetween):
         between the pieces, if no two pieces touch across them."""
         mx, my = self.margins
         pw, ph = self.piece
-        room = MARK_WIDTH + MARK_OFFSET
+        room = MIN_MARK_GUTTER
 
         def apart(axis: int, size: float) -> bool:   # no neighbour along `axis` nearer than room
             return all(abs(a[axis] - b[axis]) >= size + room - NEAR or abs(a[1 - axis] - b[1 - axis]) >= (ph, pw)[axis] - NEAR

@@ -61,22 +61,28 @@ def embedded(font) -> bool:
     return any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
 
 
-# Each piece is drawn after moving the origin to its corner (or, turned upside down, to its
-# opposite corner) and clipping to its trim plus bleed.
-_PLACED = re.compile(rb"(-?1) 0 0 (-?1) (-?[\d.]+) (-?[\d.]+) cm\nn (-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re W\* n")
+# Each piece is drawn after moving the origin to its corner and turning it by quarters
+# (upside down: to its opposite corner) and clipping to its trim plus bleed.
+_PLACED = re.compile(rb"(-?[01]) (-?[01]) (-?[01]) (-?[01]) (-?[\d.]+) (-?[\d.]+) cm\nn (-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re W\* n")
 
 
 def placements(page, turned: bool = False) -> list[tuple]:
-    """(x, y, width, height) of each piece's trim box on a page, in drawing order; with
-    `turned`, (x, y, width, height, upside_down)."""
+    """(x, y, width, height) of each piece's trim box on a page as it lies there, in drawing
+    order; with `turned`, (x, y, width, height, upside_down)."""
     data = page.get_contents().get_data()
     found = []
-    for sx, _sy, x, y, cx, _cy, w, h in _PLACED.findall(data):
+    for a, b, c, d, x, y, cx, _cy, w, h in _PLACED.findall(data):
+        a, b, c, d, x, y = (float(v) for v in (a, b, c, d, x, y))
+        if abs(a * d - b * c) != 1:
+            continue
         bleed = -float(cx)
         width, height = float(w) - 2 * bleed, float(h) - 2 * bleed
-        upside_down = sx == b"-1"
-        left, bottom = (float(x) - width, float(y) - height) if upside_down else (float(x), float(y))
-        found.append((left, bottom, width, height, upside_down) if turned else (left, bottom, width, height))
+        corners = [(a * u + c * v + x, b * u + d * v + y) for u, v in ((0, 0), (width, height))]
+        left, bottom = min(p[0] for p in corners), min(p[1] for p in corners)
+        right, top = max(p[0] for p in corners), max(p[1] for p in corners)
+        upside_down = a == -1 and d == -1
+        box = (left, bottom, right - left, top - bottom)
+        found.append(box + (upside_down,) if turned else box)
     return found
 
 

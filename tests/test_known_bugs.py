@@ -84,7 +84,7 @@ def test_a_folded_sheet_puts_each_cards_own_back_behind_it(mini, tmp_path):
     image = render_png(path, 0, scale=1).convert("RGB")
     pieces = placements(page)
     centres = [(x + w / 2, y + h / 2) for x, y, w, h in pieces]
-    across = fold_sheet(PAPER_SIZES["a4"], (44.45 * MM, 63.5 * MM), 0.0).across   # which way it folds
+    across = fold_sheet(PAPER_SIZES["a4"], (44.45 * MM, 63.5 * MM), None, count=6).across   # which way it folds
     colours = set()
     for cx, cy in centres:
         mx, my = (cx, height - cy) if across else (width - cx, cy)

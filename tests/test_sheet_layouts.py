@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import MM, build, pdf, placements, run
-from print_checks import check_deck_page, marks, pieces
+from print_checks import bleed_problems, check_deck_page, marks, pieces
 
 A4 = (595.2756, 841.8898)
 MINI = (44.45 * MM, 63.5 * MM)
@@ -57,11 +57,14 @@ def test_a_bundled_sheet_layout_with_bleed_keeps_every_piece_out_of_its_neighbou
     inks = [piece["ink"] for piece in pieces(page)]
     assert len(trims) == 6 and len(inks) == 6
     gaps = sorted({round(b[0] - a[2], 1) for a in trims for b in trims if 0 < b[0] - a[2] < 20 * MM})
-    assert gaps == [round(4 * MM, 1)]   # the sheet's 4 mm gutters
+    assert gaps == [round(3 * MM, 1)]   # the sheet's 3 mm gutters
     for i, ink in enumerate(inks):
         # bleed into the gutters: half of each (the outer sides keep their room for cut marks)
         assert ink[0] < trims[i][0] - 1 or ink[2] > trims[i][2] + 1
-        assert max(trims[i][0] - ink[0], ink[2] - trims[i][2]) == pytest.approx(2 * MM, abs=0.05)
+        # half of each 3 mm gutter beside it; the margin's 1.75 mm (to the printable 5 mm) outside
+        for side, edge in ((trims[i][0] - ink[0], trims[i][0]), (ink[2] - trims[i][2], trims[i][2])):
+            beside = any(0 < abs(t[0] - edge) < 5 * MM or 0 < abs(t[2] - edge) < 5 * MM for t in trims)
+            assert side == pytest.approx(1.5 * MM if beside else 1.75 * MM, abs=0.05)
         for j, trim in enumerate(trims):
             if i != j:
                 assert min(ink[2], trim[2]) - max(ink[0], trim[0]) < 0.01 or \
@@ -71,18 +74,24 @@ def test_a_bundled_sheet_layout_with_bleed_keeps_every_piece_out_of_its_neighbou
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("bleed", [[], ["--bleed"]])
 def test_the_bundled_gutter_sheets_pass_the_print_checks(mini, tmp_path, paper, bleed):
-    """Three columns with 4 mm gutters leave 5.75 mm (A4) or 8.7 mm (Letter) at the sides, too
-    little for a mark an inkjet prints: the row lines are marked in the gutters between rows."""
+    """Three columns with 3 mm gutters (A4) or 4 mm (Letter) leave 6.75 or 8.7 mm at the sides:
+    every cut line lies where an inkjet prints, but the margin is too narrow for a mark past it,
+    so the row lines are marked in the gutters between rows, 1 mm clear of every trim and bleed;
+    with a bleed, each side gets what its gutter or margin holds."""
     for name in ("card", "back"):
         layout = mini / f"layouts/mini/{name}.yaml"
         layout.write_text(layout.read_text().replace("size: mini", "size: poker"))
     game = mini / "card_data/mini/game.yaml"
     game.write_text(game.read_text().replace("    back: mini/back\n", f"    back: mini/back\n    sheet: poker-3x2-gutters-{paper}\n"))
-    build(mini, "mini", tmp_path, "--paper", paper, *bleed)
+    result = build(mini, "mini", tmp_path, "--paper", paper, *bleed)
+    assert "cut at" not in result.stderr   # no line without a mark
     page = pdf(tmp_path / f"mini/cards-{paper}{'-bleed' if bleed else ''}.pdf").pages[0]
     size = {"a4": A4, "letter": (612.0, 792.0)}[paper]
     assert len(pieces(page)) == 6
     assert check_deck_page(page, size, paper) == []
+    assert bleed_problems(page, size, 3 * MM if bleed else 0.0, paper) == []
+    trims = sorted(p["trim"][0] for p in pieces(page))
+    assert trims[0] >= 6.35 * MM   # the outer cut lines print on an inkjet
 
 
 @pytest.mark.parametrize("text, message, line", [

@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 
 from conftest import MM, REPO, build, embedded, pdf, run
+from pdfx_preflight import preflight_pdfx
 
 SIZES = {"poker": (825, 1125), "bridge": (750, 1125), "mini": (600, 825), "tarot": (900, 1500),
          "square": (1125, 1125)}
@@ -135,70 +136,6 @@ def test_a_piece_the_shop_does_not_print_is_left_out_with_the_sizes_it_takes(tmp
     assert list(shop_folder.rglob("*.p[dn][fg]"))
 
 
-def preflight_pdfx(reader) -> list[str]:
-    """PDF/X-1a problems found by walking every page, form, image and font of the file."""
-    from pypdf.generic import ContentStream
-    problems = []
-    info = reader.trailer["/Info"].get_object()
-    if not str(info.get("/GTS_PDFXVersion", "")).startswith("PDF/X-1a"):
-        problems.append("no GTS_PDFXVersion")
-    if info.get("/Trapped") not in ("/False", "/True"):
-        problems.append("no Trapped key")
-    intents = reader.trailer["/Root"].get("/OutputIntents") or []
-    if not any(i.get_object().get("/S") == "/GTS_PDFX" and i.get_object().get("/OutputConditionIdentifier")
-               for i in intents):
-        problems.append("no GTS_PDFX output intent")
-    seen = set()
-
-    def walk(stream, resources, where):
-        resources = resources.get_object() if resources is not None else {}
-        for operands, operator in ContentStream(stream, reader).operations:
-            if operator in (b"rg", b"RG"):
-                problems.append(f"{where}: RGB colour {operator.decode()}")
-            if operator in (b"cs", b"CS") and operands[0] not in ("/DeviceCMYK", "/DeviceGray"):
-                problems.append(f"{where}: colour space {operands[0]}")
-            if operator == b"INLINE IMAGE":
-                space = operands["settings"].get("/CS", operands["settings"].get("/ColorSpace"))
-                if space not in ("/CMYK", "/DeviceCMYK", "/G", "/DeviceGray"):
-                    problems.append(f"{where}: inline image in {space}")
-        for name, ref in (resources.get("/ColorSpace") or {}).items():
-            problems.append(f"{where}: named colour space {name} ({ref.get_object()})")
-        for name, ref in (resources.get("/Shading") or {}).items():
-            if ref.get_object().get("/ColorSpace") not in ("/DeviceCMYK", "/DeviceGray"):
-                problems.append(f"{where}: shading {name} in {ref.get_object().get('/ColorSpace')}")
-        for ref in (resources.get("/ExtGState") or {}).values():
-            state = ref.get_object()
-            if float(state.get("/ca", 1)) < 1 or float(state.get("/CA", 1)) < 1 or \
-                    state.get("/SMask", "/None") != "/None" or state.get("/BM", "/Normal") not in ("/Normal", "/Compatible"):
-                problems.append(f"{where}: transparency in a graphics state")
-        for name, ref in (resources.get("/XObject") or {}).items():
-            xobject = ref.get_object()
-            if id(xobject) in seen:
-                continue
-            seen.add(id(xobject))
-            if xobject.get("/Subtype") == "/Image":
-                if xobject.get("/ColorSpace") not in ("/DeviceCMYK", "/DeviceGray"):
-                    problems.append(f"{where}: image {name} in {xobject.get('/ColorSpace')}")
-                if "/SMask" in xobject:
-                    problems.append(f"{where}: image {name} with a soft mask")
-            else:
-                if (xobject.get("/Group") or {}).get("/S") == "/Transparency":
-                    problems.append(f"{where}: transparency group in {name}")
-                walk(xobject, xobject.get("/Resources"), f"{where} form {name}")
-        for ref in (resources.get("/Font") or {}).values():
-            font = ref.get_object()
-            if not embedded(font):
-                problems.append(f"{where}: font {font.get('/BaseFont')} not embedded")
-
-    for number, page in enumerate(reader.pages, start=1):
-        if "/TrimBox" not in page or "/BleedBox" not in page:
-            problems.append(f"page {number}: no TrimBox or BleedBox")
-        if (page.get("/Group") or {}).get("/S") == "/Transparency":
-            problems.append(f"page {number}: transparency group")
-        walk(page.get_contents(), page.get("/Resources"), f"page {number}")
-    return problems
-
-
 @pytest.mark.parametrize("game", ["jukem", "12th-player", "big-ten", "monster-ball"])
 def test_drivethru_pdfs_pass_a_pdfx_1a_preflight(tmp_path, game):
     import shutil
@@ -220,7 +157,33 @@ def test_drivethru_pdfs_pass_a_pdfx_1a_preflight(tmp_path, game):
 def test_the_preflight_finds_rgb_in_a_home_pdf(tmp_path):
     build(REPO, "jukem", tmp_path)
     problems = preflight_pdfx(pdf(tmp_path / "jukem" / "cards-letter.pdf"))
-    assert any("RGB colour" in p for p in problems) and "no GTS_PDFX output intent" in problems
+    assert any("RGB colour" in p for p in problems) and "0 GTS_PDFX output intents, not one" in problems
+    assert "GTS_PDFXVersion is None, not 'PDF/X-1:2003'" in problems and any("TrimBox" in p for p in problems)
+
+
+def test_drivethru_pdf_carries_the_pdfx_keys_as_the_standard_writes_them(tmp_path):
+    """ISO 15930-4: GTS_PDFXVersion "PDF/X-1:2003", GTS_PDFXConformance "PDF/X-1a:2003",
+    Trapped the name /False (not the string "(/False)"), read from the file's own bytes."""
+    build(REPO, "jukem", tmp_path, "--shop", "drivethru")
+    path = tmp_path / "jukem/drivethru/cards.pdf"
+    info = pdf(path).trailer["/Info"].get_object()
+    assert info["/GTS_PDFXVersion"] == "PDF/X-1:2003" and info["/GTS_PDFXConformance"] == "PDF/X-1a:2003"
+    raw = path.read_bytes()
+    assert b"/Trapped /False" in raw and b"(/False)" not in raw
+    intent = pdf(path).trailer["/Root"]["/OutputIntents"][0].get_object()
+    assert intent["/S"] == "/GTS_PDFX" and intent["/OutputConditionIdentifier"] == "CGATS TR 001"
+
+
+def test_fillable_fields_print_flat_in_a_drivethru_pdf(tmp_path):
+    """Monster Ball's blank roster cards are form fields at home; in the shop's PDF/X file they
+    are drawn into the page (no annotations, no AcroForm) in CMYK, so the boxes still print."""
+    build(REPO, "monster-ball", tmp_path, "--shop", "drivethru")
+    reader = pdf(tmp_path / "monster-ball/drivethru/blank-rosters.pdf")
+    assert "/AcroForm" not in reader.trailer["/Root"]
+    assert all("/Annots" not in page for page in reader.pages)
+    data = reader.pages[1].get_contents().get_data()
+    assert b"/Field0 Do" in data
+    assert preflight_pdfx(reader) == []
 
 
 def test_pdfx_images_are_flattened_onto_white_and_turned_cmyk():

@@ -31,7 +31,9 @@ import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
-from print_checks import EPS, MM, check_backs, check_deck_page, check_fold  # noqa: E402
+from print_checks import (EPS, MM, bleed_problems, check_backs, check_deck_page, check_fold,  # noqa: E402
+                          excused_cuts, most_that_fit, pieces)
+from print_games import GAMES as TEST_GAMES, write_games  # noqa: E402
 GAMES = ["12th-player", "jukem", "big-ten", "monster-ball"]
 PAPERS = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
 BLEEDS = {"none": [], "3mm": ["--bleed"], "1/8in": ["--bleed", "1/8in"]}
@@ -104,10 +106,20 @@ def check_pdf(path: Path, home: bool) -> list[str]:
     return problems
 
 
-def deck_ids(game: str) -> dict[str, str]:
-    """Component id -> kind, with decks that have backs as 'deck+back'."""
-    data = yaml.safe_load((REPO / "card_data" / game / "game.yaml").read_text())
-    return {c["id"]: c["kind"] + ("+back" if c.get("back") else "") for c in data["components"]}
+def deck_ids(root: Path, game: str) -> dict[str, dict]:
+    """Component id -> its settings, with 'kind' 'deck+back' for decks that have backs."""
+    data = yaml.safe_load((root / "card_data" / game / "game.yaml").read_text())
+    return {c["id"]: {**c, "kind": c["kind"] + ("+back" if c.get("back") else "")} for c in data["components"]}
+
+
+def sheet_problems(page, paper, bleed, settings, label, excused, full: bool) -> list[str]:
+    """The print checks of one home sheet, and on a full sheet its bleed side by side (a part
+    filled sheet keeps the bleed of the full one beside its empty slots)."""
+    problems = check_deck_page(page, paper, label, excused)
+    asked = {"none": 0.0, "3mm": 3 * MM, "1/8in": 0.125 * 72}[bleed]
+    if asked and full:
+        problems += bleed_problems(page, paper, asked, label)
+    return problems
 
 
 def variant(paper, bleed, duplex, offset, ink) -> tuple[list[str], str]:
@@ -120,16 +132,21 @@ def variant(paper, bleed, duplex, offset, ink) -> tuple[list[str], str]:
 
 
 def sweep_home(job) -> list[str]:
-    game, paper, bleed, duplex, offset, ink, out = job
+    game, paper, bleed, duplex, offset, ink, out, root = job
+    root = Path(root)
     args, tag = variant(paper, bleed, duplex, offset, ink)
     folder = Path(out) / tag
     result = subprocess.run([str(REPO / ".venv/bin/pnp"), "build", "--game", game, "--out", str(folder), "-q",
-                             "--root", str(REPO), *args], capture_output=True, text=True)
+                             "--root", str(root), *args], capture_output=True, text=True)
     label = f"{game} {' '.join(args)}"
     if result.returncode != 0:
+        if "sheet layout" in result.stderr and "paper, not" in result.stderr:
+            return []   # a sheet layout made for the other paper: refused, as it should be
         return [f"{label}: build failed: {result.stderr.strip()[-400:]}"]
+    excused = excused_cuts(result.stderr)
     problems = []
-    kinds = deck_ids(game)
+    components = deck_ids(root, game)
+    kinds = {c: settings["kind"] for c, settings in components.items()}
     offset_xy = tuple(float(v) * MM for v in offset.split(",")) if offset else (0.0, 0.0)
     for path in sorted((folder / game).glob("*.pdf")):
         problems += [f"{label}: {p}" for p in check_pdf(path, home=True)]
@@ -142,13 +159,23 @@ def sweep_home(job) -> list[str]:
         if duplex == "fold":
             for n, page in enumerate(pages):
                 size = (float(page.mediabox.width), float(page.mediabox.height))
-                problems += [f"{label}: {path.name} p{n + 1}: {p}" for p in check_deck_page(page, size, "")]
+                problems += [f"{label}: {path.name} p{n + 1}: {p}"
+                             for p in sheet_problems(page, size, bleed, components[component], "", excused,
+                                                     n < len(pages) - 1)]
                 if kinds[component] == "deck+back":
                     problems += [f"{label}: {path.name} p{n + 1}: {p}" for p in check_fold(page, size, "")]
             continue
         step = 2 if kinds[component] == "deck+back" else 1
+        settings = components[component]
+        if not settings.get("sheet") and not settings.get("gap") and len(pages) > step:   # a full first sheet
+            size = [p["trim"] for p in pieces(pages[0])][0]
+            most = most_that_fit(paper_size, (size[2] - size[0], size[3] - size[1]))
+            if len(pieces(pages[0])) < most:
+                problems.append(f"{label}: {path.name}: {len(pieces(pages[0]))} pieces a sheet, {most} fit")
         for n in range(0, len(pages), step):
-            problems += [f"{label}: {p}" for p in check_deck_page(pages[n], paper_size, f"{path.name} p{n + 1}")]
+            problems += [f"{label}: {p}" for p in sheet_problems(pages[n], paper_size, bleed, settings,
+                                                                 f"{path.name} p{n + 1}", excused,
+                                                                 n + step < len(pages))]
             if step == 2:
                 # backs carry no marks: the sheet is cut from the front
                 problems += [f"{label}: {p}" for p in check_deck_page(pages[n + 1], paper_size, f"{path.name} p{n + 2}")
@@ -159,10 +186,10 @@ def sweep_home(job) -> list[str]:
 
 
 def sweep_shop(job) -> list[str]:
-    game, shop, out = job
+    game, shop, out, root = job
     folder = Path(out) / f"shop-{shop}"
     result = subprocess.run([str(REPO / ".venv/bin/pnp"), "build", "--game", game, "--out", str(folder), "-q",
-                             "--root", str(REPO), "--shop", shop], capture_output=True, text=True)
+                             "--root", str(root), "--shop", shop], capture_output=True, text=True)
     label = f"{game} --shop {shop}"
     if result.returncode != 0:
         return [f"{label}: build failed: {result.stderr.strip()[-400:]}"]
@@ -189,7 +216,7 @@ def sweep_shop(job) -> list[str]:
                         problems.append(f"{label}: {png.relative_to(folder)} bleed not filled at {p}")
                         break
     if shop == "drivethru":
-        from test_shops import preflight_pdfx
+        from pdfx_preflight import preflight_pdfx
         for path in sorted(shop_folder.glob("*.pdf")):
             problems += [f"{label}: {path.name}: {p}" for p in preflight_pdfx(pypdf.PdfReader(str(path)))]
             problems += [f"{label}: {p}" for p in check_pdf(path, home=False)]
@@ -204,17 +231,24 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--game", action="append")
     parser.add_argument("--quick", action="store_true", help="long-edge, none and fold only; no shops")
+    parser.add_argument("--no-test-games", action="store_true", help="the bundled games only")
     args = parser.parse_args()
-    games = args.game or GAMES
+    test_root = write_games(Path(args.out) / "print-games")   # tests/print_games.py: twelve games of odd sizes
+    roots = {game: str(REPO) for game in GAMES}
+    if not args.no_test_games:
+        roots.update({game: str(test_root) for game in TEST_GAMES})
+    games = args.game or list(roots)
     duplexes = ["long-edge", "none", "fold"] if args.quick else ["long-edge", "short-edge", "none", "fold"]
     jobs = []
     for game, paper, bleed, duplex in itertools.product(games, PAPERS, BLEEDS, duplexes):
-        jobs.append((game, paper, bleed, duplex, None, False, args.out))
+        root = roots.get(game, str(test_root))
+        jobs.append((game, paper, bleed, duplex, None, False, args.out, root))
         if duplex != "fold" and not args.quick:
-            jobs.append((game, paper, bleed, duplex, "1.5,-1", duplex == "none", args.out))
+            jobs.append((game, paper, bleed, duplex, "1.5,-1", duplex == "none", args.out, root))
         if duplex == "fold" and not args.quick:
-            jobs.append((game, paper, bleed, duplex, None, True, args.out))
-    shop_jobs = [] if args.quick else [(game, shop, args.out) for game in games for shop in SHOPS]
+            jobs.append((game, paper, bleed, duplex, None, True, args.out, root))
+    shop_jobs = [] if args.quick else [(game, shop, args.out, roots.get(game, str(test_root)))
+                                       for game in games for shop in SHOPS]
     problems = []
     with ProcessPoolExecutor(args.jobs) as pool:
         for found in list(pool.map(sweep_home, jobs)) + list(pool.map(sweep_shop, shop_jobs)):

@@ -88,6 +88,7 @@ class DeckComponent(Component, kind="deck"):
     gap: Any = None  # a Length between pieces; None: touching, or twice the bleed
     sheet: str | None = None  # a sheet layout in sheets/ (see pnp.sheet_layouts); None: fit the paper
     radius: Any = None  # a Length: the cut cards' rounded corners, shown in proofs and shop PNGs
+    orientation: Literal["any", "upright", "turned"] = "any"  # on home sheets: turned a quarter round where more fit
 
     is_deck = True
 

@@ -22,6 +22,7 @@ class OutputFile:
     data: bytes
     pages: int = 0     # 0 for files that are not PDFs
     component: str | None = None   # the component it was made for; None: the whole game's
+    note: str = ""     # what the print-all cover adds about it (which edges got less bleed)
 
 
 def starting_font() -> str:

@@ -16,7 +16,10 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.outputs.pdf import OutputFile
 
-PDFX_VERSION = "PDF/X-1a:2003"
+# ISO 15930-4: a PDF/X-1a:2003 file names the standard's version "PDF/X-1:2003" and the
+# conformance level within it "PDF/X-1a:2003" (the keys of the 2001 edition were both "PDF/X-1a:2001")
+PDFX_VERSION = "PDF/X-1:2003"
+PDFX_CONFORMANCE = "PDF/X-1a:2003"
 CONDITION = "CGATS TR 001"
 
 
@@ -80,10 +83,62 @@ def make_pdfx(file: OutputFile, title: str) -> OutputFile:
         NameObject("/Info"): TextStringObject("SWOP (Coated) 20%, GCR, Medium"),
     })
     writer._root_object[NameObject("/OutputIntents")] = ArrayObject([writer._add_object(intent)])
+    flatten_fields(writer)
     writer.add_metadata({"/Title": title, "/GTS_PDFXVersion": PDFX_VERSION,
-                         "/GTS_PDFXConformance": PDFX_VERSION, "/Trapped": NameObject("/False"),
+                         "/GTS_PDFXConformance": PDFX_CONFORMANCE,
                          "/CreationDate": "D:20000101000000Z", "/ModDate": "D:20000101000000Z"})
+    # Trapped is a name (/False), which add_metadata would write as the string "(/False)"
+    info = writer._info.get_object() if writer._info is not None else None
+    if not isinstance(info, DictionaryObject):
+        raise RuntimeError("pypdf gave the PDF/X file no document information dictionary")
+    info[NameObject("/Trapped")] = NameObject("/False")
     writer.pdf_header = b"%PDF-1.4"
     buffer = io.BytesIO()
     writer.write(buffer)
     return OutputFile(file.name, buffer.getvalue(), file.pages)
+
+
+def flatten_fields(writer) -> None:
+    """Form fields printed as they look (PDF/X allows no annotation inside the bleed box): each
+    widget's appearance drawn into its page where it lies, then the fields dropped."""
+    from pypdf.generic import ContentStream, DictionaryObject, NameObject
+    for page in writer.pages:
+        annotations = page.get("/Annots")
+        if annotations is None:
+            continue
+        drawn = []
+        resources = page.setdefault(NameObject("/Resources"), DictionaryObject()).get_object()
+        xobjects = resources.setdefault(NameObject("/XObject"), DictionaryObject()).get_object()
+        for number, ref in enumerate(annotations):
+            annotation = ref.get_object()
+            appearance = (annotation.get("/AP") or {}).get("/N")
+            if appearance is None or annotation.get("/Subtype") != "/Widget":
+                continue
+            name = f"/Field{number}"
+            in_cmyk(appearance.get_object(), writer)
+            xobjects[NameObject(name)] = appearance if hasattr(appearance, "idnum") else writer._add_object(appearance)
+            left, bottom = (float(v) for v in annotation["/Rect"][:2])
+            box = [float(v) for v in appearance.get_object().get("/BBox", [0, 0, 0, 0])]
+            drawn.append(f"q 1 0 0 1 {left - box[0]:.4f} {bottom - box[1]:.4f} cm {name} Do Q")
+        del page[NameObject("/Annots")]
+        if drawn:
+            content = ContentStream(page.get_contents(), writer)
+            content.set_data(content.get_data() + ("\n" + "\n".join(drawn) + "\n").encode())
+            page.replace_contents(content)
+    if "/AcroForm" in writer._root_object:
+        del writer._root_object[NameObject("/AcroForm")]
+
+
+def in_cmyk(stream, writer) -> None:
+    """A content stream's RGB colours (a field's border and fill) set as CMYK instead."""
+    from pypdf.generic import ContentStream, FloatObject
+    content = ContentStream(stream, writer)
+    changed = False
+    for index, (operands, operator) in enumerate(content.operations):
+        if operator in (b"rg", b"RG"):
+            cmyk = rgb_to_cmyk(*(float(v) for v in operands))
+            content.operations[index] = ([FloatObject(round(v, 4)) for v in cmyk],
+                                         b"k" if operator == b"rg" else b"K")
+            changed = True
+    if changed:
+        stream.set_data(content.get_data())

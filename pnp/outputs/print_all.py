@@ -77,6 +77,10 @@ def cover(game_title: str, paper: tuple[float, float], parts: list[Part], fonts)
         canvas.setFont(text.face(), 10)
         sides = "double-sided" if part.double_sided else "single-sided"
         canvas.drawString(left + mm(5), y, f"{sides}, {sheets} sheet{'s' if sheets != 1 else ''}: {part.cutting}")
+        if part.file.note:   # which edges got less bleed than asked
+            y -= mm(4.5)
+            canvas.setFont(text.face(), 8.5)
+            canvas.drawString(left + mm(5), y, part.file.note[:1].upper() + part.file.note[1:] + ".")
         y -= mm(8)
         page += part.file.pages + part.file.pages % 2
     canvas.showPage()

@@ -28,6 +28,7 @@ class PrintOptions:
     duplex: Duplex = "long-edge"
     back_offset: tuple[float, float] = (0.0, 0.0)   # points, right and down on the back page
     bleed: float = 0.0                              # points
+    full_bleed: bool = False   # the whole bleed on every side, at the cost of pieces a sheet
     ink_saver: bool = False
     draft: bool = False        # built despite rule problems: every page says DRAFT
     lang: str | None = None    # a translation's code (pnp.lang); None: the game as written
@@ -40,6 +41,8 @@ class PrintOptions:
         if self.bleed:
             mm = round(self.bleed / 72 * 25.4, 2)
             parts.append("bleed" if mm == 3 else f"bleed-{mm:g}mm")
+        if self.full_bleed:
+            parts.append("full-bleed")
         if self.back_offset != (0.0, 0.0):
             parts.append("back-offset")
         if self.ink_saver:
@@ -48,6 +51,14 @@ class PrintOptions:
             parts.append("draft")
         if self.lang:
             parts.append(self.lang)
+        return "".join(f"-{part}" for part in parts if part)
+
+    @property
+    def whole_variant(self) -> str:
+        """The part of `variant` in a whole board's name: paper, duplex, bleed and back offset do
+        not change a board drawn on one page at its own size; the ink saver, a draft and a
+        language do."""
+        parts = ("ink-saver" if self.ink_saver else "", "draft" if self.draft else "", self.lang)
         return "".join(f"-{part}" for part in parts if part)
 
     @property

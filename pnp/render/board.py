@@ -37,15 +37,15 @@ def render_board(ctx, component) -> list[OutputFile]:
     title = f"{ctx.game.title}: {component.title or component.id}"
     font = ctx.project.fonts.family("text", where_of(None, "font")).face()
     return [home_tiles(ctx, component, layout, card, overlap, title, font),
-            whole_board(component, layout, card, title, f"-{ctx.options.lang}" if ctx.options.lang else "")]
+            whole_board(component, layout, card, title, ctx.options.whole_variant)]
 
 
-def whole_board(component, layout, card, title: str, lang: str = "") -> OutputFile:
+def whole_board(component, layout, card, title: str, variant: str = "") -> OutputFile:
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, (layout.width, layout.height), title + " (whole, for a print shop)")
     layout.draw(canvas, card)
     canvas.showPage()
-    return finish(canvas, buffer, f"{component.id}-whole{lang}.pdf")
+    return finish(canvas, buffer, f"{component.id}-whole{variant}.pdf")
 
 
 def home_tiles(ctx, component, layout, card, overlap: float, title: str, font: str) -> OutputFile:

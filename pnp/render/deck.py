@@ -5,7 +5,8 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from pnp.impose import PAPER_SIZES, UNPRINTABLE, Grid, draw_cut_marks, fold_sheet, grid_for
+from pnp.impose import (PAPER_SIZES, UNPRINTABLE, Grid, MarksBetween, back_quarter, draw_cut_marks, fold_sheet,
+                        grid_for)
 from pnp.layout.template import Size, compile_layout
 from pnp.layout.units import Length
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
@@ -75,10 +76,12 @@ def render_deck(ctx, component) -> list[OutputFile]:
             ctx.project.diagnostics.warn(f"{component.id}: --duplex fold lays out its own sheets; "
                                          f"the sheet layout '{component.sheet}' is not used")
         return [fold_deck(ctx, component, front, back, cards, paper)]
-    grid = sheet_for(ctx, component, (front.width, front.height))
+    grid = sheet_for(ctx, component, (front.width, front.height), len(cards))
     if options.bleed > 0 and not component.sheet:
-        plain = grid_for(paper, (front.width, front.height), deck_gap(component))
+        plain = grid_for(paper, (front.width, front.height), deck_gap(component), orientation=component.orientation,
+                         count=len(cards))
         tell_bleed_cost(ctx, component, len(cards), grid.per_sheet, plain.per_sheet)
+    note = tell_marks_and_bleed(ctx, component, grid)
     if back is not None and options.back_offset != (0.0, 0.0):
         check_back_offset(ctx, component, grid, options)
     buffer = io.BytesIO()
@@ -88,7 +91,7 @@ def render_deck(ctx, component) -> list[OutputFile]:
         for index, card in enumerate(sheet):
             x, y = grid.slot(index)
             sides, notches = grid.slot_bleeds[index]
-            place(canvas, front, card, x, y, options.bleed, sides, notches=notches)
+            place(canvas, front, card, x, y, options.bleed, sides, notches=notches, quarter=1 if grid.turned else 0)
         draw_cut_marks(canvas, grid, range(len(sheet)))
         canvas.showPage()
         ctx.tick(len(sheet))
@@ -96,17 +99,31 @@ def render_deck(ctx, component) -> list[OutputFile]:
             draw_backs(canvas, back, sheet, grid, options)
             canvas.showPage()
     name = f"{component.id}-{options.paper}{options.variant}.pdf"
-    return [finish(canvas, buffer, name)]
+    finished = finish(canvas, buffer, name)
+    finished.note = note
+    return [finished]
 
 
-def sheet_for(ctx, component, piece: tuple[float, float]):
+def sheet_for(ctx, component, piece: tuple[float, float], count: int | None = None):
     """Where the pieces go: the deck's own sheet layout, else as many as fit the paper."""
     options = ctx.options
     if component.sheet:
         from pnp.sheet_layouts import slot_sheet
         return slot_sheet(ctx.project.root, component.sheet, component.where_is("sheet"),
                           options.paper, piece, options.bleed)
-    return grid_for(PAPER_SIZES[options.paper], piece, deck_gap(component), options.bleed)
+    return grid_for(PAPER_SIZES[options.paper], piece, deck_gap(component), options.bleed, component.orientation,
+                    options.full_bleed, count)
+
+
+def tell_marks_and_bleed(ctx, component, grid: MarksBetween) -> str:
+    """Say in the build's summary which cut lines have no mark an inkjet prints and why, and
+    which edges get less bleed than asked; the bleed words also go on the print-all cover."""
+    for problem in grid.unmarked_lines():
+        ctx.project.diagnostics.warn(f"{component.id}: {problem}; cut it by the pieces' own edges")
+    summary = grid.bleed_summary()
+    if summary:
+        ctx.project.diagnostics.warn(f"{component.id}: {summary}")
+    return summary
 
 
 def tell_bleed_cost(ctx, component, count: int, per_sheet: int, per_sheet_plain: int) -> None:
@@ -136,26 +153,34 @@ def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
     """Gutter-fold sheets: each sheet holds fronts and their backs, mirrored across a fold."""
     options = ctx.options
     gap = deck_gap(component)
-    plan = fold_sheet(paper, (front.width, front.height), 2 * options.bleed if gap is None else gap, options.bleed)
+    plan = fold_sheet(paper, (front.width, front.height), gap, options.bleed, component.orientation,
+                      options.full_bleed, len(cards))
     if options.bleed > 0:
-        plain = fold_sheet(paper, (front.width, front.height), 0.0 if gap is None else gap)
+        plain = fold_sheet(paper, (front.width, front.height), gap, orientation=component.orientation,
+                           count=len(cards))
         tell_bleed_cost(ctx, component, len(cards), plan.per_sheet, plain.per_sheet)
+    note = tell_marks_and_bleed(ctx, component, plan.fronts)
+    tell_marks_and_bleed(ctx, component, plan.backs)   # across a fold down the sheet, other lines
+    quarter = 1 if plan.fronts.turned else 0
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, plan.paper, f"{ctx.game.title}: {component.title or component.id} (fold)")
     for start in range(0, len(cards), plan.per_sheet):
         sheet = cards[start:start + plan.per_sheet]
         for index, card in enumerate(sheet):
             sides, notches = plan.fronts.slot_bleeds[index]
-            place(canvas, front, card, *plan.fronts.slot(index), options.bleed, sides, notches=notches)
+            place(canvas, front, card, *plan.fronts.slot(index), options.bleed, sides, notches=notches,
+                  quarter=quarter)
             sides, notches = plan.backs.slot_bleeds[plan.back_index(index)]
-            place(canvas, back, card, *plan.back_slot(index), options.bleed, sides, turned=plan.across,
-                  notches=notches)
+            place(canvas, back, card, *plan.back_slot(index), options.bleed, sides, notches=notches,
+                  quarter=back_quarter(quarter, "fold", plan.across))
         draw_cut_marks(canvas, plan.fronts, range(len(sheet)))
         draw_cut_marks(canvas, plan.backs, [plan.back_index(index) for index in range(len(sheet))])
         draw_fold_line(canvas, plan)
         canvas.showPage()
         ctx.tick(len(sheet))
-    return finish(canvas, buffer, f"{component.id}-{options.paper}{options.variant}.pdf")
+    finished = finish(canvas, buffer, f"{component.id}-{options.paper}{options.variant}.pdf")
+    finished.note = note
+    return finished
 
 
 def draw_fold_line(canvas, plan) -> None:
@@ -173,38 +198,38 @@ def draw_fold_line(canvas, plan) -> None:
 
 
 def draw_backs(canvas, back, sheet, grid: Grid, options) -> None:
+    quarter = back_quarter(1 if grid.turned else 0, options.duplex)
     for index, card in enumerate(sheet):
         x, y = grid.back_slot(index, options.duplex, options.back_offset)
         sides, notches = grid.slot_bleeds[grid.back_index(index, options.duplex)]
-        place(canvas, back, card, x, y, options.bleed, sides, notches=notches)
+        place(canvas, back, card, x, y, options.bleed, sides, notches=notches, quarter=quarter)
 
 
 def place(canvas, layout, card, x: float, y: float, bleed: float,
-          sides: tuple[float, float, float, float] | None = None, turned: bool = False,
+          sides: tuple[float, float, float, float] | None = None, quarter: int = 0,
           notches: Sequence[tuple[float, float, float, float]] = ()) -> None:
-    """Draw one piece with its trim's bottom-left corner at (x, y), clipped to its trim plus
+    """Draw one piece turned `quarter` quarter turns anticlockwise (2: upside down) with the
+    bottom-left corner of its trim, as it lies on the sheet, at (x, y); clipped to its trim plus
     `bleed`, and further to the (left, bottom, right, top) bleed `sides` on the sheet where
     neighbours or the margin leave less, less the `notches` (x, y, width, height from the
-    trim's corner, as on the sheet) where marks run between pieces; `turned` draws it upside
-    down in the same place."""
+    trim's corner, as on the sheet) where marks run between pieces."""
+    w, h = layout.width, layout.height
     canvas.saveState()
-    if turned:
-        canvas.transform(-1, 0, 0, -1, x + layout.width, y + layout.height)
-    else:
-        canvas.translate(x, y)
+    canvas.transform(*((1, 0, 0, 1, x, y), (0, 1, -1, 0, x + h, y),
+                       (-1, 0, 0, -1, x + w, y + h), (0, -1, 1, 0, x, y + w))[quarter])
     clip_bleed(canvas, layout, -bleed, -bleed, bleed, bleed)
     left, bottom, right, top = sides if sides is not None else (bleed,) * 4
-    if turned:   # the sheet's sides, in the upside-down piece's own coordinates
-        left, bottom, right, top = right, top, left, bottom
+    # the sheet's sides, in the turned piece's own coordinates
+    left, bottom, right, top = ((left, bottom, right, top), (bottom, right, top, left),
+                                (right, top, left, bottom), (top, left, bottom, right))[quarter]
     if (left, bottom, right, top) != (bleed,) * 4:
         clip_bleed(canvas, layout, -left, -bottom, right, top)
     if notches:
         clip = canvas.beginPath()   # even-odd: the bleed box less each (disjoint) window in it
-        clip.rect(-left, -bottom, layout.width + left + right, layout.height + bottom + top)
-        for nx, ny, nw, nh in notches:
-            if turned:   # the sheet's window, in the upside-down piece's own coordinates
-                nx, ny = layout.width - nx - nw, layout.height - ny - nh
-            clip.rect(nx, ny, nw, nh)
+        clip.rect(-left, -bottom, w + left + right, h + bottom + top)
+        for nx, ny, nw, nh in notches:   # the sheet's window, in the turned piece's own coordinates
+            clip.rect(*((nx, ny, nw, nh), (ny, h - nx - nw, nh, nw),
+                        (w - nx - nw, h - ny - nh, nw, nh), (w - ny - nh, nx, nh, nw))[quarter])
         canvas.clipPath(clip, stroke=0, fill=0)
     layout.draw(canvas, card)
     canvas.restoreState()

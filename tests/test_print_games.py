@@ -1,0 +1,224 @@
+"""The twelve print test games (tests/print_games.py) built on Letter and A4, with and without
+a bleed, in every duplex mode, and every home sheet read back: each mark's gap to every trim
+and bleed, each cut line marked at both ends past an inkjet's margin (or named by the build),
+the bleed on each side of each piece, backs behind their fronts and turned with them, and the
+pieces a sheet against the most that fit."""
+
+from __future__ import annotations
+
+import pypdf
+import pytest
+
+from conftest import MM, run
+from print_checks import (bleed_problems, check_backs, check_deck_page, check_fold, excused_cuts, most_that_fit,
+                          pieces)
+from print_games import GAMES, write_games
+
+PAPERS = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
+DUPLEXES = {"long-edge": "", "short-edge": "-short-edge", "none": "-no-duplex", "fold": "-fold"}
+# every bundled size (the shop game's five card sizes, tokens) in every duplex mode; the
+# other games in the usual one
+EVERY_MODE = ["shop", "round-tokens"]
+
+
+def variants(game: str):
+    paper_of = GAMES[game][0]
+    sheet = any(deck.get("sheet") for deck in GAMES[game][1])
+    for paper in ([paper_of] if sheet else PAPERS):
+        for bleed in ("", "-bleed"):
+            for duplex in (DUPLEXES if game in EVERY_MODE else ["long-edge"]):
+                yield paper, bleed, duplex
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """game -> (paper, bleed, duplex) -> (output folder, the build's warnings)."""
+    root = write_games(tmp_path_factory.mktemp("games"))
+    out = tmp_path_factory.mktemp("out")
+    found: dict = {}
+    for game in GAMES:
+        if game == "board-600x430":
+            continue
+        for paper, bleed, duplex in variants(game):
+            folder = out / f"{paper}{bleed}-{duplex}"
+            args = ["--paper", paper, "--duplex", duplex] + (["--bleed"] if bleed else [])
+            result = run("build", "--game", game, "--out", str(folder), "-q", *args, root=root)
+            assert result.exit_code == 0, (game, args, result.stderr)
+            found.setdefault(game, {})[(paper, bleed, duplex)] = (folder / game, result.stderr)
+    return found
+
+
+def deck_files(folder, paper, bleed, duplex):
+    suffix = DUPLEXES[duplex] + bleed
+    return [p for p in sorted(folder.glob(f"*-{paper}{suffix}.pdf")) if "print-all" not in p.name
+            and not p.name.startswith(("rules-", "tuck-boxes-"))]
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g != "board-600x430"])
+def test_every_home_sheet_passes_the_print_checks(built, game):
+    problems = []
+    for (paper, bleed, duplex), (folder, warnings) in built[game].items():
+        files = deck_files(folder, paper, bleed, duplex)
+        assert files, (game, paper, bleed, duplex)
+        for path in files:
+            deck = path.name.split(f"-{paper}")[0]
+            told = "\n".join(line for line in warnings.splitlines() if line.startswith(f"warning: {deck}:"))
+            excused = excused_cuts(told)
+            reader = pypdf.PdfReader(str(path))
+            backs = next(d for d in GAMES[game][1] if d["id"] == deck).get("back")
+            step = 2 if backs and duplex != "fold" else 1
+            label = f"{game} {path.name}"
+            for n in range(0, len(reader.pages), step):
+                page = reader.pages[n]
+                size = (float(page.mediabox.width), float(page.mediabox.height))
+                problems += check_deck_page(page, size, f"{label} p{n + 1}", excused)
+                if bleed and n + step < len(reader.pages):   # a full sheet: each side's bleed
+                    problems += bleed_problems(page, size, 3 * MM, f"{label} p{n + 1}")
+                if step == 2:
+                    problems += check_backs(page, reader.pages[n + 1], size, duplex, (0.0, 0.0), f"{label} p{n + 1}")
+                if duplex == "fold" and backs:
+                    problems += check_fold(page, size, f"{label} p{n + 1}")
+    assert problems == []
+
+
+@pytest.mark.parametrize("game", ["mini-41x63", "tarot-70x120", "square-70x70", "bridge-56x87", "landscape-poker",
+                                  "poker", "round-tokens", "shop"])
+def test_a_sheet_holds_the_most_pieces_that_fit(built, game):
+    for (paper, bleed, duplex), (folder, _) in built[game].items():
+        if duplex == "fold":
+            continue
+        for path in deck_files(folder, paper, bleed, duplex):
+            first = pieces(pypdf.PdfReader(str(path)).pages[0])
+            trim = first[0]["trim"]
+            size = (trim[2] - trim[0], trim[3] - trim[1])
+            deck = path.name.split(f"-{paper}")[0]
+            count = next(d for d in GAMES[game][1] if d["id"] == deck)["count"]
+            assert len(first) == min(count, most_that_fit(PAPERS[paper], size)), (path.name, len(first))
+
+
+@pytest.mark.parametrize("game, paper, deck, count, turned", [
+    ("landscape-poker", "letter", "cards", 9, True), ("mini-41x63", "a4", "cards", 21, True),
+    ("shop", "a4", "bridge", 10, True), ("poker", "letter", "cards", 9, False), ("poker", "a4", "cards", 9, False),
+    ("shop", "letter", "poker", 9, False), ("shop", "a4", "mini", 12, False)])
+def test_pieces_are_turned_only_where_more_fit(built, game, paper, deck, count, turned):
+    """Landscape poker 9 on Letter (8 upright), mini 41x63 21 on A4 (16), bridge 10 on A4 (9):
+    turned a quarter round; poker stays upright 3x3; a deck one sheet holds either way (the
+    mini fixture's 6 cards) stays upright. Backs turn the other way round, so a back's top
+    lies behind its front's top once the sheet is turned over."""
+    folder, _ = built[game][(paper, "", "long-edge")]
+    reader = pypdf.PdfReader(str(folder / f"{deck}-{paper}.pdf"))
+    front = pieces(reader.pages[0])
+    assert len(front) == min(count, next(d for d in GAMES[game][1] if d["id"] == deck)["count"])
+    assert {p["quarter"] for p in front} == ({1} if turned else {0})
+    assert {p["quarter"] for p in pieces(reader.pages[1])} == ({3} if turned else {0})
+
+
+def test_a_game_can_pin_its_pieces_upright(tmp_path):
+    root = write_games(tmp_path / "games")
+    game = root / "card_data/landscape-poker/game.yaml"
+    game.write_text(game.read_text().replace("kind: deck,", "kind: deck, orientation: upright,"))
+    result = run("build", "--game", "landscape-poker", "--out", str(tmp_path / "out"), "-q", root=root)
+    assert result.exit_code == 0, result.stderr
+    placed = pieces(pypdf.PdfReader(str(tmp_path / "out/landscape-poker/cards-letter.pdf")).pages[0])
+    assert len(placed) == 8 and {p["quarter"] for p in placed} == {0}
+    game.write_text(game.read_text().replace("orientation: upright", "orientation: sideways"))
+    bad = run("build", "--game", "landscape-poker", "--out", str(tmp_path / "out2"), root=root)
+    assert bad.exit_code == 1 and "orientation" in bad.stderr and "game.yaml:" in bad.stderr
+
+
+def test_a_cut_line_without_a_mark_is_named_by_the_build(built):
+    """Mini 41x63 on A4: 21 a sheet leave 5 mm above and below, and the columns touch, so the
+    build names each cut line that has no mark and says why; the checks find exactly those."""
+    folder, warnings = built["mini-41x63"][("a4", "", "long-edge")]
+    assert "the horizontal cut at 5.00 mm lies 5.00 mm from the paper's edge" in warnings
+    assert "the vertical cut at 73.50 mm has no mark" in warnings
+    page = pypdf.PdfReader(str(folder / "cards-a4.pdf")).pages[0]
+    unexcused = check_deck_page(page, PAPERS["a4"], "mini")
+    assert len([p for p in unexcused if "cut line" in p]) == len(excused_cuts(warnings)) == 6
+    assert check_deck_page(page, PAPERS["a4"], "mini", excused_cuts(warnings)) == []
+
+
+OPTION_SETS = [[], ["--bleed"], ["--bleed", "2mm"], ["--bleed", "--full-bleed"], ["--duplex", "short-edge"],
+               ["--duplex", "none"], ["--duplex", "fold"], ["--back-offset", "1,0"], ["--ink-saver"],
+               ["--ink-saver", "--bleed"], ["--draft"], ["--paper", "a4"]]
+
+
+def test_no_two_option_sets_share_a_file_name(tmp_path):
+    """Every file of a build whose options change it has a name of its own: a name two option
+    sets both write holds the same bytes (a rule sheet is the same whatever the duplex; a whole
+    board the same whatever the paper), so no build overwrites another's different file."""
+    games_root = write_games(tmp_path / "games")
+    from conftest import REPO
+    written: dict[str, tuple[bytes, list[str]]] = {}
+    clashes = []
+    for number, options in enumerate(OPTION_SETS):
+        out = tmp_path / f"out{number}"
+        for game, root in (("12th-player", REPO), ("board-600x430", games_root)):
+            result = run("build", "--game", game, "--out", str(out), "-q", *options, root=root)
+            assert result.exit_code == 0, result.stderr
+        for path in sorted(out.glob("*/*.pdf")):
+            name = f"{path.parent.name}/{path.name}"
+            data = path.read_bytes()
+            if name in written and written[name][0] != data:
+                clashes.append(f"{name}: {written[name][1]} and {options}")
+            written.setdefault(name, (data, options))
+    assert clashes == []
+    assert {"board-600x430/board-whole.pdf", "board-600x430/board-whole-ink-saver.pdf",
+            "board-600x430/board-whole-draft.pdf"} <= set(written)
+
+
+# Each shop's published figures for the sizes pnp bundles (sources in docs/print-guide.md):
+# trim in inches, the bleed each side, and the pixels at 300 dpi the preset promises.
+SHOP_BLEED = {"tgc": 0.125, "mpc": 0.12, "drivethru": 0.125}
+TRIMS = {"poker": (2.5, 3.5), "bridge": (2.25, 3.5), "mini": (1.75, 2.5), "tarot": (2.75, 4.75),
+         "square": (3.5, 3.5), "token": (1.0, 1.0)}
+
+
+def test_each_shop_preset_holds_its_published_size_for_every_bundled_size():
+    import yaml
+    from conftest import REPO
+    for shop, bleed in SHOP_BLEED.items():
+        preset = yaml.safe_load((REPO / f"pnp/shops/{shop}.yaml").read_text())
+        assert preset["bleed"] == f"{bleed}in" or float(preset["bleed"].removesuffix("in")) == bleed
+        for size, pixels in preset["sizes"].items():
+            w, h = TRIMS[size]
+            assert pixels == [round((w + 2 * bleed) * 300), round((h + 2 * bleed) * 300)], (shop, size)
+    assert set(yaml.safe_load((REPO / "pnp/shops/drivethru.yaml").read_text())["sizes"]) == \
+        {"poker", "bridge", "mini", "tarot", "square"}
+
+
+def test_drivethru_pages_are_each_bundled_size_plus_an_eighth_inch_bleed(tmp_path):
+    root = write_games(tmp_path / "games")
+    result = run("build", "--game", "shop", "--out", str(tmp_path / "out"), "-q", "--shop", "drivethru", root=root)
+    assert result.exit_code == 0, result.stderr
+    for size, (w, h) in TRIMS.items():
+        if size == "token":
+            continue
+        reader = pypdf.PdfReader(str(tmp_path / f"out/shop/drivethru/{size}.pdf"))
+        page = reader.pages[0]
+        assert [round(float(v) / 72, 4) for v in page.mediabox] == [0, 0, w + 0.25, h + 0.25], size
+        assert [round(float(v) / 72, 4) for v in page.trimbox] == [0.125, 0.125, w + 0.125, h + 0.125], size
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_full_bleed_gives_every_side_the_whole_bleed_at_the_cost_of_pieces(tmp_path, paper):
+    """--bleed 3mm --full-bleed: gutters of 6 mm and 3 mm round the block on every piece, fewer
+    pieces a sheet (the build says how many sheets it costs), every mark still 1 mm clear and
+    every cut line marked; without --bleed it is a usage error."""
+    root = write_games(tmp_path / "games")
+    result = run("build", "--game", "poker", "--out", str(tmp_path / "out"), "--paper", paper, "--bleed", "3mm",
+                 "--full-bleed", root=root)
+    assert result.exit_code == 0, result.stderr
+    # 20 cards: 4 sheets of 6 on Letter instead of 3 of 9 (A4's 8 a sheet still need 3)
+    assert ("cards: the 3 mm bleed costs sheets: 4 instead of 3 (6 pieces a sheet, not 9)" in result.stderr) == \
+        (paper == "letter")
+    page = pypdf.PdfReader(str(tmp_path / f"out/poker/cards-{paper}-bleed-full-bleed.pdf")).pages[0]
+    placed = pieces(page)
+    assert len(placed) < 9
+    for piece in placed:
+        trim, ink = piece["trim"], piece["ink"]
+        assert [round(v / MM, 2) for v in (trim[0] - ink[0], trim[1] - ink[1], ink[2] - trim[2], ink[3] - trim[3])] \
+            == [3.0] * 4
+    assert check_deck_page(page, PAPERS[paper], paper) == []
+    usage = run("build", "--game", "poker", "--out", str(tmp_path / "out2"), "--full-bleed", root=root)
+    assert usage.exit_code == 2 and "--full-bleed" in usage.stderr
