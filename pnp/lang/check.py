@@ -6,18 +6,23 @@ file and line to edit."""
 from __future__ import annotations
 
 from pnp.config.typed import Where
-from pnp.lang.file import Translation, data_files, has_words, same_text
+from pathlib import Path
+
+from pnp.lang.file import Translation, data_file_name, data_files, has_words, same_text
+from pnp.lang.needs import kept_by_file
 
 
 def card_problems(game, decks: dict, translation: Translation) -> list[str]:
     problems = []
     into = f"into {translation.called}"
+    kept = kept_by_file(Path(game.folder).parent.parent, game, decks, lambda deck: data_file_name(game, deck))
     for file_name, data in data_files(game, decks).items():
         translated = translation.cards.get(file_name, {})
+        names = kept.get(file_name, frozenset())
         for label, card in data["cards"].items():
             for name, spec in data["fields"].items():
                 value = card.get(name)
-                if spec.type != "text" or not isinstance(value, str) or not has_words(value):
+                if spec.type != "text" or not isinstance(value, str) or not has_words(value) or name in names:
                     continue
                 found = translated.get(label, {}).get(name)
                 if found is None:

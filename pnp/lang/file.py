@@ -105,6 +105,9 @@ class Translation:
 
 
 def has_words(text: str) -> bool:
+    """Whether the text has a letter to translate outside its {field} holes and `:icons:`."""
+    from pnp.layout.icons import ICON
+    text = ICON.sub("", text)
     try:
         parts = Binding(text, Where("", None, "")).parts
     except PnpError:

@@ -19,7 +19,7 @@ from pnp.conditions import Condition, parse_condition
 from pnp.config.typed import Tagged, Where
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding
-from pnp.layout.icons import icon_image, icons_of, with_tokens, without_tokens
+from pnp.layout.icons import icons_of, load_icon, with_tokens, without_tokens
 from pnp.layout.text import MarkupError, fit_paragraph, plain, to_markup
 from pnp.fonts import FontBook, fallbacks_for, undrawable
 from pnp.layout.units import Length, colour_hex, mm, parse_colour
@@ -399,7 +399,7 @@ class TextDrawer(Drawer):
         spec = self.spec
         if spec.upper:
             text = text.upper()
-        icon_names: tuple[str, ...] = ()
+        icon_names: tuple[tuple[str, float], ...] = ()
         if ":" in text:
             text, icon_names = with_tokens(text, self.icons, lambda message: self._fail(card, message))
         x, y, w, h = self.rect
@@ -414,7 +414,7 @@ class TextDrawer(Drawer):
         fallbacks = self._fallbacks(text, card)
         ink = colour_hex(colour) if colour else "000000"
         where_text = f"{self.spec._where.file}:{self.spec._where.line}"
-        images = tuple(icon_image(self.icons[name], ink, where_text) for name in icon_names)
+        images = tuple(load_icon(self.icons[name], ink, where_text, scale) for name, scale in icon_names)
         fit = partial(fit_paragraph, font=self.font, size=spec.size, min_size=spec.min_size, leading=spec.leading,
                       colour_hex=ink, align=spec.align, width=w, height=h, fallbacks=fallbacks, images=images)
         para, used, fits = fit(text)

@@ -2,32 +2,25 @@
 the height of the text's capitals, on its baseline, wrapping and shrinking with the words.
 `\\:` writes a colon that starts no icon. A single-colour SVG takes the text's colour.
 
-An icon stands in the text as a private-use character until the paragraph is laid out at its
-final size, where it becomes an inline image; SVG icons are rasterised once per colour at a
-resolution well above print (pdfium). The pictures are kept in one folder under the system's
-temporary folder, named by what they are drawn from (the SVG's bytes and the colour): reportlab
-names an image in the PDF after its file name, so the same input gives the same bytes, and a
-later build finds the picture made and need not read the SVG again."""
+`:coin@1.5:` draws it 1.5 times as tall (any size from 0.1 to 20 times the cap height).
+
+An icon stands in the text as a private-use character until the text is laid out at its final
+size, where it becomes an `Icon` drawn by pnp.layout.text.draw_icon: an SVG as vector art (a
+form made once per PDF and colour), a PNG with its own pixels (a form once per PDF)."""
 
 from __future__ import annotations
 
-import hashlib
-import io
-import os
 import re
-import tempfile
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from pnp.errors import PnpError, did_you_mean, known
 
-ICON = re.compile(r"(?<!\\):([a-z0-9][a-z0-9_-]*):")
+ICON = re.compile(r"(?<!\\):([a-z0-9][a-z0-9_-]*)(?:@([0-9]+(?:\.[0-9]+)?))?:")
 FIRST_TOKEN = 0xE100          # private-use characters stand for icons 0, 1, 2 ... in a text
 TOKEN = re.compile("[\ue100-\ue1ff]")
 CAP_HEIGHT = 0.72             # of the font size: where capitals reach, near enough for every face
-PIXELS_PER_POINT = 8          # about 580 dpi at the size drawn: crisp in print
-
-_folder: Path | None = None
 
 
 def icons_of(game_dir: Path) -> dict[str, Path]:
@@ -42,18 +35,23 @@ def icons_of(game_dir: Path) -> dict[str, Path]:
     return found
 
 
-def with_tokens(text: str, icons: dict[str, Path], fail) -> tuple[str, tuple[str, ...]]:
-    """The text with each `:name:` replaced by a token, and the icon names in token order;
-    `\\:` becomes a plain colon. An unknown name calls `fail(message)`."""
-    names: list[str] = []
+def with_tokens(text: str, icons: dict[str, Path], fail) -> tuple[str, tuple[tuple[str, float], ...]]:
+    """The text with each `:name:` replaced by a token, and (icon name, size) in token order,
+    the size a multiple of the cap height (`:name@2:` draws it twice as tall); `\\:` becomes
+    a plain colon. An unknown name, or a size that is no size, calls `fail(message)`."""
+    names: list[tuple[str, float]] = []
 
     def token(match) -> str:
         name = match.group(1)
+        scale = float(match.group(2)) if match.group(2) else 1.0
+        if not 0.1 <= scale <= 20:
+            fail(f"icon ':{name}@{match.group(2)}:' asks for {scale:g} times the text's cap height; "
+                 f"give a size from 0.1 to 20")
         if name not in icons:
             fail(f"no icon ':{name}:' in icons/" + (f" ({did_you_mean(name, icons)})" if did_you_mean(name, icons)
                                                      else f"; it has {known(icons)}" if icons else " (the game has no icons/ folder)")
                  + "; write \\: for a colon that starts no icon")
-        names.append(name)
+        names.append((name, scale))
         return chr(FIRST_TOKEN + len(names) - 1)
 
     return ICON.sub(token, text).replace("\\:", ":"), tuple(names)
@@ -63,21 +61,38 @@ def without_tokens(text: str) -> str:
     return TOKEN.sub("", text)
 
 
-def image_markup(markup: str, images: tuple[tuple[str, float], ...], size: float) -> str:
-    """Tokens become inline images (path, width / height) at the cap height of `size`."""
-    height = size * CAP_HEIGHT
+class Icon(NamedTuple):
+    """An icon as drawn in one text: its file, width / height, the colour a single-colour SVG
+    takes, and its height as a multiple of the text's cap height."""
 
-    def image(match) -> str:
-        path, aspect = images[ord(match.group(0)) - FIRST_TOKEN]
-        return f'<img src="{path}" width="{height * aspect:.2f}" height="{height:.2f}" valign="baseline"/>'
+    path: str
+    aspect: float
+    colour: str = "000000"
+    scale: float = 1.0
 
-    return TOKEN.sub(image, markup)
+    @property
+    def vector(self) -> bool:
+        return self.path.lower().endswith(".svg")
+
+    def width_at(self, size: float) -> float:
+        return self.height_at(size) * self.aspect
+
+    def height_at(self, size: float) -> float:
+        return size * CAP_HEIGHT * self.scale
+
+
+def load_icon(path: Path, colour_hex: str, where_text: str, scale: float = 1.0) -> Icon:
+    """The icon at `path` for text in `colour_hex`: a PNG keeps its pixels, an SVG is drawn as
+    vectors when placed (pnp.layout.text.draw_icon); `where_text` names the text for errors."""
+    try:
+        changed = path.stat().st_mtime_ns
+    except OSError:
+        raise PnpError(f"{where_text}: cannot read icon '{path.name}'") from None
+    return _load_icon(path, changed, colour_hex, where_text, scale)
 
 
 @lru_cache(maxsize=512)
-def icon_image(path: Path, colour_hex: str, where_text: str) -> tuple[str, float]:
-    """A PNG of the icon (its file, width / height): PNG icons as they are, SVG icons drawn
-    once per colour (a single-colour SVG recoloured to the text's colour)."""
+def _load_icon(path: Path, _changed: int, colour_hex: str, where_text: str, scale: float) -> Icon:
     if path.suffix.lower() == ".png":
         from PIL import Image
         try:
@@ -85,18 +100,37 @@ def icon_image(path: Path, colour_hex: str, where_text: str) -> tuple[str, float
                 width, height = probe.size
         except Exception:   # Pillow's words name no card
             raise PnpError(f"{where_text}: icon '{path.name}' is not a PNG pnp can read") from None
-        return str(path), width / height
-    # named by what it is drawn from: a picture made before (by any build) is used again
-    # without reading the SVG, which spares loading the SVG reader at all
-    key = hashlib.sha256(path.read_bytes() + f"\0{colour_hex}\0{PIXELS_PER_POINT}".encode()).hexdigest()[:20]
-    target = icon_folder() / f"{path.stem}-{key}.png"
-    if not target.is_file():
-        drawing = svg_drawing(path, where_text)
-        recolour(drawing, colour_hex)
-        write_whole(target, rasterise(drawing))
-    from PIL import Image
-    with Image.open(target) as picture:
-        return str(target), picture.width / picture.height
+        return Icon(str(path), width / height, colour_hex, scale)
+    drawing = parsed_svg(path, where_text)
+    return Icon(str(path), drawing.width / drawing.height, colour_hex, scale)
+
+
+def parsed_svg(path: Path, where_text: str):
+    """The SVG's drawing, read once while the file stays as it is (`pnp serve` sees edits)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        raise PnpError(f"{where_text}: cannot read icon '{path.name}'") from None
+    drawing = _parsed(path, stat.st_mtime_ns, stat.st_size)
+    if drawing is None:
+        raise PnpError(f"{where_text}: icon '{path.name}' is not an SVG pnp can read")
+    return drawing
+
+
+@lru_cache(maxsize=256)
+def _parsed(path: Path, _mtime: int, _size: int):
+    try:
+        return svg_drawing(path, "")
+    except PnpError:
+        return None
+
+
+def icon_drawing(icon: Icon):
+    """The SVG icon's drawing (svglib) in its text's colour when it has a single colour."""
+    import copy
+    drawing = copy.deepcopy(parsed_svg(Path(icon.path), icon.path))
+    recolour(drawing, icon.colour)
+    return drawing
 
 
 def svg_drawing(path: Path, where_text: str):
@@ -133,31 +167,3 @@ def recolour(drawing, colour_hex: str) -> None:
         ink = HexColor("#" + colour_hex)
         for node, attribute in shapes:
             setattr(node, attribute, ink)
-
-
-def rasterise(drawing) -> bytes:
-    """The drawing as a PNG with a transparent background, about 96 px on its longer side."""
-    import pypdfium2
-    from reportlab.graphics import renderPDF
-    page = pypdfium2.PdfDocument(renderPDF.drawToString(drawing))[0]
-    image = page.render(scale=PIXELS_PER_POINT * 12 / max(drawing.width, drawing.height),
-                        fill_color=(255, 255, 255, 0)).to_pil()
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
-    return buffer.getvalue()
-
-
-def write_whole(target: Path, data: bytes) -> None:
-    """Written to a temporary name, then renamed: a parallel build never reads half a file."""
-    fd, temp = tempfile.mkstemp(prefix=".pnp-part.", dir=target.parent)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-    os.replace(temp, target)
-
-
-def icon_folder() -> Path:
-    global _folder
-    if _folder is None:
-        _folder = Path(tempfile.gettempdir()) / "pnp-icons"
-        _folder.mkdir(exist_ok=True)
-    return _folder

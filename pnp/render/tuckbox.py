@@ -209,13 +209,15 @@ def spine_rtl(canvas, text: str, depth: float, height: float, font: str) -> None
     """The spine's words in a right-to-left script: shaped, in visual order, with the fallback
     fonts that have its letters (a translated build, pnp.lang)."""
     from pnp.fonts import fallbacks_for
-    from pnp.layout.text import bidi_lines
+    from pnp.layout.runs import lay_out
+    from pnp.layout.text import to_markup
     fallbacks = fallbacks_for(font, text)
-    unbounded = bidi_lines(text, font, fallbacks, 1.0, 1.2, "262626", "center", 1e9, 1e9)
+    markup = to_markup(text)
+    unbounded = lay_out(markup, font, fallbacks, (), 1.0, 1.2, "262626", "center", 1e9, 1e9)
     assert unbounded is not None   # None only when the lines overflow a height: 1e9 never is
     natural = unbounded.widths[0]
     size = min(11.0, depth * 0.35, height * 0.9 / max(natural, 1))
-    lines = bidi_lines(text, font, fallbacks, size, 1.2, "262626", "center", natural * size + 1, 1e9)
+    lines = lay_out(markup, font, fallbacks, (), size, 1.2, "262626", "center", natural * size + 1, 1e9)
     assert lines is not None
     lines.drawOn(canvas, -lines.width / 2, -size * 0.35 - size * 0.2)
 
