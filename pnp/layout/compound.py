@@ -272,7 +272,8 @@ class RepeatDrawer(Drawer):
             raise PnpError(f"card '{getattr(card, 'label', '?')}': a repeat takes its count from "
                            f"{self.count_from}, which must be a whole number from 0 to {MAX_LIST_ITEMS}, "
                            f"not {value!r}", file=where.file if where else None,
-                           line=where.line if where else None)
+                           line=where.line if where else None,
+                           field=where.field if where and where.line is None else None)   # a sheet's row
         return int(value)
 
 

@@ -423,7 +423,7 @@ class TextDrawer(Drawer):
             if shortened:
                 para, used, fits = fit(shortened)
             fields = ", ".join(sorted(self.text.fields)) or "text"
-            self.diagnostics.warn(f"{_who(card)}, {fields}: text '{_short(text)}' does not fit its box even "
+            self.diagnostics.warn(f"{_card_place(card)}{_who(card)}, {fields}: text '{_short(text)}' does not fit its box even "
                                   f"at {spec.min_size:g} pt; "
                                   + ("shortened with '…'" if shortened else "the rest is cut off at the box's edge")
                                   + f" ({spec._where.file}:{spec._where.line})")
@@ -448,9 +448,7 @@ class TextDrawer(Drawer):
     def _fail(self, card, message: str) -> None:
         """A problem with this card's text: told with the card's line, its field and the layout's."""
         fields = ", ".join(sorted(self.text.fields)) or "text"
-        where = getattr(card, "where", None)
-        place = f"{where.file}:{where.line}: " if where is not None else ""
-        raise PnpError(f"{place}{_who(card)}, {fields}: {message} (drawn by "
+        raise PnpError(f"{_card_place(card)}{_who(card)}, {fields}: {message} (drawn by "
                        f"{self.spec._where.file}:{self.spec._where.line})")
 
     def check_markup(self, card, text: str | None = None) -> None:
@@ -491,7 +489,7 @@ class TextDrawer(Drawer):
         if lost:
             fields = ", ".join(sorted(self.text.fields)) or "text"
             chars = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in lost)
-            self.diagnostics.warn(f"{_who(card)}, {fields}: no font in fonts.yaml (nor the fallbacks of "
+            self.diagnostics.warn(f"{_card_place(card)}{_who(card)}, {fields}: no font in fonts.yaml (nor the fallbacks of "
                                   f"'{self.family.name}') has {chars}; they print as blank space "
                                   f"({self.spec._where.file}:{self.spec._where.line})")
         return fallbacks
@@ -510,6 +508,13 @@ def shortened_to_fit(text: str, fit) -> str | None:
         else:
             high = middle - 1
     return best
+
+
+def _card_place(card) -> str:
+    """Where the card is written, to begin a message: `cards.yaml:12: ` or, for a spreadsheet's
+    row, `cards.xlsx, sheet Cards, row 7: `; nothing for a layout's own piece (a board)."""
+    where = getattr(card, "where", None)
+    return f"{where.place}: " if where is not None else ""
 
 
 def _who(card) -> str:

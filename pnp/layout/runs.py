@@ -17,6 +17,7 @@ import html
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
@@ -224,7 +225,7 @@ def lay_out(markup: str, font: str, fallbacks: tuple, icons: tuple[Icon, ...], s
         line: list[tuple[Word, list]] = []
         line_width = 0.0
         for word in hard:
-            measured = []
+            measured: list[tuple[Atom, Any]] = []   # an icon with its width, letters with their pieces
             for atom in word:
                 if atom.icon >= 0:
                     if atom.icon >= len(icons):   # a token without its icon: nothing to draw

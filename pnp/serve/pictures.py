@@ -166,7 +166,7 @@ class Preview:
             path = path.resolve().relative_to(self.root.resolve())
         except ValueError:
             pass
-        return f"{path.as_posix()}:{card.where.line}"
+        return card.where.__class__(path.as_posix(), card.where.line, card.where.field).place
 
     def _draw(self, ctx, todo: list, name: str) -> None:
         """Rasterise the pieces whose pictures are not in the store yet, each with its warnings."""
