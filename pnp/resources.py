@@ -20,3 +20,8 @@ def fonts_folder(root: Path) -> Path:
 def layout_folders(root: Path) -> list[Path]:
     """Where layout names are looked up, first match wins: the project's, then pnp's."""
     return [Path(root) / "layouts", BUNDLED / "layouts"]
+
+
+def words_folder() -> Path:
+    """pnp's own words in the languages it ships them in (bundled/words/CODE.yaml)."""
+    return BUNDLED / "words"

@@ -111,12 +111,13 @@ def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int
         files = [(replace(file, component=made_for(component.id, options.lang)), spent)
                  for file, spent in timed(drawn[component.id].render, ctx)]
         rendered += files
-        parts.append(home_part(options, component, [file for file, _ in files]))
+        parts.append(home_part(options, drawn[component.id], [file for file, _ in files]))
         if not component.is_deck:   # a deck ticks card by card as it draws
             ctx.tick(1)
-    rendered += timed(lambda: [print_all(game.title, game_id, PAPER_SIZES[options.paper],
+    say = ctx.translation.label if ctx.translation is not None else str
+    rendered += timed(lambda: [print_all(ctx.game.title, game_id, PAPER_SIZES[options.paper],
                                          f"{options.paper}{options.variant}",
-                                         [part for part in parts if part is not None], project.fonts)])
+                                         [part for part in parts if part is not None], project.fonts, say)])
     for preset in shops:
         from pnp.render.shop import render_shop
         rendered += timed(render_shop, ctx, preset)

@@ -36,7 +36,7 @@ def translated_deck(deck: Deck, by_card: dict) -> Deck:
         entries = by_card.get(card.label, {})
         changed = Card(card)
         for name, (entry, _) in entries.items():
-            if isinstance(card.get(name), str):
+            if isinstance(card.get(name), str) and entry.text.strip():   # empty: not translated yet
                 changed[name] = entry.text.strip()
         changed.label, changed.where = card.label, card.where
         cards.append(changed)

@@ -34,6 +34,9 @@ def card_problems(game, decks: dict, translation: Translation) -> list[str]:
                         f"card '{label}' has no translation {into}",
                         hint=f"add to {translation.path} under cards: {file_name}: {label}: {name}: "
                              f"{{source: ..., text: ...}}")))
+                elif not found[0].text.strip():
+                    problems.append(str(found[1].error(f"card '{label}', {name}: not translated {into} yet; "
+                                                       f"write its text (the source: {short(value)!r})")))
                 elif not same_text(found[0].source, value):
                     entry, _ = found
                     problems.append(str(entry.where_is("source").error(
@@ -53,6 +56,9 @@ def rules_problems(translation: Translation) -> list[str]:
                 f"rule sheet '{component.source}' has no translation into {translation.called}",
                 hint=f"add to {translation.path} under rules: {component.source}: "
                      f"{{translates: {now}, text: |...}}")))
+        elif not found[0].text.strip():
+            problems.append(str(found[1].error(f"rule sheet '{component.source}' is not translated into "
+                                               f"{translation.called} yet; write its text")))
         elif found[0].translates != now:
             entry, _ = found
             problems.append(str(entry.where_is("translates").error(

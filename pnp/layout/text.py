@@ -33,6 +33,11 @@ class MarkupError(ValueError):
     """Emphasis marks that cross or never close in a way that can't be drawn."""
 
 
+def escape_text(text: str) -> str:
+    """Text as paragraph markup that says exactly it: no emphasis, no tags."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def to_markup(text: str) -> str:
     """Escape the text, then turn ***bold italic***, **bold**, *italic* and line breaks into
     paragraph markup. Marks that cross (`**a *b** c*`) raise MarkupError."""

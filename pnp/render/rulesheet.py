@@ -406,7 +406,8 @@ def contents_list(ctx, styles) -> ListFlowable:
         if component.description:
             line += f": {escape(component.description)}"
         elif deck is not None and component.is_deck:
-            line += f": {deck.total} pieces"
+            say = ctx.translation.label if ctx.translation is not None else str
+            line += ": " + escape(say("{count} pieces").replace("{count}", str(deck.total)))
         items.append(ListItem(paragraph(line, ParagraphStyle("c", parent=styles["body"], spaceAfter=1.5))))
     return ListFlowable(items, bulletType="bullet", **list_side(styles), bulletFontSize=8,
                         bulletFontName=styles["body"].fontName, bulletColor=ACCENT, spaceAfter=4)

@@ -1,0 +1,89 @@
+"""`pnp translate` starts (and keeps up) a translation: every string to translate beside its
+source and line, nothing that needs none; once its texts are filled in it validates and builds.
+`--shop` works with `--lang`; pnp's own words come from a translation too."""
+
+from __future__ import annotations
+
+import yaml
+
+from conftest import run
+from test_every_edition import babel_root
+
+
+def filled(path):
+    """The file with every empty text filled in (as a translator would), holes kept."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["language"] = "Français"
+    data["labels"] = {source: text or f"FR {source}" for source, text in data["labels"].items()}
+    for cards in data["cards"].values():
+        for fields in cards.values():
+            for entry in fields.values():
+                entry["text"] = entry["text"] or f"FR {entry['source']}"
+    for entry in data["rules"].values():
+        entry["text"] = entry["text"] or "## Règles\n\n{{contents}}\n\nOn joue :lantern:.\n"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+
+
+def test_translate_writes_every_string_to_translate_and_nothing_else(tmp_path):
+    root = babel_root(tmp_path / "root")
+    result = run("translate", "--game", "babel", "--lang", "fr", root=root)
+    assert result.exit_code == 0, result.output + (result.stderr or "")
+    path = root / "card_data/babel/lang/fr.yaml"
+    assert "fr.yaml: " in result.output and "to translate" in result.output
+    text = path.read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    lamplighter = data["cards"]["cards.yaml"]["Lamplighter"]
+    assert set(lamplighter) == {"name", "text"}   # kind chooses a layout, art names a picture, cost is icons
+    assert lamplighter["text"] == {"source": "Gain 1 :lantern: and **2** :gem:.", "text": ""}
+    assert "cards.yaml:9" in text   # beside the line the source is written on
+    for label in ("ROAD", "EVENT", "Start here :lantern:", "Road cards", "Card", "how to play", "double-sided"):
+        assert data["labels"][label] == "", label
+    assert ":lantern@3:" not in data["labels"]   # the back's icon-only text
+    assert "layouts/babel/card.yaml:6" in text
+    assert data["rules"]["rules.md"]["translates"]
+
+
+def test_a_written_file_validates_once_filled_in_and_builds(tmp_path):
+    root = babel_root(tmp_path / "root")
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    path = root / "card_data/babel/lang/fr.yaml"
+    before = run("validate", "--game", "babel", root=root)
+    assert before.exit_code == 1 and "not translated into fr yet" in before.stderr
+    filled(path)
+    after = run("validate", "--game", "babel", root=root)
+    assert after.exit_code == 0, after.stderr
+    assert "fr" not in (after.stderr or "")
+    out = tmp_path / "out"
+    build = run("build", "--game", "babel", "--lang", "fr", "--out", str(out), "--quiet", root=root)
+    assert build.exit_code == 0 and not build.stderr, build.stderr
+    assert (out / "babel/cards-a4-fr.pdf").is_file()
+
+
+def test_translate_again_keeps_what_is_translated_and_adds_what_is_new(tmp_path):
+    root = babel_root(tmp_path / "root")
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    path = root / "card_data/babel/lang/fr.yaml"
+    filled(path)
+    cards = root / "card_data/babel/cards.yaml"
+    cards.write_text(cards.read_text() + "  - name: Ferry\n    count: 1\n    text: Cross the river.\n")
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert data["language"] == "Français"
+    assert data["cards"]["cards.yaml"]["Lamplighter"]["name"]["text"] == "FR Lamplighter"
+    assert data["cards"]["cards.yaml"]["Ferry"]["text"] == {"source": "Cross the river.", "text": ""}
+    assert data["labels"]["ROAD"] == "FR ROAD"
+
+
+def test_the_shipped_translations_need_no_layout_or_picture_values(tmp_path):
+    """Translating the fixture's German again changes no string and asks for none."""
+    root = babel_root(tmp_path / "root")
+    result = run("translate", "--game", "babel", "--lang", "de", root=root)
+    assert result.exit_code == 0 and ", 0 to translate" in result.output, result.output
+    assert run("validate", "--game", "babel", root=root).exit_code == 0
+
+
+def test_a_language_code_that_is_no_code_is_refused(tmp_path):
+    root = babel_root(tmp_path / "root")
+    result = run("translate", "--game", "babel", "--lang", "../x", root=root)
+    assert result.exit_code == 1 and "is not a language code" in result.stderr
+    assert not (root / "card_data/babel/lang/../x.yaml").exists()
