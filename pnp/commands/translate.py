@@ -118,12 +118,12 @@ def file_text(game, decks: dict, have: Translation, asked: dict, code: str) -> s
     rules = rule_sheets(game)
     lines += ["", "rules:    # by rule sheet: the whole sheet's Markdown, translated" if rules else "rules: {}"]
     for source, component in rules.items():
-        found = have.rules.get(source)
+        sheet = have.rules.get(source)
         now = rules_hash(read_source(game, component))
         lines.append(f"  # {display_path(Path(game.folder) / source)}")
         lines.append(f"  {quoted(source)}:")
-        lines.append(f"    translates: {quoted(found[0].translates if found else now)}")
-        body = found[0].text if found else ""
+        lines.append(f"    translates: {quoted(sheet[0].translates if sheet else now)}")
+        body = sheet[0].text if sheet else ""
         if body.strip() and not body[0].isspace():
             lines.append("    text: |")
             lines += [f"      {line}" if line.strip() else "" for line in body.rstrip("\n").split("\n")]
