@@ -104,9 +104,9 @@ def file_text(game, decks: dict, have: Translation, asked: dict, code: str) -> s
                 source, text = (found[0].source, found[0].text) if found is not None else (value, "")
                 entries.append(f"      {name}: {{source: {quoted(source)}, text: {quoted(text)}}}")
             if entries:
-                where = getattr(card, "where", None)
-                if where is not None:
-                    file_lines.append(f"    # {where.place}")
+                card_where = getattr(card, "where", None)
+                if card_where is not None:
+                    file_lines.append(f"    # {card_where.place}")
                 file_lines.append(f"    {quoted(label)}:")
                 file_lines += entries
         if file_lines:
