@@ -196,9 +196,6 @@ def build(games, every, paper, out, root, duplex, back_offset, bleed, shops, ink
     if duplex == "fold" and back_offset != (0.0, 0.0):
         fail("--back-offset does not apply to --duplex fold: fronts and backs print on the same "
              "side, so there is no printer shift to make up for")
-    if langs and shops:
-        raise click.UsageError("--shop files are made in the game's own language only; "
-                               "build them without --lang")
     options = PrintOptions(duplex=duplex, back_offset=back_offset, bleed=bleed, ink_saver=ink_saver,
                            draft=draft)
 

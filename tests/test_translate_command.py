@@ -87,3 +87,20 @@ def test_a_language_code_that_is_no_code_is_refused(tmp_path):
     result = run("translate", "--game", "babel", "--lang", "../x", root=root)
     assert result.exit_code == 1 and "is not a language code" in result.stderr
     assert not (root / "card_data/babel/lang/../x.yaml").exists()
+
+
+def test_shop_tgc_with_lang_all_writes_each_editions_shop_files(tmp_path):
+    from PIL import Image, ImageChops
+    root = babel_root(tmp_path / "root")
+    out = tmp_path / "out"
+    for extra in ((), ("--lang", "all")):
+        result = run("build", "--game", "babel", "--shop", "tgc", "--out", str(out), "--quiet", *extra, root=root)
+        assert result.exit_code == 0, result.output + (result.stderr or "")
+    folders = {code: out / "babel" / (f"tgc-{code}" if code else "tgc") for code in ("", "de", "he", "ar")}
+    names = {code: sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+             for code, folder in folders.items()}
+    assert names[""] and all(names[code] == names[""] for code in names), names
+    first = sorted((folders[""] / "cards").glob("*front*.png"))[0].relative_to(folders[""])
+    pictures = {code: Image.open(folders[code] / first).convert("RGB") for code in folders}
+    for code in ("de", "he", "ar"):   # the same card, in its own words
+        assert ImageChops.difference(pictures[code], pictures[""]).getbbox() is not None, code

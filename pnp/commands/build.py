@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -120,6 +122,10 @@ def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int
                                          [part for part in parts if part is not None], project.fonts, say)])
     for preset in shops:
         from pnp.render.shop import render_shop
-        rendered += timed(render_shop, ctx, preset)
+        if options.lang:   # a translation's shop files: a folder of their own, tgc-de/
+            preset = copy.copy(preset)
+            object.__setattr__(preset, "id", f"{preset.id}-{options.lang}")
+        rendered += [(replace(file, component=made_for(file.component, options.lang)) if file.component else file,
+                      spent) for file, spent in timed(render_shop, ctx, preset)]
         ctx.tick(steps)
     return rendered
