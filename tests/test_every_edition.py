@@ -142,3 +142,30 @@ def test_an_icon_size_that_is_no_size_names_the_card_and_layout(tmp_path):
     assert result.exit_code == 1
     assert "cards.yaml:" in result.stderr and "card 'Lamplighter', text" in result.stderr
     assert "give a size from 0.1 to 20" in result.stderr
+
+
+def right_edge_of(path, words: str) -> float:
+    """Where the first drawing of `words` on the first page ends on the right, in points."""
+    page = pypdfium2.PdfDocument(str(path))[0].get_textpage()
+    index = page.get_text_range().find(words)
+    assert index >= 0, words
+    return max(page.get_charbox(i)[2] for i in range(index, index + len(words)))
+
+
+def test_a_layout_that_mirrors_moves_its_boxes_in_right_to_left_languages(editions):
+    """The card's name box (5 to 45 mm, the cost on the right) moves to 18 to 58 mm in Hebrew and
+    Arabic, so the name reads from the right edge and the cost sits on the left; German stays."""
+    card_left, mm = 29.76, 72 / 25.4
+    assert right_edge_of(editions / "cards-a4-de.pdf", "Laternenanzünder") - card_left < 46 * mm
+    for code, name in (("he", "מדליק הפנסים"), ("ar", "مشعل الفوانيس")):
+        edge = right_edge_of(editions / f"cards-a4-{code}.pdf", name) - card_left
+        assert 50 * mm < edge <= 58.5 * mm, (code, edge / mm)
+
+
+def test_an_element_can_keep_its_place_in_a_mirrored_layout(tmp_path):
+    root = babel_root(tmp_path / "root")
+    layout = root / "layouts/babel/card.yaml"
+    layout.write_text(layout.read_text().replace('text: "{name}", font: display,', 'text: "{name}", mirror: false, font: display,'))
+    out = tmp_path / "out"
+    assert run("build", "--game", "babel", "--lang", "he", "--out", str(out), "--quiet", root=root).exit_code == 0
+    assert right_edge_of(out / "babel/cards-a4-he.pdf", "מדליק הפנסים") - 29.76 < 46 * 72 / 25.4

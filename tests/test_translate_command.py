@@ -39,7 +39,7 @@ def test_translate_writes_every_string_to_translate_and_nothing_else(tmp_path):
     for label in ("ROAD", "EVENT", "Start here :lantern:", "Road cards", "Card", "how to play", "double-sided"):
         assert data["labels"][label] == "", label
     assert ":lantern@3:" not in data["labels"]   # the back's icon-only text
-    assert "layouts/babel/card.yaml:6" in text
+    assert "layouts/babel/card.yaml:7" in text   # the ROAD label
     assert data["rules"]["rules.md"]["translates"]
 
 

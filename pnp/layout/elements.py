@@ -19,7 +19,7 @@ from pnp.conditions import Condition, parse_condition
 from pnp.config.typed import Tagged, Where
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding
-from pnp.layout.icons import icons_of, load_icon, with_tokens, without_tokens
+from pnp.layout.icons import TOKEN, icons_of, load_icon, with_tokens, without_tokens
 from pnp.layout.text import MarkupError, fit_paragraph, plain, to_markup
 from pnp.fonts import FontBook, fallbacks_for, undrawable
 from pnp.layout.units import Length, colour_hex, mm, parse_colour
@@ -47,6 +47,7 @@ class PieceContext:
     safe: float | None = None  # for print shops: warn about text closer than this to the trim
     ink_saver: InkSaver | None = None   # when printing with little ink
     labels: Callable[[str, Where], str] | None = None   # fixed text in a translated build's language
+    right_to_left: bool = False   # a build in a right-to-left language: layouts that mirror, mirror
 
 
 class Colour:
@@ -85,6 +86,7 @@ class Element(Tagged, family="element"):
     w: Length = field(default=FULL, metadata={"min": 0})   # a negative width or height is a typo
     h: Length = field(default=FULL, metadata={"min": 0})
     inset: Length | None = None  # instead of x/y/w/h: the whole piece, inset on every side
+    mirror: bool | None = None   # in a right-to-left language, move to the other side (None: as the layout says)
     when: Any = None  # draw only for the cards it holds for: a field name or a comparison (pnp.conditions)
 
     def box(self, piece: PieceContext) -> tuple[float, float, float, float]:
@@ -391,6 +393,7 @@ class TextDrawer(Drawer):
         self.piece = (piece.width, piece.height)
         self.ink_saver = piece.ink_saver
         self.icons = icons_of(piece.game_dir) if piece.game_dir is not None else {}
+        self.right_to_left = piece.right_to_left
 
     def draw(self, canvas, card) -> None:
         text = self.text.render(card).strip()
@@ -415,8 +418,11 @@ class TextDrawer(Drawer):
         ink = colour_hex(colour) if colour else "000000"
         where_text = f"{self.spec._where.file}:{self.spec._where.line}"
         images = tuple(load_icon(self.icons[name], ink, where_text, scale) for name, scale in icon_names)
+        align = spec.align
+        if self.right_to_left and align in ("left", "right") and not has_letters(text):
+            align = "right" if align == "left" else "left"   # icons, numbers: start where reading starts
         fit = partial(fit_paragraph, font=self.font, size=spec.size, min_size=spec.min_size, leading=spec.leading,
-                      colour_hex=ink, align=spec.align, width=w, height=h, fallbacks=fallbacks, images=images)
+                      colour_hex=ink, align=align, width=w, height=h, fallbacks=fallbacks, images=images)
         para, used, fits = fit(text)
         if not fits:
             shortened = spec.overflow == "ellipsis" and shortened_to_fit(text, fit)
@@ -493,6 +499,12 @@ class TextDrawer(Drawer):
                                   f"'{self.family.name}') has {chars}; they print as blank space "
                                   f"({self.spec._where.file}:{self.spec._where.line})")
         return fallbacks
+
+
+def has_letters(text: str) -> bool:
+    """Whether the text has a letter of some direction (icons, digits and marks have none)."""
+    import unicodedata
+    return any(unicodedata.bidirectional(char) in ("L", "R", "AL") and not TOKEN.fullmatch(char) for char in text)
 
 
 def shortened_to_fit(text: str, fit) -> str | None:
