@@ -48,3 +48,22 @@ def test_the_preview_card_dialog_names_the_row(mini, tmp_path):
     state = served.wait_for(lambda s: s.get("snapshot") and s["snapshot"]["decks"])
     bishop = state["snapshot"]["decks"][0]["cards"][1]
     assert bishop["source"].endswith("cards.xlsx, sheet Crew, row 3"), bishop["source"]
+
+
+def test_the_preview_switches_language(tmp_path):
+    from test_every_edition import babel_root
+    root = babel_root(tmp_path / "root")
+    served = Served(root, "babel", tmp_path / "out")
+    first = served.wait_for(lambda s: s.get("snapshot") and s["snapshot"]["decks"])
+    assert first["snapshot"]["languages"] == ["ar", "de", "he"]
+    assert first["snapshot"]["title"] == "Lantern Road"
+    import json
+    arabic = json.loads(served.request("/api/state?lang=ar")[2])
+    assert arabic["error"] is None, arabic["error"]
+    assert arabic["snapshot"]["title"] == "طريق الفوانيس"
+    faces = {card["face"] for card in arabic["snapshot"]["decks"][0]["cards"]}
+    assert faces.isdisjoint(card["face"] for card in first["snapshot"]["decks"][0]["cards"])
+    status, kind, png = served.request(f"/img/{next(iter(faces))}.png")
+    assert status == 200 and kind == "image/png"
+    missing = json.loads(served.request("/api/state?lang=fr")[2])
+    assert "has no translation 'fr'" in missing["error"]["text"]

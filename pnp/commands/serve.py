@@ -60,7 +60,12 @@ def print_options(asked: dict):
     if isinstance(bleed, bool) or not isinstance(bleed, (int, float)) or not math.isfinite(bleed) \
             or not 0 <= bleed <= 10:
         raise PnpError("bleed is a number of mm from 0 to 10")
-    return paper, PrintOptions(paper=paper, duplex=duplex, bleed=mm(bleed), ink_saver=bool(asked.get("ink_saver")))
+    lang = asked.get("lang") or None
+    from pnp.lang import CODE
+    if lang is not None and not (isinstance(lang, str) and CODE.match(lang)):
+        raise PnpError("lang is a language code the game has a translation for, or empty")
+    return paper, PrintOptions(paper=paper, duplex=duplex, bleed=mm(bleed), ink_saver=bool(asked.get("ink_saver")),
+                               lang=lang)
 
 
 def serve(root: Path, game_id: str, out: Path, host: str, port: int, announce) -> None:
