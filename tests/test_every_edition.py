@@ -66,6 +66,10 @@ def test_right_to_left_table_cells_and_paragraphs_read_in_order(editions):
         assert words in arabic, words
     for words in ("כל שחקן מאבד", "מהר: קח", "זהב לתשלום", "אוצר, שווה 2", "בתורך קח"):
         assert words in hebrew, words
+    # a layout's table on the board: icons, emphasis and Arabic in its cells
+    board = page_text(editions / "board-whole-ar.pdf")
+    for words in ("ضوء: خطوة واحدة", "كنز، قيمته اثنان", "المعنى"):
+        assert words in board, words
 
 
 def test_arabic_letters_are_joined_and_run_right_to_left(editions):

@@ -7,6 +7,7 @@ place, and the rest are drawn on top, in order.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -252,13 +253,12 @@ def mirrored(spec: Element, piece: PieceContext) -> Element:
     """The element moved to the other side of the piece (its box's left edge where its right
     edge was), for a right-to-left language; what it draws (text aligns from where reading
     starts) is not turned. An element inset on every side stays where it is."""
-    import copy
-    from pnp.layout.units import Length
     if spec.inset is not None:
         return spec
     x, w = spec.x.of(piece.width), spec.w.of(piece.width)
     moved = copy.copy(spec)
     object.__setattr__(moved, "x", Length(piece.width - x - w))
+    object.__setattr__(moved, "mirrored", True)   # a table's columns run from the right too
     return moved
 
 
