@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import MM, REPO, build, icons_on, images_on, pdf, placements, render_png, run
+from conftest import MM, REPO, build, icons_on, pdf, placements, render_png, run
 from pnp.impose import PAPER_SIZES, UNPRINTABLE, tile_board
 
 TEAMS = ["Illinois", "Indiana", "Iowa", "Maryland", "Michigan", "Michigan State", "Minnesota",

@@ -173,3 +173,17 @@ def test_an_element_can_keep_its_place_in_a_mirrored_layout(tmp_path):
     out = tmp_path / "out"
     assert run("build", "--game", "babel", "--lang", "he", "--out", str(out), "--quiet", root=root).exit_code == 0
     assert right_edge_of(out / "babel/cards-a4-he.pdf", "מדליק הפנסים") - 29.76 < 46 * 72 / 25.4
+
+
+def test_a_style_the_font_has_no_face_for_is_slanted_or_told(mini, tmp_path):
+    """The display family (Fjalla One) has one face: *italic* in it is slanted, **bold** prints
+    regular with a warning naming the card, field and layout line; nothing is silent."""
+    from edition_checks import drawn
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("name: Knight", 'name: "**Big** *Knight*"'))
+    result = run("build", "--game", "mini", "--out", str(tmp_path / "out"), root=mini)
+    assert result.exit_code == 0, result.stderr
+    assert "card '**Big** *Knight*', name: the font family 'display' has no bold face" in result.stderr
+    assert "card.yaml:" in result.stderr and "cards.yaml:" in result.stderr
+    page = drawn(pdf(tmp_path / "out/mini/cards-a4.pdf").pages[0])
+    assert (False, True) in page.styles   # the slanted italic

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, build, icons_on, images_on, pdf, placements, run
+from conftest import REPO, build, icons_on, pdf, placements, run
 
 LAW = {"Barbarian": (2, 2, 4, 1, 3), "Dwarf": (1, 1, 2, 1, 4), "Gnome": (2, 1, 2, 2, 4),
        "Paladin": (4, 3, 2, 2, 3), "Pixie": (1, 3, 1, 1, 3), "Valkyrie": (2, 3, 3, 3, 3),

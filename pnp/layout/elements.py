@@ -411,9 +411,11 @@ class TextDrawer(Drawer):
         colour = self.colour.of(card)
         if self.ink_saver is not None:
             colour = self.ink_saver.ink(colour)
+        styled = False   # set as styled runs, so italic without an italic face is slanted
         if "*" in text:
             self.family.with_markup()
             self.check_markup(card, text)
+            styled = self._styles_lacking(card, text)
         fallbacks = self._fallbacks(text, card)
         ink = colour_hex(colour) if colour else "000000"
         where_text = f"{self.spec._where.file}:{self.spec._where.line}"
@@ -422,7 +424,8 @@ class TextDrawer(Drawer):
         if self.right_to_left and align in ("left", "right") and not has_letters(text):
             align = "right" if align == "left" else "left"   # icons, numbers: start where reading starts
         fit = partial(fit_paragraph, font=self.font, size=spec.size, min_size=spec.min_size, leading=spec.leading,
-                      colour_hex=ink, align=align, width=w, height=h, fallbacks=fallbacks, images=images)
+                      colour_hex=ink, align=align, width=w, height=h, fallbacks=fallbacks, images=images,
+                      styled=styled)
         para, used, fits = fit(text)
         if not fits:
             shortened = spec.overflow == "ellipsis" and shortened_to_fit(text, fit)
@@ -466,6 +469,18 @@ class TextDrawer(Drawer):
             to_markup(text)
         except MarkupError as exc:
             self._fail(card, str(exc))
+
+    def _styles_lacking(self, card, text: str) -> bool:
+        """Emphasis the family has no face for: bold is warned about (it prints in the regular
+        face); italic is drawn slanted (True: the text is to be set as styled runs)."""
+        markup = to_markup(text)
+        faces = self.family.faces
+        if "<b>" in markup and "bold" not in faces:
+            fields = ", ".join(sorted(self.text.fields)) or "text"
+            self.diagnostics.warn(f"{_card_place(card)}{_who(card)}, {fields}: the font family "
+                                  f"'{self.family.name}' has no bold face; **bold** prints in its regular "
+                                  f"face ({self.spec._where.file}:{self.spec._where.line})")
+        return "<i>" in markup and "italic" not in faces
 
     def _check_safe_zone(self, para, text: str, card, x, y, w, used) -> None:
         """Warn when the printed lines (not the box) come closer to the trim than `safe`."""

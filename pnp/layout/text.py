@@ -244,7 +244,7 @@ def with_fallbacks(markup: str, font: str, fallbacks: tuple[tuple[str, str, str,
 @lru_cache(maxsize=8192)
 def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: float,
                   colour_hex: str, align: str, width: float, height: float, fallbacks: tuple = (),
-                  images: tuple = ()):
+                  images: tuple = (), styled: bool = False):
     """(something to drawOn, its height, whether it fits) at the largest size from `size`
     down to `min_size`, in steps of SHRINK_STEP, that fits the box. Cached: cards that share
     a text share the work. The size is found by bisection, so a huge text in a huge font
@@ -258,7 +258,7 @@ def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: f
             text, font, current, leading, colour_hex, align, width, height, images))
         if found is not None:
             return found, found.height, True
-    if rtl or images:   # reportlab's paragraphs know no bidi and draw pictures as images
+    if rtl or images or styled:   # reportlab's paragraphs know no bidi and draw pictures as images
         return fit_runs(markup, font, fallbacks, images, size, min_size, leading, colour_hex, align, width, height)
     if fallbacks:
         markup = with_fallbacks(markup, font, fallbacks)
