@@ -187,3 +187,14 @@ def test_a_style_the_font_has_no_face_for_is_slanted_or_told(mini, tmp_path):
     assert "card.yaml:" in result.stderr and "cards.yaml:" in result.stderr
     page = drawn(pdf(tmp_path / "out/mini/cards-a4.pdf").pages[0])
     assert (False, True) in page.styles   # the slanted italic
+
+
+def test_an_icon_in_text_printed_in_capitals_is_still_an_icon(tmp_path):
+    root = babel_root(tmp_path / "root")
+    layout = root / "layouts/babel/card.yaml"
+    layout.write_text(layout.read_text().replace('text: "ROAD", size: 9,', 'text: "road :lantern:", upper: true, size: 9,'))
+    out = tmp_path / "out"
+    result = run("build", "--game", "babel", "--out", str(out), "--quiet", root=root)
+    assert result.exit_code == 0, result.stderr
+    assert pages_drawn(out / "babel/cards-a4.pdf")[0].pictures == 31 + 8   # one more on each road card
+    assert "ROAD" in pdf(out / "babel/cards-a4.pdf").pages[0].extract_text()

@@ -400,11 +400,11 @@ class TextDrawer(Drawer):
         if not text:
             return
         spec = self.spec
-        if spec.upper:
-            text = text.upper()
         icon_names: tuple[tuple[str, float], ...] = ()
         if ":" in text:
             text, icon_names = with_tokens(text, self.icons, lambda message: self._fail(card, message))
+        if spec.upper:   # after the icons are found: their names are not the text's to change
+            text = text.upper()
         x, y, w, h = self.rect
         if spec.rotate in (90, 270):
             w, h = h, w
