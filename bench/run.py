@@ -25,29 +25,32 @@ from synthetic import REPO, make_game  # noqa: E402
 PYTHON = sys.executable
 
 
-def timed(command: list[str], cwd: Path) -> tuple[float, float]:
-    """(seconds, peak memory in MB) of one whole process."""
+def timed(command: list[str], cwd: Path) -> tuple[float, float, float]:
+    """(wall seconds, peak memory in MB, CPU seconds) of one whole process."""
     started = time.perf_counter()
     process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - started
     if status != 0:
         raise SystemExit(f"failed: {' '.join(command)}\n{process.stderr.read().decode()}")
-    return seconds, usage.ru_maxrss / 1024
+    return seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def median_run(make_command, runs: int, cwd: Path) -> tuple[float, float]:
     return side_by_side([make_command], runs, cwd)[0]
 
 
-def side_by_side(make_commands: list, runs: int, cwd: Path) -> list[tuple[float, float]]:
+def side_by_side(make_commands: list, runs: int, cwd: Path, cpu: list | None = None) -> list[tuple[float, float]]:
     """(median seconds, peak MB) of each command, their runs taken in turn (a, b, a, b, ...):
     this machine's speed drifts by a third within minutes, so figures to be compared are
-    measured through the same minutes, not one after the other."""
-    results: list[list[tuple[float, float]]] = [[] for _ in make_commands]
+    measured through the same minutes, not one after the other. The median CPU seconds of
+    each command are appended to `cpu` when given (a busy machine stretches wall time more)."""
+    results: list[list[tuple[float, float, float]]] = [[] for _ in make_commands]
     for i in range(runs):
         for make_command, found in zip(make_commands, results):
             found.append(timed(make_command(i), cwd))
+    if cpu is not None:
+        cpu.extend(statistics.median(r[2] for r in found) for found in results)
     return [(statistics.median(r[0] for r in found), max(r[1] for r in found)) for found in results]
 
 
@@ -57,7 +60,8 @@ def pnp(*args: str) -> list[str]:
 
 def compare(root: Path, work: Path, cards: int, runs: int, icons: bool = False) -> dict:
     """pnp and plain reportlab drawing the same cards; with `icons`, plain reportlab is timed
-    both drawing the same two icons in every card's text and without them."""
+    both drawing the same two icons in every card's text and without them; without, the two
+    references are timed too: the hand-tuned reportlab script and the writer with no library."""
     game = make_game(root, cards, icons=icons)
     out = work / f"compare-{game}"   # not sheet_data's folder, whose build would find it up to date
     icon = icon_picture(work) if icons else None
@@ -68,7 +72,11 @@ def compare(root: Path, work: Path, cards: int, runs: int, icons: bool = False) 
                 plain(f"plain-{cards}")]
     if icon is not None:
         commands.append(plain(f"plain-{cards}-icons", str(icon)))
-    timings = side_by_side(commands, runs, REPO)
+    else:
+        commands += [lambda i: [PYTHON, f"bench/{script}.py", str(cards), str(work / f"{script}-{cards}-{i}.pdf")]
+                     for script in ("handtuned_reportlab", "raw_pdf")]
+    cpu: list[float] = []
+    timings = side_by_side(commands, runs, REPO, cpu)
     (pnp_time, pnp_memory), (plain_time, plain_memory) = timings[:2]
     pnp_size = (out / "0" / game / "cards-a4.pdf").stat().st_size
     plain_size = (work / f"plain-{cards}-0.pdf").stat().st_size
@@ -78,6 +86,9 @@ def compare(root: Path, work: Path, cards: int, runs: int, icons: bool = False) 
     if icon is not None:
         found["plain_icons"] = timings[2][0]
         found["ratio_icons"] = pnp_time / timings[2][0]
+    else:
+        found.update(pnp_cpu=cpu[0], handtuned_cpu=cpu[2], raw_cpu=cpu[3], pnp_mb=pnp_memory,
+                     handtuned_mb=timings[2][1])
     return found
 
 
@@ -160,7 +171,7 @@ def machine() -> str:
 
 
 def report(results: dict) -> str:
-    small, large, icons = results["560"], results["5600"], results["icons"]
+    small, large, huge, icons = results["560"], results["5600"], results["20000"], results["icons"]
     games, png, tts, sheets = results["games"], results["png"], results["tts"], results["sheets"]
     extra_cards = large["cards"] - small["cards"]
     pnp_marginal = (large["pnp"] - small["pnp"]) / extra_cards * 1000
@@ -172,6 +183,12 @@ def report(results: dict) -> str:
         f"{small['ratio']:.2f}x | at most 2x |",
         f"| 5,600 cards with backs | {large['pnp']:.2f} s | {large['plain']:.2f} s | {large['ratio']:.2f}x | "
         f"at most 1.5x |",
+        *(f"| {found['cards']:,} cards, CPU time: pnp against the hand-tuned reportlab script and the writer with "
+          f"no library | {found['pnp_cpu']:.2f} s | {found['handtuned_cpu']:.2f} s hand-tuned, {found['raw_cpu']:.2f} s "
+          f"no library | {found['pnp_cpu'] / found['handtuned_cpu']:.2f}x, {found['pnp_cpu'] / found['raw_cpu']:.1f}x | "
+          f"at most 1.3x the hand-tuned |" for found in (small, large, huge)),
+        f"| peak memory, 20,000 cards | {huge['pnp_mb']:.0f} MB | {huge['handtuned_mb']:.0f} MB hand-tuned | | "
+        f"at most 120 MB |",
         f"| 560 cards, two inline SVG icons in every card's text | {icons['pnp']:.2f} s | "
         f"{icons['plain_icons']:.2f} s, drawing the same icons | {icons['ratio_icons']:.2f}x | at most 2x |",
         f"| the same, against plain reportlab without the icons | {icons['pnp']:.2f} s | {icons['plain']:.2f} s | "
@@ -210,6 +227,7 @@ def main() -> None:
         results = {
             "560": compare(root, work, 560, options.runs),
             "5600": compare(root, work, 5600, max(3, options.runs // 2)),
+            "20000": compare(root, work, 20000, 3),
             "icons": compare(root, work, 560, options.runs, icons=True),
             "games": bundled_games(work, options.runs),
             "png": png_export(root, work, max(3, options.runs // 2)),
