@@ -217,8 +217,7 @@ def lay_out(markup: str, font: str, fallbacks: tuple, icons: tuple[Icon, ...], s
     hard_lines = words_of(markup)
     space = stringWidth(" ", font, size)
     shrink = rl_config.spaceShrinkage * space
-    rtl = next((is_rtl_char(atom.text[0]) for line in hard_lines for word in line for atom in word
-                if atom.icon < 0 and any(c.isalpha() for c in atom.text)), False)
+    rtl = starts_right_to_left(hard_lines)
     lines: list[list[tuple[Word, list]]] = []   # each line: its words, each with its measured atoms
     ends: list[bool] = []                        # whether a line ends its hard line
     for hard in hard_lines:
@@ -255,6 +254,23 @@ def lay_out(markup: str, font: str, fallbacks: tuple, icons: tuple[Icon, ...], s
     if align == "justify":
         align = "right" if rtl else "left"
     return StyledLines(visual, widths, spread, size, size * leading, colour_hex, align, width, icons)
+
+
+def starts_right_to_left(hard_lines) -> bool:
+    """Whether the paragraph's first strong letter is right-to-left (Unicode's rule P2)."""
+    import unicodedata
+    for line in hard_lines:
+        for word in line:
+            for atom in word:
+                if atom.icon >= 0:
+                    continue
+                for char in atom.text:
+                    kind = unicodedata.bidirectional(char)
+                    if kind in ("R", "AL"):
+                        return True
+                    if kind == "L":
+                        return False
+    return False
 
 
 def in_visual_order(line: list[tuple[Word, list]], space: float, rtl: bool, size: float,
