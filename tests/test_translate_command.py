@@ -104,3 +104,25 @@ def test_shop_tgc_with_lang_all_writes_each_editions_shop_files(tmp_path):
     pictures = {code: Image.open(folders[code] / first).convert("RGB") for code in folders}
     for code in ("de", "he", "ar"):   # the same card, in its own words
         assert ImageChops.difference(pictures[code], pictures[""]).getbbox() is not None, code
+
+
+def test_pnps_own_words_come_from_its_bundled_languages_and_missing_ones_are_named(tmp_path):
+    import pypdfium2
+    from conftest import REPO
+    out = tmp_path / "out"
+    result = run("build", "--game", "12th-player", "--lang", "de", "--lang", "he", "--out", str(out), "--quiet",
+                 root=REPO)
+    assert result.exit_code == 0, result.stderr
+
+    def text(name, page=0):
+        return pypdfium2.PdfDocument(str(out / "12th-player" / name))[page].get_textpage().get_text_range()
+    assert "alles zum Drucken" in text("12th-player-print-all-letter-de.pdf")
+    assert "beidseitig" in text("12th-player-print-all-letter-de.pdf")
+    assert "KLEBEN" in text("tuck-boxes-letter-de.pdf")
+    assert "כל מה שצריך להדפיס" in " ".join(text("12th-player-print-all-letter-he.pdf").split())
+    root = babel_root(tmp_path / "root")
+    (root / "card_data/babel/lang/fr.yaml").write_text("language: Français\n", encoding="utf-8")
+    result = run("validate", "--game", "babel", root=root)
+    assert result.exit_code == 1
+    assert "pnp's own words 'double-sided' has no translation into fr (Français)" in result.stderr
+    assert "pnp's own words 'double-sided' has no translation into de" not in result.stderr

@@ -35,7 +35,7 @@ def translate_game(project: Project, game_id: str, code: str) -> tuple[Path, int
         have = load_translation(game, decks, code)
     else:
         have = Translation(code, "", display_path(path), {}, {}, {})
-    asked = labels_asked(project, game_id, game, decks, have)
+    asked = labels_asked(project, game, decks, have)
     text = file_text(game, decks, have, asked, code)
     path.parent.mkdir(exist_ok=True)
     temporary = path.with_name(f".{path.name}.part")
@@ -45,23 +45,14 @@ def translate_game(project: Project, game_id: str, code: str) -> tuple[Path, int
     return path, len(entries), sum(1 for line in entries if line.endswith(('""', 'text: ""}')))
 
 
-def labels_asked(project: Project, game_id: str, game, decks: dict, have: Translation) -> dict:
+def labels_asked(project: Project, game, decks: dict, have: Translation) -> dict:
     """The fixed words a build in the language asks for and the file lacks (label -> where it
     is written, None for pnp's own words): the game drawn in memory, its print-all cover too."""
-    from pnp.commands.build import made_for
+    from pnp.commands.validate import draw_in_language
     from pnp.lang.apply import translated_context
-    from pnp.outputs.print_all import home_part, print_all
-    from pnp.impose import PAPER_SIZES
     probe = replace(have, labels=dict(have.labels), missing_labels={}, rule_sheets={})
     options = replace(PrintOptions(), paper=game.spec.paper, lang=have.code)
-    ctx = translated_context(BuildContext(project, game, decks, options), probe)
-    parts = []
-    for component in ctx.game.components:
-        files = component.render(ctx)
-        parts.append(home_part(options, component, [replace(f, component=made_for(component.id, have.code))
-                                                    for f in files]))
-    print_all(ctx.game.title, game_id, PAPER_SIZES[options.paper], options.paper,
-              [part for part in parts if part is not None], project.fonts, probe.label)
+    draw_in_language(translated_context(BuildContext(project, game, decks, options), probe))
     return probe.missing_labels
 
 
