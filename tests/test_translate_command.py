@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import yaml
 
-from conftest import run
+from conftest import pdf, run
 from test_every_edition import babel_root
 
 
@@ -126,3 +126,23 @@ def test_pnps_own_words_come_from_its_bundled_languages_and_missing_ones_are_nam
     assert result.exit_code == 1
     assert "pnp's own words 'double-sided' has no translation into fr (Français)" in result.stderr
     assert "pnp's own words 'double-sided' has no translation into de" not in result.stderr
+
+
+def test_a_translated_layout_choosing_value_is_not_used_and_named(tmp_path):
+    """Translating `kind` (it picks the front) would lose the card its layout: the build keeps
+    the value, draws the same pictures, and validate names the entry."""
+    from edition_checks import pages_drawn
+    root = babel_root(tmp_path / "root")
+    de = root / "card_data/babel/lang/de.yaml"
+    de.write_text(de.read_text(encoding="utf-8").replace(
+        '      name: {source: "Storm", text: "Sturm"}',
+        '      name: {source: "Storm", text: "Sturm"}\n      kind: {source: "event", text: "Ereignis"}'), encoding="utf-8")
+    out = tmp_path / "out"
+    for extra in ((), ("--lang", "de")):
+        assert run("build", "--game", "babel", "--out", str(out), "--quiet", *extra, root=root).exit_code == 0
+    assert [p.pictures for p in pages_drawn(out / "babel/cards-a4-de.pdf")] == \
+        [p.pictures for p in pages_drawn(out / "babel/cards-a4.pdf")]
+    assert "EREIGNIS" in pdf(out / "babel/cards-a4-de.pdf").pages[0].extract_text()   # the event front
+    result = run("validate", "--game", "babel", root=root)
+    assert result.exit_code == 1
+    assert "de.yaml:" in result.stderr and "'kind' chooses a layout" in result.stderr

@@ -19,6 +19,11 @@ def card_problems(game, decks: dict, translation: Translation) -> list[str]:
     for file_name, data in data_files(game, decks).items():
         translated = translation.cards.get(file_name, {})
         names = kept.get(file_name, frozenset())
+        for label, by_field in translated.items():
+            for name in sorted(set(by_field) & names):
+                problems.append(str(by_field[name][1].error(
+                    f"'{name}' chooses a layout, names a picture or is tested by a when:, so it keeps its "
+                    f"value in every language; this translation is not used", hint="remove the entry")))
         for label, card in data["cards"].items():
             for name, spec in data["fields"].items():
                 value = card.get(name)
