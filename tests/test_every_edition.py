@@ -198,3 +198,23 @@ def test_an_icon_in_text_printed_in_capitals_is_still_an_icon(tmp_path):
     assert result.exit_code == 0, result.stderr
     assert pages_drawn(out / "babel/cards-a4.pdf")[0].pictures == 31 + 8   # one more on each road card
     assert "ROAD" in pdf(out / "babel/cards-a4.pdf").pages[0].extract_text()
+
+
+@pytest.mark.parametrize("code", ("",) + LANGUAGES)
+def test_every_font_an_edition_names_is_embedded(editions, code):
+    """Vector icons and styled runs name no font the PDF lacks (renderPDF would start with
+    Helvetica)."""
+    from conftest import embedded
+    suffix = f"-{code}" if code else ""
+    for name in ("cards-a4", "rules-a4", "board-whole"):
+        for page in pdf(editions / f"{name}{suffix}.pdf").pages:
+            stack, seen = [page["/Resources"]], set()
+            while stack:
+                resources = stack.pop().get_object()
+                for font in (resources.get("/Font") or {}).values():
+                    assert embedded(font.get_object()), (name, code, font.get_object()["/BaseFont"])
+                for ref in (resources.get("/XObject") or {}).values():
+                    xobject = ref.get_object()
+                    if id(xobject) not in seen and "/Resources" in xobject:
+                        seen.add(id(xobject))
+                        stack.append(xobject["/Resources"])

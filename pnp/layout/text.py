@@ -131,12 +131,12 @@ def draw_icon(canvas, icon: Icon, x: float, y: float, width: float, height: floa
         name = forms[key] = f"pnpicon{len(forms)}"
         canvas.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
         if icon.vector:
-            from reportlab.graphics import renderPDF
             from pnp.layout.icons import icon_drawing
+            from pnp.layout.image import draw_vector   # as an image element draws an SVG
             drawing = icon_drawing(icon)
             canvas.saveState()
             canvas.scale(1 / drawing.width, 1 / drawing.height)
-            renderPDF.draw(drawing, canvas, 0, 0)
+            draw_vector(drawing, canvas)
             canvas.restoreState()
         else:
             canvas.drawImage(image_reader(icon.path), 0, 0, 1, 1, mask="auto")
