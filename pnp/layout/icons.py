@@ -5,7 +5,7 @@ the height of the text's capitals, on its baseline, wrapping and shrinking with 
 `:coin@1.5:` draws it 1.5 times as tall (any size from 0.1 to 20 times the cap height).
 
 An icon stands in the text as a private-use character until the text is laid out at its final
-size, where it becomes an `Icon` drawn by pnp.layout.text.draw_icon: an SVG as vector art (a
+size, where it becomes an `Icon` drawn by pnp.layout.icon_draw.draw_icon: an SVG as vector art (a
 form made once per PDF and colour), a PNG with its own pixels (a form once per PDF)."""
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ class Icon(NamedTuple):
 
 def load_icon(path: Path, colour_hex: str, where_text: str, scale: float = 1.0) -> Icon:
     """The icon at `path` for text in `colour_hex`: a PNG keeps its pixels, an SVG is drawn as
-    vectors when placed (pnp.layout.text.draw_icon); `where_text` names the text for errors."""
+    vectors when placed (pnp.layout.icon_draw.draw_icon); `where_text` names the text for errors."""
     try:
         changed = path.stat().st_mtime_ns
     except OSError:

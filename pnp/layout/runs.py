@@ -22,6 +22,7 @@ from typing import Any
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 
+from pnp.layout.icon_draw import draw_icon
 from pnp.layout.icons import FIRST_TOKEN, TOKEN, Icon
 
 BOLD, ITALIC = 1, 2
@@ -180,7 +181,6 @@ class StyledLines:
         return list(self.widths)
 
     def drawOn(self, canvas, x: float, y: float) -> None:   # noqa: N802
-        from pnp.layout.text import draw_icon
         canvas.setFillColor(self.colour)
         baseline = y + self.height - self.size
         for items, line_width, spread in zip(self.lines, self.widths, self.spread):

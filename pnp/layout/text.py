@@ -17,6 +17,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 
+from pnp.layout.icon_draw import draw_icon
 from pnp.layout.icons import FIRST_TOKEN, TOKEN, Icon
 
 TOKEN_SPLIT = re.compile(f"({TOKEN.pattern})")
@@ -117,42 +118,6 @@ class PlainLines:
             else:
                 canvas.drawString(left, baseline, piece)
                 left += stringWidth(piece, self.font, self.size)
-
-
-def draw_icon(canvas, icon: Icon, x: float, y: float, width: float, height: float) -> None:
-    """An inline icon stretched over the box (x, y, width, height). Each icon is put in a form
-    once per PDF (an SVG once per colour, as vector art; a PNG with its pixels) and the form
-    placed at each use: reportlab's drawImage hashes every pixel of a picture each time it is
-    drawn. (A form may be begun inside another: reportlab keeps the outer one's drawing aside.)"""
-    forms = canvas.__dict__.setdefault("_pnp_icons", {})
-    key = (icon.path, icon.colour) if icon.vector else icon.path
-    name = forms.get(key)
-    if name is None:
-        name = forms[key] = f"pnpicon{len(forms)}"
-        canvas.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
-        if icon.vector:
-            from pnp.layout.icons import icon_drawing
-            from pnp.layout.image import draw_vector   # as an image element draws an SVG
-            drawing = icon_drawing(icon)
-            canvas.saveState()
-            canvas.scale(1 / drawing.width, 1 / drawing.height)
-            draw_vector(drawing, canvas)
-            canvas.restoreState()
-        else:
-            canvas.drawImage(image_reader(icon.path), 0, 0, 1, 1, mask="auto")
-        canvas.endForm()
-    canvas.saveState()
-    canvas.transform(width, 0, 0, height, x, y)
-    canvas.doForm(name)
-    canvas.restoreState()
-
-
-@lru_cache(maxsize=256)
-def image_reader(path: str):
-    """An icon's picture, read once: given to reportlab as data, it is named in the PDF by its
-    content, not by where the file lies, so the bytes do not depend on the folder."""
-    from reportlab.lib.utils import ImageReader
-    return ImageReader(path)
 
 
 def plain_lines(text: str, font: str, size: float, leading: float, colour_hex: str, align: str,
