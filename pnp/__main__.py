@@ -1,3 +1,3 @@
-from pnp.cli import main
+from pnp.launch import main
 
 main()

@@ -535,8 +535,13 @@ def main():
     a bug in pnp, reported in one line too unless PNP_DEBUG asks for the traceback."""
     try:
         cli(prog_name="pnp", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("interrupted; the output folder is as it was before this build", err=True)
+    except (click.exceptions.Abort, KeyboardInterrupt) as exc:
+        from pnp.outputs.folder import InterruptedAfterCommit
+        if isinstance(exc, InterruptedAfterCommit) or isinstance(exc.__cause__, InterruptedAfterCommit):
+            click.echo("interrupted as the files were put in place; pnp finished that first, so the "
+                       "output folder holds this build's files", err=True)
+        else:
+            click.echo("interrupted; the output folder is as it was before this build", err=True)
         sys.exit(130)
     except click.ClickException as exc:
         exc.show()

@@ -19,6 +19,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from pnp.config.typed import Where, load_as, where_of
 from pnp.yaml_source import display_path, load_yaml
 from pnp.errors import PnpError, did_you_mean, known
+from pnp.paths import file_error, gate
 from pnp.resources import fonts_folder
 
 STYLES = ("regular", "bold", "italic", "bolditalic")
@@ -97,6 +98,7 @@ class FontBook:
         if not manifest.exists():
             raise PnpError("no fonts/fonts.yaml: pnp needs the fonts it draws with",
                            file=display_path(manifest))
+        gate(manifest, [self.folder], file_error(manifest), "fonts.yaml", where_to="the fonts folder")
         node = load_yaml(manifest)
         self.families: dict[str, Family] = {}
         where = where_of(node)
@@ -119,12 +121,10 @@ class FontBook:
     def _face(self, file_name: str, where) -> Face:
         if "\0" in file_name:
             raise where.error("a font file name contains a NUL character; remove it")
-        try:
-            path = (self.folder / file_name).resolve()
-        except (OSError, RuntimeError):
-            raise where.error(f"'{file_name}' is a link that never ends (a symlink loop)") from None
-        if self.folder.resolve() not in path.parents:
-            raise where.error(f"'{file_name}' is outside the fonts folder")
+        if Path(file_name).is_absolute():
+            raise where.error(f"font path '{file_name}' is absolute, outside the fonts folder")
+        path = gate(self.folder / file_name, [self.folder], where.error, "font", shown=file_name,
+                    where_to="the fonts folder")
         if not path.is_file():
             raise where.error(f"font file '{file_name}' not found in {display_path(self.folder)}")
         if path not in _names:

@@ -1,8 +1,72 @@
-"""Paths a game names, kept inside the folder they belong to."""
+"""The one gate for files pnp reads on a game's behalf.
+
+A game folder is something people share and unzip, so every file it names (data, images, SVG
+references, icons, fonts, layouts, rule sheets, shop presets) is resolved with every link
+followed and read only when it lies inside the folders it may come from: the game's own
+folder, the root's shared folders (layouts/, fonts/, shops/, sheets/) or pnp's own bundled
+files. A file with a second name (a hard link) outside pnp's own files is refused too: its
+other name may be anywhere."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 from pathlib import Path
+
+from pnp.errors import PnpError
+
+Fail = Callable[[str], Exception]   # makes the error to raise, e.g. `where.error`
+
+
+@lru_cache(maxsize=1)
+def own_folders() -> tuple[Path, ...]:
+    """pnp's package and the bundled fonts and layouts it carries (in the repository these
+    are links to the top-level folders; resolved, they are those folders)."""
+    package = Path(__file__).resolve().parent
+    bundled = package / "bundled"
+    found = [package]
+    if bundled.is_dir():
+        found += [child.resolve() for child in sorted(bundled.iterdir())]
+    return tuple(found)
+
+
+def inside(path: Path, folders: Sequence[Path]) -> bool:
+    """Whether a resolved path is one of the folders or lies in one of them (each resolved)."""
+    for folder in folders:
+        try:
+            folder = folder.resolve()
+        except (OSError, RuntimeError):
+            continue
+        if path == folder or folder in path.parents:
+            return True
+    return False
+
+
+def gate(path: Path, folders: Sequence[Path], fail: Fail, what: str, shown: str | None = None,
+         where_to: str = "the game folder") -> Path:
+    """`path` with every link followed, if it lies inside one of `folders` or pnp's own files;
+    else `fail(message)` is raised. `shown` is the name the user wrote."""
+    shown = str(path) if shown is None else shown
+    if "\0" in str(path):
+        raise fail(f"{what} path contains a NUL character; remove it")
+    try:
+        resolved = path.resolve()
+    except (OSError, RuntimeError):   # a link that leads to itself
+        raise fail(f"{what} path '{shown}' is a link that never ends (a symlink loop)") from None
+    own = inside(resolved, own_folders())
+    if not own and not inside(resolved, folders):
+        raise fail(f"{what} path '{shown}' leads outside {where_to}")
+    if resolved.exists() and not (resolved.is_file() or resolved.is_dir()):
+        raise fail(f"{what} '{shown}' is not a plain file (a pipe or a device); pnp reads only files")
+    if not own:
+        try:
+            links = resolved.stat().st_nlink if resolved.is_file() else 1
+        except OSError:
+            links = 1
+        if links > 1:
+            raise fail(f"{what} '{shown}' is a hard link: the same file has another name, which may "
+                       f"be anywhere; copy the file in instead of linking it")
+    return resolved
 
 
 def safe_path(base: Path, name: str, where, what: str) -> Path:
@@ -12,10 +76,16 @@ def safe_path(base: Path, name: str, where, what: str) -> Path:
     candidate = Path(name)
     if candidate.is_absolute():
         raise where.error(f"{what} path '{name}' is absolute; give it relative to the game folder")
-    try:
-        resolved = (base / candidate).resolve()
-    except (OSError, RuntimeError):   # a link that leads to itself
-        raise where.error(f"{what} path '{name}' is a link that never ends (a symlink loop)") from None
-    if resolved != base.resolve() and base.resolve() not in resolved.parents:
-        raise where.error(f"{what} path '{name}' leads outside the game folder")
-    return resolved
+    return gate(base / candidate, [base], where.error, what, shown=name)
+
+
+def file_error(path: Path) -> Fail:
+    """A `fail` for a file found by listing a folder: the error names the file itself."""
+    from pnp.yaml_source import display_path
+    return lambda message: PnpError(message, file=display_path(path))
+
+
+def read_folders(root: Path, game_folder: Path) -> list[Path]:
+    """Where a build of a game may read: its own folder and the root's shared folders."""
+    from pnp.inputs import SHARED_FOLDERS
+    return [game_folder] + [Path(root) / name for name in SHARED_FOLDERS]

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from pnp.paths import file_error, gate
 from pnp.config.typed import Loaded, Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.impose import (MARGIN_FOR_MARK, MARK_OFFSET, MARK_WIDTH, PAPER_SIZES, UNPRINTABLE, Duplex, MarksBetween,
@@ -152,6 +153,7 @@ def load_sheet_layout(root: Path, name: str, where: Where) -> tuple[SheetLayoutS
     for folder in folders:
         path = folder / f"{name}.yaml"
         if path.is_file():
+            gate(path, [folder], file_error(path), "sheet layout", where_to="the sheets folder")
             node = load_yaml(path)
             file_where = where_of(node)
             return load_as(SheetLayoutSpec, node, file_where), file_where

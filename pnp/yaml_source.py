@@ -8,6 +8,7 @@ Only the safe loader is used; duplicate keys, tabs and alias floods are refused.
 from __future__ import annotations
 
 import gc
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -199,7 +200,10 @@ def load_yaml(path: Path, *, expect=YamlMap):
     """Load one YAML file; every problem becomes a PnpError naming the file and line."""
     shown = display_path(path)
     try:
-        size = path.stat().st_size
+        state = path.stat()
+        if not stat.S_ISREG(state.st_mode):   # a pipe or a device would never end
+            raise PnpError("not a plain file (a folder, a pipe or a device); pnp reads YAML files", file=shown)
+        size = state.st_size
         if size > MAX_FILE_BYTES:
             raise PnpError(f"the file is {size / 2**20:.0f} MB; pnp reads YAML files of up to "
                            f"{MAX_FILE_BYTES // 2**20} MB (about 100,000 cards)", file=shown)

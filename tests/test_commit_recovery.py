@@ -209,3 +209,218 @@ def test_files_of_a_component_removed_from_the_game_go_with_it_and_nothing_else(
         assert (out / "mini" / name).is_file(), name
     manifest = json.loads((out / "mini/.pnp-manifest.json").read_text())
     assert not any(name.startswith(("spares-a4", "tgc/spares")) for name in manifest)
+
+
+# --- the write gate: nothing written, read back or deleted outside --out/ID -----------------------
+def journal(out: Path, renames: list, **extra) -> Path:
+    path = out / "mini/.pnp-journal.json"
+    path.write_text(json.dumps({"renames": renames, "manifest": {}, "record": {}, "old_manifest": {}, **extra}))
+    return path
+
+
+HOSTILE_JOURNALS = {
+    "names a file outside": [{"name": "../../victim.txt", "part": ".pnp-part.x", "old": None, "digest": "0" * 64}],
+    "keeps an old file outside": [{"name": "cards-a4.pdf", "part": ".pnp-part.x", "old": "../../victim.txt",
+                                   "digest": "0" * 64}],
+    "would delete a user's file": [{"name": "cards-a4.pdf", "part": "notes.txt", "old": None, "digest": "0" * 64}],
+    "absolute": [{"name": "/tmp/victim.txt", "part": ".pnp-part.x", "old": None, "digest": "0" * 64}],
+    "not a list": {"name": "x"},
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_JOURNALS))
+def test_a_journal_naming_anything_but_pnps_own_files_deletes_nothing(mini, tmp_path, case):
+    out = tmp_path / "out"
+    build(mini, "mini", out)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("mine")
+    (out / "mini/notes.txt").write_text("mine too")
+    journal(out, HOSTILE_JOURNALS[case])
+    before = files(out / "mini")
+    edit(mini, "Jumps.")
+    result = run("build", "--game", "mini", "--out", str(out), root=mini)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert ".pnp-journal.json is not a journal pnp wrote here" in result.stderr, result.stderr
+    assert "delete .pnp-journal.json" in result.stderr and "build again" in result.stderr
+    assert victim.read_text() == "mine" and files(out / "mini") == before
+
+
+@pytest.mark.parametrize("damage", [b"{\"renames\": [", b"\xff\xfe", b"", b"[]"])
+def test_a_damaged_journal_is_one_clear_error_that_says_what_to_do(mini, tmp_path, damage):
+    out = tmp_path / "out"
+    build(mini, "mini", out)
+    (out / "mini/.pnp-journal.json").write_bytes(damage)
+    before = files(out / "mini")
+    result = run("build", "--game", "mini", "--out", str(out), "--paper", "letter", root=mini)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert ".pnp-journal.json" in result.stderr and "delete .pnp-journal.json" in result.stderr, result.stderr
+    assert files(out / "mini") == before
+
+
+def test_a_journal_naming_a_file_inside_never_deletes_what_pnp_did_not_write(mini, tmp_path):
+    """A journal in pnp's shape that says a user's file was new: it does not hold what the
+    journal says pnp wrote, so the undo leaves it."""
+    out = tmp_path / "out"
+    build(mini, "mini", out)
+    (out / "mini/notes.txt").write_text("mine")
+    journal(out, [{"name": "notes.txt", "part": ".pnp-part.gone", "old": None, "digest": "0" * 64}])
+    build(mini, "mini", out, "--paper", "letter")
+    assert (out / "mini/notes.txt").read_text() == "mine"
+    assert leftovers(out / "mini") == []
+
+
+def test_a_lock_that_is_a_link_never_creates_a_file_where_it_points(mini, tmp_path):
+    out = tmp_path / "out"
+    (out / "mini").mkdir(parents=True)
+    (out / "mini/.pnp.lock").symlink_to(tmp_path / "created-by-pnp")
+    result = run("build", "--game", "mini", "--out", str(out), root=mini)
+    assert result.exit_code == 1 and ".pnp.lock is a link" in result.stderr, result.stderr
+    assert not os.path.lexists(tmp_path / "created-by-pnp")
+
+
+def test_a_game_output_folder_that_links_into_card_data_is_refused(mini, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "mini").symlink_to(mini / "card_data/mini")
+    before = sorted(p.name for p in (mini / "card_data/mini").iterdir())
+    result = run("build", "--game", "mini", "--out", str(out), root=mini)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert "is a link" in result.stderr or "leads into card_data/" in result.stderr, result.stderr
+    assert sorted(p.name for p in (mini / "card_data/mini").iterdir()) == before
+
+
+def test_a_game_output_folder_inside_a_folder_pnp_reads_is_refused(mini, tmp_path):
+    """--out itself is fine (the root), but ROOT/ID for a game named like a shared folder is not."""
+    (mini / "card_data/mini").rename(mini / "card_data/layouts")
+    result = run("build", "--game", "layouts", "--out", str(mini), root=mini)
+    assert result.exit_code == 1 and "leads into layouts/, which pnp reads" in result.stderr, result.stderr
+    assert not list((mini / "layouts").rglob("*.pdf"))
+
+
+def test_a_shop_folder_that_links_outside_is_refused(mini, tmp_path):
+    out = tmp_path / "out"
+    build(mini, "mini", out)
+    (tmp_path / "elsewhere").mkdir()
+    (out / "mini/tgc").symlink_to(tmp_path / "elsewhere")
+    result = run("build", "--game", "mini", "--out", str(out), "--shop", "tgc", root=mini)
+    assert result.exit_code == 1 and "leads outside" in result.stderr, result.stderr
+    assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
+def test_a_manifest_entry_through_a_linked_folder_deletes_nothing_outside(mini, tmp_path):
+    out = tmp_path / "out"
+    build(mini, "mini", out)
+    (tmp_path / "elsewhere").mkdir()
+    victim = tmp_path / "elsewhere/victim.pdf"
+    victim.write_bytes(b"%PDF mine /Creator (pnp)")
+    (out / "mini/gone").symlink_to(tmp_path / "elsewhere")
+    manifest = json.loads((out / "mini/.pnp-manifest.json").read_text())
+    import hashlib
+    manifest["gone/victim.pdf"] = {"sha256": hashlib.sha256(victim.read_bytes()).hexdigest(), "component": "gone"}
+    (out / "mini/.pnp-manifest.json").write_text(json.dumps(manifest))
+    edit(mini, "Jumps.")
+    build(mini, "mini", out)   # the component 'gone' is not the game's: its files would go
+    assert victim.read_bytes() == b"%PDF mine /Creator (pnp)"
+
+
+def test_pnps_json_files_that_are_links_are_never_read_through(mini, tmp_path):
+    out = tmp_path / "out"
+    build(mini, "mini", out)
+    for name in (".pnp-manifest.json", ".pnp-build.json"):
+        (out / "mini" / name).unlink()
+        (out / "mini" / name).symlink_to("/dev/zero")   # read through, it would never end
+    edit(mini, "Jumps.")
+    build(mini, "mini", out)   # the marks in pnp's files stand in for the manifest
+    assert not (out / "mini/.pnp-manifest.json").is_symlink()
+
+
+# --- all or nothing, really -------------------------------------------------------------------------
+DROPPING_KILLER = textwrap.dedent("""
+    import os, sys, pathlib
+    sys.path.insert(0, {repo!r})
+    real = pathlib.Path.unlink
+    def unlink(self, *args, **kwargs):
+        if self.name.startswith(".pnp-old."):
+            os._exit(137)          # killed while the old files are dropped
+        return real(self, *args, **kwargs)
+    pathlib.Path.unlink = unlink
+    from pnp.cli import main
+    sys.argv = ["pnp", "build", "--game", "mini", "--root", {root!r}, "--out", {out!r}]
+    main()
+""")
+
+
+def test_a_kill_while_old_files_are_dropped_leaves_a_complete_commit(mini, tmp_path):
+    """Killed after the renames, while the kept old files go: the new files are all in place and
+    no journal is left to undo later; the next build (up to date) clears the leftovers, and a
+    later edit of a PDF is refused, never silently overwritten."""
+    out = tmp_path / "out"
+    build(mini, "mini", out)
+    edit(mini, "Jumps.")
+    build(mini, "mini", tmp_path / "new")
+    killed = subprocess.run([sys.executable, "-c", DROPPING_KILLER.format(repo=str(REPO), root=str(mini), out=str(out))],
+                            capture_output=True, text=True, timeout=120)
+    assert killed.returncode == 137, killed.stderr
+    assert not (out / "mini/.pnp-journal.json").exists()
+    pdfs = {k: v for k, v in files(out / "mini").items() if k.endswith(".pdf")}
+    assert pdfs == {k: v for k, v in files(tmp_path / "new/mini").items() if k.endswith(".pdf")}
+    result = build(mini, "mini", out)
+    assert "up to date" in result.output
+    assert leftovers(out / "mini") == []
+    rules = out / "mini/rules-a4.pdf"
+    rules.write_bytes(rules.read_bytes() + b"\n% my note\n")
+    edit(mini, "Leaps.")
+    result = run("build", "--game", "mini", "--out", str(out), root=mini)
+    assert result.exit_code == 1 and "rules-a4.pdf was not written by pnp, or was changed" in result.stderr
+    assert rules.read_bytes().endswith(b"% my note\n")
+
+
+def test_the_next_build_finishes_a_journal_before_it_judges_the_folder_up_to_date(mini, tmp_path, monkeypatch):
+    """A commit cut short after its record was written (the journal and kept old files still
+    there): the next build, with nothing changed, finishes it first, then finds it up to date."""
+    out = tmp_path / "out"
+    build(mini, "mini", out)
+    edit(mini, "Jumps.")
+    monkeypatch.setattr(output_folder.OutputFolder, "_forget", lambda self, journal: None)   # cut short here
+    build(mini, "mini", out)
+    monkeypatch.undo()
+    assert (out / "mini/.pnp-journal.json").exists() and leftovers(out / "mini")
+    result = build(mini, "mini", out)
+    assert "up to date" in result.output
+    assert leftovers(out / "mini") == []
+
+
+def test_a_component_whose_file_would_take_the_print_all_name_is_an_error_at_its_id(mini, tmp_path):
+    game = mini / "card_data/mini/game.yaml"
+    text = game.read_text()
+    game.write_text(text.replace("  - id: rules\n", "  - id: mini-print-all\n    kind: deck\n    data: cards.yaml\n"
+                                 "    front: mini/card\n  - id: rules\n"))
+    line = game.read_text().splitlines().index("  - id: mini-print-all") + 1
+    for command in ("build", "validate"):
+        result = run(command, "--game", "mini", *(("--out", str(tmp_path)) if command == "build" else ()), root=mini)
+        assert result.exit_code == 1 and "Traceback" not in result.stderr
+        assert f"game.yaml:{line}: components[" in result.stderr, result.stderr
+        assert "component 'mini-print-all' would write mini-print-all-a4.pdf" in result.stderr
+        assert "print-all" in result.stderr
+    assert not (tmp_path / "mini").exists()
+
+
+def test_a_lost_manifest_is_rebuilt_from_pnps_own_files(mini, tmp_path):
+    """Every file pnp wrote (the joined print-all, PNGs, and the shop's CSV through the build
+    record) is still known as pnp's once the manifest is gone."""
+    out = tmp_path / "out"
+    build(mini, "mini", out, "--shop", "tgc")
+    (out / "mini/.pnp-manifest.json").unlink()
+    edit(mini, "Jumps.")
+    build(mini, "mini", out, "--shop", "tgc")
+    manifest = json.loads((out / "mini/.pnp-manifest.json").read_text())
+    assert "mini-print-all-a4.pdf" in manifest and "tgc/manifest.csv" in manifest
+
+
+def test_proof_into_a_game_output_folder_that_links_into_card_data_is_refused(mini, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "mini").symlink_to(mini / "card_data/mini")
+    result = run("proof", "--game", "mini", "--out", str(out), root=mini)
+    assert result.exit_code == 1 and "is a link" in result.stderr, result.stderr
+    assert not (mini / "card_data/mini/proof").exists()

@@ -123,3 +123,17 @@ def test_icons_wrap_and_shrink_with_the_text(mini, tmp_path):
     assert abs(last[3] - first[3]) < 0.01        # both icons at the one size
     assert last[1] < first[1] - used             # the second sits on a later line: the text wrapped
     assert last[0] + last[2] <= first[0] + 36 / 25.4 * 72 + 0.5   # within the box's width
+
+
+def test_svg_icons_keep_no_pictures_in_a_temporary_folder(mini, tmp_path, monkeypatch):
+    """SVG icons are drawn as vectors from the SVG itself: no picture is made or kept in the
+    system's temporary folder, so there is no cache there for anyone to plant a picture in."""
+    import tempfile
+    from conftest import icons_on
+    with_icons(mini, "Gain :coin: now")
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    build(mini, tmp_path / "out")
+    assert not any(path.name.startswith("pnp-icons") for path in temp.iterdir())
+    assert icons_on(pdf(tmp_path / "out/mini/cards-a4.pdf").pages[0])   # drawn, as vectors

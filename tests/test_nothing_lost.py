@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pypdf
+import pytest
 
 from conftest import build, pdf, run
 
@@ -37,6 +38,8 @@ def test_disk_full_on_the_second_file_writes_nothing(mini, tmp_path, monkeypatch
 
     def fdopen(fd, *args, **kwargs):
         handle = real_fdopen(fd, *args, **kwargs)
+        if (args[0] if args else kwargs.get("mode", "r")) != "wb":
+            return handle   # the lock and pnp's JSON files are read through fdopen too
         opened.append(handle)
         if len(opened) == 2:
             def full(_data):
@@ -64,33 +67,93 @@ def slow_game(mini: Path, copies: int = 200) -> int:
     return total
 
 
-def start_build(mini: Path, out: Path) -> subprocess.Popen:
+def start_build(mini: Path, out: Path, point: str | None = None) -> subprocess.Popen:
+    """A build in a process of its own; with `point`, it stops there (pnp.checkpoints) until
+    `let_go` is called, having written a marker file to say it got there."""
+    env = dict(os.environ)
+    if point:
+        env["PNP_TEST_POINT"] = f"{point}:{out / ('.reached-' + point)}"
     return subprocess.Popen([sys.executable, "-m", "pnp", "build", "--game", "mini", "--out", str(out),
-                             "--root", str(mini)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                             "--root", str(mini)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
 
 
-def wait_until_rendering(process: subprocess.Popen, seconds: float = 0.6) -> None:
-    time.sleep(seconds)
-    assert process.poll() is None, "the build finished before it could be interrupted"
+def wait_until(process: subprocess.Popen, out: Path, point: str) -> None:
+    """Until the build stands at `point`: told by its marker, not guessed from time."""
+    marker = out / (".reached-" + point)
+    deadline = time.monotonic() + 120
+    while not marker.exists():
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, f"the build never reached {point}"
+        time.sleep(0.01)
+
+
+def let_go(out: Path, point: str) -> None:
+    (out / (".reached-" + point)).unlink()
 
 
 def test_ctrl_c_and_kill_leave_the_earlier_output_as_it_was(mini, tmp_path):
     build(mini, "mini", tmp_path)
     folder = tmp_path / "mini"
     before = snapshot(folder)
-    slow_game(mini, copies=450)     # 18,006 cards: several seconds, time to interrupt it
-    process = start_build(mini, tmp_path)
-    wait_until_rendering(process)
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("Moves in an L.", "Jumps."))   # a build would change the files
+    process = start_build(mini, tmp_path, "rendering")
+    wait_until(process, tmp_path, "rendering")
     process.send_signal(signal.SIGINT)
     _, errors = process.communicate(timeout=60)
     assert process.returncode == 130
-    assert b"interrupted" in errors and b"Traceback" not in errors
+    assert b"interrupted" in errors and b"as it was" in errors and b"Traceback" not in errors
     assert snapshot(folder) == before
-    process = start_build(mini, tmp_path)
-    wait_until_rendering(process)
+    process = start_build(mini, tmp_path, "rendering")
+    wait_until(process, tmp_path, "rendering")
     process.kill()
     process.wait(timeout=60)
     assert snapshot(folder) == before
+
+
+def test_ctrl_c_during_the_renames_finishes_them_and_says_so(mini, tmp_path):
+    """A Ctrl-C once one file is the new build's: the renames go on to the end (each file is
+    wholly new) and the message says the folder holds this build's files, not the old ones."""
+    build(mini, "mini", tmp_path)
+    folder = tmp_path / "mini"
+    before = snapshot(folder)
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("Moves in an L.", "Jumps."))
+    build(mini, "mini", tmp_path / "new")
+    new = snapshot(tmp_path / "new/mini")
+    assert new != before
+    process = start_build(mini, tmp_path, "renaming")
+    wait_until(process, tmp_path, "renaming")
+    process.send_signal(signal.SIGINT)
+    let_go(tmp_path, "renaming")
+    _, errors = process.communicate(timeout=60)
+    assert process.returncode == 130 and b"Traceback" not in errors
+    assert b"holds this build's files" in errors and b"as it was" not in errors, errors
+    assert snapshot(folder) == new
+    assert part_files(folder) == [] and not (folder / ".pnp-journal.json").exists()
+
+
+STARTING = """
+import sys
+from pnp.launch import main   # what the pnp command's script does first (a module of a few lines)
+sys.argv = ["pnp", "build", "--game", "mini", "--root", {root!r}, "--out", {out!r}]
+print("python is up", flush=True)   # Python's own start (site) is no part of pnp's: time from here
+main()
+"""
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.01, 0.03, 0.05, 0.1, 0.2])
+def test_ctrl_c_while_pnp_starts_gives_no_traceback(mini, tmp_path, delay):
+    """Ctrl-C at any moment from pnp's first line (while its modules load, then while it
+    builds): exit 130 and one line, never a traceback."""
+    process = subprocess.Popen([sys.executable, "-c", STARTING.format(root=str(mini), out=str(tmp_path))],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout.readline() == b"python is up\n"
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    _, errors = process.communicate(timeout=60)
+    assert b"Traceback" not in errors, errors.decode()
+    assert process.returncode == 130 and b"interrupted" in errors, (process.returncode, errors)
 
 
 def test_two_builds_into_one_folder_at_once_both_finish_whole(mini, tmp_path):

@@ -8,12 +8,15 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from pnp.cache import fingerprint
+from pnp.checkpoints import reached
 from pnp.outputs.folder import OutputFolder
 from pnp.impose import PAPER_SIZES
 from pnp.outputs.pdf import DRAFT, OutputFile
-from pnp.outputs.print_all import home_part, print_all
+from pnp.errors import PnpError
+from pnp.outputs.print_all import home_part, print_all, print_all_name
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions
 
@@ -45,6 +48,8 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     When nothing the build reads has changed since the last build there, nothing is redone.
     `progress(total)` may return a function to call with each step done."""
     folder = OutputFolder(out / game_id, language=options.lang)
+    folder.check_place(project.root, out)
+    folder.recover()   # a commit a kill cut short is finished or undone before anything is judged
     project.fetch_data(game_id)   # data given by URL: its local copy counts in what changed
     asked = (project.root, game_id, options, paper, tuple(shops))   # before options get the paper
     inputs = fingerprint(*asked)
@@ -116,6 +121,8 @@ def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int
         parts.append(home_part(options, drawn[component.id], [file for file, _ in files]))
         if not component.is_deck:   # a deck ticks card by card as it draws
             ctx.tick(1)
+        reached("rendering")   # for tests: one component drawn, the rest to come
+    distinct_names(game, [file for file, _ in rendered], game_id, options)   # before print-all and shops
     say = ctx.translation.label if ctx.translation is not None else str
     rendered += timed(lambda: [print_all(ctx.game.title, game_id, PAPER_SIZES[options.paper],
                                          f"{options.paper}{options.variant}",
@@ -128,4 +135,29 @@ def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int
         rendered += [(replace(file, component=made_for(file.component, options.lang)) if file.component else file,
                       spent) for file, spent in timed(render_shop, ctx, preset)]
         ctx.tick(steps)
+    distinct_names(game, [file for file, _ in rendered], game_id, options)
     return rendered
+
+
+def distinct_names(game, files: list[OutputFile], game_id: str, options: PrintOptions) -> None:
+    """No two files of a build share a name (one would silently replace the other): a
+    component whose files would take the name of another's, or of the print-all file, is an
+    error at its id. The print-all name is reserved even before it is made."""
+    by_id = {component.id: component for component in game.components}
+    reserved = print_all_name(game_id, f"{options.paper}{options.variant}")
+    seen: dict[str, Any] = {reserved: None}
+    for file in files:
+        component = by_id.get((file.component or "").split("@")[0])
+        if file.name not in seen or (file.name == reserved and component is None):
+            seen[file.name] = component
+            continue
+        first = seen[file.name]
+        culprit = component if component is not None else first
+        if culprit is None:
+            raise PnpError(f"two files of this build are named {file.name}")
+        other = first if culprit is component else component
+        what = ("the print-all file" if other is None else "itself, twice" if other is culprit
+                else f"component '{other.id}'")
+        raise culprit.where_is("id").error(
+            f"component '{culprit.id}' would write {file.name}, a name {what} writes too; "
+            f"give it another id")

@@ -37,7 +37,9 @@ def calibration_sheet(project: Project, paper: str, duplex: str, out: Path) -> P
     back_page(canvas, width, height, bx, by, font, bold)
     canvas.showPage()
     name = f"calibration-{paper}-{duplex}.pdf"
-    return OutputFolder(out / "calibration").commit([finish(canvas, buffer, name)])[0]
+    folder = OutputFolder(out / "calibration")
+    folder.check_place(project.root, out)   # OUT/calibration may be a link
+    return folder.commit([finish(canvas, buffer, name)])[0]
 
 
 def front_page(canvas, width, height, cx, cy, duplex, font, bold) -> None:

@@ -47,7 +47,9 @@ def proof_game(project: Project, game_id: str, out: Path, paper: str | None, gui
             stem = rendered.name.removesuffix(".pdf")
             for number, image in enumerate(rasterise(rendered.data, PAGE_DPI), start=1):
                 files.append(OutputFile(f"{stem}-page-{number:02d}.png", image))
-    return OutputFolder(out / game_id / "proof").commit(files)
+    folder = OutputFolder(out / game_id / "proof")
+    folder.check_place(project.root, out)   # OUT/ID may be a link into card_data/
+    return folder.commit(files)
 
 
 GUIDE_BLEED = mm(3)   # drawn round each face with --guides, as a print shop asks

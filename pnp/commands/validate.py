@@ -21,8 +21,11 @@ def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
     checked = project.check(game_id)
     game = checked.game
     ctx = BuildContext(project, game, checked.decks, replace(PrintOptions(), paper=game.spec.paper))
+    files = []
     for component in game.components:
-        component.render(ctx)
+        files += [replace(file, component=component.id) for file in component.render(ctx)]
+    from pnp.commands.build import distinct_names
+    distinct_names(game, files, game_id, ctx.options)   # as a build would stop on them
     return checked.problems + each_translation_drawn(ctx), len(game.contents)
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from pnp.paths import file_error, gate
 from pnp.config.typed import Loaded, Name, Tagged, load_as, where_of
 from pnp.contents import facts, kinds  # noqa: F401 - every rule kind registers itself on Rule
 from pnp.contents.kinds import Rule
@@ -224,6 +225,12 @@ def load_game(root: Path, game_id: str) -> Game:
                        hint=did_you_mean(game_id, games) or
                        (f"known games: {known(games)}" if games else
                         f"no games in {display_path(root / 'card_data')}"))
+    # the game folder itself a real folder of card_data/: a shared game unzipped as a link to
+    # elsewhere (a home folder) would make everything there "inside the game folder"
+    gate(folder, [root / "card_data"], file_error(folder), "the game folder", shown=game_id,
+         where_to="card_data/ (a game folder that is a link to elsewhere is refused; "
+                  "use --root for games kept elsewhere)")
+    gate(manifest, [folder], file_error(manifest), "game.yaml")
     node = load_yaml(manifest)
     where = where_of(node)
     spec = load_as(GameSpec, node, where)

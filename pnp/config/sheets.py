@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pnp.paths import file_error, gate
 from pnp.config.deck import (BUILTIN_FIELDS, MAX_CARDS, Card, Deck, FieldSpec, check_count,
                              field_value)
 from pnp.config.typed import Where, load_as, where_of
@@ -193,6 +194,7 @@ def declared_fields(path: Path) -> SheetFields | None:
     beside = fields_file(path)
     if not beside.is_file():
         return None
+    gate(beside, [path.parent], file_error(beside), "the fields file", where_to="the data file's folder")
     node = load_yaml(beside)
     where = where_of(node)
     spec = load_as(SheetFields, node, where)

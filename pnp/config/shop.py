@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from pnp.paths import file_error, gate
 from pnp.config.typed import load_as, where_of
 from pnp.yaml_source import load_yaml
 from pnp.errors import PnpError, did_you_mean, known
@@ -40,6 +41,7 @@ def load_shop(root: Path, shop_id: str) -> ShopPreset:
     for folder in (root / "shops", BUNDLED):
         path = folder / f"{shop_id}.yaml"
         if path.is_file():
+            gate(path, [folder], file_error(path), "shop preset", where_to="the shops folder")
             node = load_yaml(path)
             preset = load_as(ShopPreset, node, where_of(node))
             object.__setattr__(preset, "id", shop_id)

@@ -25,6 +25,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from pnp.paths import file_error, gate
 from pnp.config.game import RulesComponent
 from pnp.config.typed import Loaded, Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, known
@@ -140,6 +141,7 @@ def load_translation(game, decks: dict, code: str) -> Translation:
     """The language `code` of `game`, every name in it checked against the game's data files,
     cards, fields and rule sheets."""
     path = lang_file(game.folder, code)
+    gate(path, [game.folder], file_error(path), "translation")
     node = load_yaml(path)
     where = where_of(node)
     spec = load_as(LangSpec, node, where)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pnp.errors import PnpError, did_you_mean, known
+from pnp.paths import file_error, gate
 
 ICON = re.compile(r"(?<!\\):([a-z0-9][a-z0-9_-]*)(?:@([0-9]+(?:\.[0-9]+)?))?:")
 FIRST_TOKEN = 0xE100          # private-use characters stand for icons 0, 1, 2 ... in a text
@@ -24,13 +25,15 @@ CAP_HEIGHT = 0.72             # of the font size: where capitals reach, near eno
 
 
 def icons_of(game_dir: Path) -> dict[str, Path]:
-    """The icons a game has: icons/NAME.svg or .png (SVG first)."""
+    """The icons a game has: icons/NAME.svg or .png (SVG first), each inside the game folder."""
     folder = game_dir / "icons"
     if not folder.is_dir():
         return {}
+    gate(folder, [game_dir], file_error(folder), "the icons folder", shown="icons")
     found: dict[str, Path] = {}
     for path in sorted(folder.iterdir()):
         if path.suffix.lower() in (".svg", ".png") and path.stem not in found:
+            gate(path, [game_dir], file_error(path), "icon", shown=f"icons/{path.name}")
             found[path.stem] = path
     return found
 
@@ -95,11 +98,15 @@ def load_icon(path: Path, colour_hex: str, where_text: str, scale: float = 1.0) 
 def _load_icon(path: Path, _changed: int, colour_hex: str, where_text: str, scale: float) -> Icon:
     if path.suffix.lower() == ".png":
         from PIL import Image
+        from pnp.layout.svg import MAX_IMAGE_PIXELS
         try:
             with Image.open(path) as probe:
-                width, height = probe.size
+                kind, (width, height) = probe.format, probe.size
         except Exception:   # Pillow's words name no card
             raise PnpError(f"{where_text}: icon '{path.name}' is not a PNG pnp can read") from None
+        if kind != "PNG" or width * height > MAX_IMAGE_PIXELS:
+            raise PnpError(f"{where_text}: icon '{path.name}' is not a PNG pnp can place "
+                           f"({kind}, {width}x{height} pixels)")
         return Icon(str(path), width / height, colour_hex, scale)
     drawing = parsed_svg(path, where_text)
     return Icon(str(path), drawing.width / drawing.height, colour_hex, scale)
@@ -111,18 +118,23 @@ def parsed_svg(path: Path, where_text: str):
         stat = path.stat()
     except OSError:
         raise PnpError(f"{where_text}: cannot read icon '{path.name}'") from None
-    drawing = _parsed(path, stat.st_mtime_ns, stat.st_size)
+    drawing, problem = _parsed(path, stat.st_mtime_ns, stat.st_size)
     if drawing is None:
-        raise PnpError(f"{where_text}: icon '{path.name}' is not an SVG pnp can read")
+        raise PnpError(f"{where_text}: icon '{path.name}' {problem}")
     return drawing
 
 
 @lru_cache(maxsize=256)
 def _parsed(path: Path, _mtime: int, _size: int):
+    """(the drawing, None), or (None, what is wrong with the file)."""
+    from pnp.layout.svg import load_drawing
+
+    class Refused(Exception):
+        pass
     try:
-        return svg_drawing(path, "")
-    except PnpError:
-        return None
+        return load_drawing(path, path.parent.parent, Refused), None
+    except Refused as exc:
+        return None, str(exc)
 
 
 def icon_drawing(icon: Icon):
@@ -130,23 +142,6 @@ def icon_drawing(icon: Icon):
     import copy
     drawing = copy.deepcopy(parsed_svg(Path(icon.path), icon.path))
     recolour(drawing, icon.colour)
-    return drawing
-
-
-def svg_drawing(path: Path, where_text: str):
-    import logging
-    from svglib.svglib import svg2rlg
-    logger = logging.getLogger("svglib")
-    previous = logger.level
-    logger.setLevel(logging.CRITICAL)
-    try:
-        drawing = svg2rlg(str(path))
-    except Exception:
-        drawing = None
-    finally:
-        logger.setLevel(previous)
-    if drawing is None or not drawing.width or not drawing.height:
-        raise PnpError(f"{where_text}: icon '{path.name}' is not an SVG pnp can read")
     return drawing
 
 

@@ -14,10 +14,8 @@ from reportlab.lib.utils import ImageReader
 from pnp.errors import PnpError
 from pnp.layout.binding import Binding
 from pnp.layout.elements import BIND, Drawer, Element, PieceContext
+from pnp.layout.svg import MAX_IMAGE_PIXELS, faces_of, load_drawing
 from pnp.paths import safe_path
-
-MAX_IMAGE_PIXELS = 12_000 * 12_000
-MAX_SVG_BYTES = 5 * 2**20
 
 
 @dataclass(kw_only=True)
@@ -49,6 +47,7 @@ class ImageDrawer(Drawer):
         self.rect = spec.box(piece)
         self.src = Binding(spec.src, spec._where)
         self.game_dir = piece.game_dir
+        self.fonts = piece.fonts
         # reportlab leaves a form's transparency settings out of the form's resources, so a
         # see-through image is drawn on the page itself, never stamped
         self.stampable = spec.opacity >= 1
@@ -64,7 +63,7 @@ class ImageDrawer(Drawer):
             if not path.is_file():
                 raise where.error(f"image '{name}' not found in the game folder{who}")
             if path.suffix.lower() == ".svg":
-                picture = load_svg(path, name, where, who)
+                picture = load_svg(path, self.game_dir, name, where, who, self.fonts)
                 if self.spec.opacity < 1:   # each shape sets its own alpha: scale theirs
                     picture.drawing = see_through(picture.drawing, self.spec.opacity)
             else:
@@ -143,24 +142,11 @@ def load_raster(path, name: str, where, who: str) -> Picture:
                           f"or of another kind{who}") from None
 
 
-def load_svg(path, name: str, where, who: str) -> Picture:
-    """An SVG as a vector drawing. svglib logs what it can't draw and returns None for a file
-    it can't read at all: both become one clear error here."""
-    import logging
-    if path.stat().st_size > MAX_SVG_BYTES:
-        raise where.error(f"image '{name}' is over {MAX_SVG_BYTES // 2**20} MB of SVG, too large to place{who}")
-    from svglib.svglib import svg2rlg
-    logger = logging.getLogger("svglib")
-    previous = logger.level
-    logger.setLevel(logging.CRITICAL)   # its warnings name no card or layout; ours do
-    try:
-        drawing = svg2rlg(str(path))
-    except Exception:   # lxml and svglib raise many kinds for broken files
-        raise where.error(f"image '{name}' is not an SVG pnp can read: damaged, or not SVG{who}") from None
-    finally:
-        logger.setLevel(previous)
-    if drawing is None or not drawing.width or not drawing.height:
-        raise where.error(f"image '{name}' is not an SVG pnp can read (no drawing, or no size){who}")
+def load_svg(path, game_dir, name: str, where, who: str, fonts=None) -> Picture:
+    """An SVG as a vector drawing, read through `pnp.layout.svg` (references kept inside the
+    game folder, text in the game's fonts, numbers checked): every problem is one error."""
+    drawing = load_drawing(path, game_dir, lambda message: where.error(f"image '{name}' {message}{who}"),
+                           faces_of(fonts) if fonts is not None else None)
     return Picture(float(drawing.width), float(drawing.height), drawing=drawing)
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pnp.config.typed import Where, load_as, where_of
 from pnp.yaml_source import display_path, load_yaml, type_name
+from pnp.paths import gate
 from pnp.errors import did_you_mean, known
 from pnp.layout.elements import PieceContext
 from pnp.layout.kinds import Element
@@ -118,12 +119,8 @@ def template_path(root: Path, name: str, where: Where) -> Path:
         raise where.error("a layout name contains a NUL character; remove it")
     folders = [folder.resolve() for folder in layout_folders(root)]
     for folder in folders:
-        try:
-            path = (folder / f"{name}.yaml").resolve()
-        except (OSError, RuntimeError):
-            raise where.error(f"layout '{name}' is a link that never ends (a symlink loop)") from None
-        if folder not in path.parents:
-            raise where.error(f"layout '{name}' is outside the layouts folder")
+        path = gate(folder / f"{name}.yaml", [folder], where.error, "layout", shown=name,
+                    where_to="the layouts folder")
         if path.is_file():
             return path
     names = sorted({str(p.relative_to(folder).with_suffix("")) for folder in folders if folder.is_dir()

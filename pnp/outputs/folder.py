@@ -7,7 +7,15 @@ and SIGHUP held back for those few renames. If anything fails on the way (a rena
 a full disk at the manifest), the renames done are undone from the kept links, so the folder
 is as it was. If the process is killed in between, the journal is still there: the next
 build finishes the commit when every file was already in place, and undoes it otherwise,
-before it does anything else.
+before it does anything else (before it even decides whether the folder is up to date). The
+journal goes as soon as the commit is complete, before the kept old files are dropped, so a
+kill while they are dropped leaves only pnp's own leftovers, never a journal to undo later.
+
+Every path pnp writes, reads back or deletes there goes through one gate (`target`): a name
+that is absolute, climbs out with `..` or leads out through a link (a subfolder that is a
+symlink) is refused, and so is a journal that names one, or is damaged: that is one error that
+says what to do, and nothing is deleted. The lock and pnp's JSON files are opened without
+following links.
 
 A manifest records what pnp wrote (name, SHA-256 and the component it was made for), so a file
 someone else put there, or edited since, is never overwritten, and the files of a component
@@ -19,11 +27,14 @@ prefixes), never a user's.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import json
 import os
+import re
 import signal
+import stat
 import tempfile
 import threading
 from collections.abc import Sequence
@@ -31,14 +42,23 @@ from pathlib import Path
 
 from pnp.yaml_source import display_path
 from pnp.errors import PnpError
+from pnp.checkpoints import reached
+from pnp.paths import inside
 
 MANIFEST = ".pnp-manifest.json"
 RECORD = ".pnp-build.json"   # the last build: what it was made from and what it wrote
 LOCK = ".pnp.lock"
 JOURNAL = ".pnp-journal.json"            # present only while a commit is under way
 PART, OLD = ".pnp-part.", ".pnp-old."    # pnp's own temporary files: new contents, kept old ones
-PDF_MARK = b"/Creator (pnp)"           # in the info of every PDF pnp writes
+PDF_MARKS = (b"/Creator (pnp)", b"/Producer (pnp)")   # in the info of every PDF pnp writes (joined ones: Producer)
 PNG_MARK = b"tEXtSoftware\x00pnp"       # in every PNG pnp writes
+MAX_JSON_BYTES = 64 * 2**20              # pnp's own JSON files: a manifest of a million files
+RECORD_NAME = re.compile(r"\.pnp-build(-[A-Za-z0-9_-]+)?\.json")
+
+
+class InterruptedAfterCommit(KeyboardInterrupt):
+    """Ctrl-C came while the files were being put in place: pnp finished that first, so the
+    folder holds the new build's files (not the old ones)."""
 
 
 def _umask() -> int:
@@ -50,12 +70,13 @@ def _umask() -> int:
 FILE_MODE = 0o666 & ~_umask()
 
 
-def _ours(name: str, data: bytes, manifest: dict) -> bool:
+def _ours(name: str, data: bytes, manifest: dict, recorded: frozenset[str] | set[str] = frozenset()) -> bool:
     """Whether a file in the folder is one pnp wrote and nobody changed since. A file the
-    manifest does not list (an older build, a lost manifest) is pnp's if it carries pnp's mark."""
+    manifest does not list (an older build, a lost manifest) is pnp's if it carries pnp's mark
+    (PDFs and PNGs), or if a build record of the folder lists it with these very contents."""
     if name in manifest:
         return listed_digest(manifest[name]) == digest(data)
-    return PDF_MARK in data or PNG_MARK in data[:200]
+    return any(mark in data for mark in PDF_MARKS) or PNG_MARK in data[:200] or digest(data) in recorded
 
 
 def listed_digest(entry) -> str | None:
@@ -82,26 +103,26 @@ class OutputFolder:
     def last_warnings(self) -> list[str]:
         """The warnings the last build gave, to tell again when it is reused."""
         try:
-            record = json.loads((self.folder / self.record).read_text(encoding="utf-8"))
+            record = self._read_json(self.record)
             return [str(w) for w in record.get("warnings") or []]
-        except (OSError, ValueError, AttributeError):
+        except (OSError, ValueError, AttributeError, TypeError):
             return []
 
     def up_to_date(self, fingerprint: str) -> list[dict] | None:
         """The files of the last build, if it was made from `fingerprint` and every file it
         wrote is still there unchanged; else None."""
         try:
-            record = json.loads((self.folder / self.record).read_text(encoding="utf-8"))
-        except (FileNotFoundError, ValueError, OSError):
+            record = self._read_json(self.record)
+        except (ValueError, OSError):
             return None
         if not isinstance(record, dict) or record.get("fingerprint") != fingerprint:
             return None
         files = record.get("files") or []
         for entry in files:
             try:
-                if digest((self.folder / entry["name"]).read_bytes()) != entry["digest"]:
+                if not self._holds(entry["name"], entry["digest"]):
                     return None
-            except (OSError, KeyError, TypeError):
+            except (KeyError, TypeError, PnpError):
                 return None
         return files
 
@@ -109,12 +130,17 @@ class OutputFolder:
                components: set[str] | None = None) -> list[Path]:
         """Write every file (name, data) into the folder, or none of them. Given the game's
         `components`, files pnp wrote for one it no longer has are removed afterwards."""
+        names: set[str] = set()
         for file in files:
             self.target(file.name)   # every path is checked before anything is written
+            if file.name in names:   # a bug: the build checks names before it renders twice
+                raise PnpError(f"two files of one build are named {file.name}")
+            names.add(file.name)
+        self._refuse_a_link()
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             with self._locked():
-                self.recover()
+                self._recover()
                 self._remove_own_leftovers()
                 manifest = self._read_manifest()
                 self._refuse_foreign(files, manifest)
@@ -128,7 +154,7 @@ class OutputFolder:
                 journal = {"renames": staged, "manifest": dict(sorted(manifest.items())), "record": record,
                            "record_name": self.record,
                            "old_manifest": old_manifest}
-                with _holding_signals():
+                with _holding_signals() as caught:
                     try:
                         self._write_json(JOURNAL, journal)
                         self._apply(journal)
@@ -136,8 +162,10 @@ class OutputFolder:
                         self._undo(journal)   # safe at any step: puts back what moved, drops the rest
                         raise
                     self._forget(journal)
-                if components is not None:
-                    self.removed = self._remove_gone(manifest, components)
+                    if components is not None:
+                        self.removed = self._remove_gone(manifest, components)
+                if signal.SIGINT in caught:   # told only now: the folder holds the new files
+                    raise InterruptedAfterCommit()
         except OSError as exc:
             if (self.folder / JOURNAL).exists():
                 raise PnpError(f"cannot write to {display_path(self.folder)}: {exc.strerror or exc}; "
@@ -178,51 +206,164 @@ class OutputFolder:
         if not name or path.is_absolute() or ".." in path.parts or "\0" in name:
             raise PnpError(f"refusing to write '{name}': an output path must stay inside "
                            f"{display_path(self.folder)}")
-        return self.folder / path
+        full = self.folder / path
+        if full.parent != self.folder:   # a subfolder (a shop's) that is a link leads elsewhere
+            try:
+                parent = full.parent.resolve()
+            except (OSError, RuntimeError):
+                parent = None
+            if parent is None or not inside(parent, [self.folder]):
+                raise PnpError(f"refusing to write '{name}': {display_path(full.parent)} is a link "
+                               f"that leads outside {display_path(self.folder)}; remove it")
+        return full
+
+    def check_place(self, root: Path, out: Path) -> None:
+        """Before anything is built for it: no folder between --out (`out`, which may be a
+        link: the user chose it) and this one is a link, and this one (resolved) lies in no
+        folder a build reads (--out is checked alone, but OUT/ID can name one of root's)."""
+        from pnp.inputs import SHARED_FOLDERS
+        folder = self.folder
+        while folder != out and folder != folder.parent:
+            OutputFolder(folder)._refuse_a_link()
+            folder = folder.parent
+        try:
+            resolved = self.folder.resolve()
+        except (OSError, RuntimeError):
+            raise PnpError(f"{display_path(self.folder)} is a link that never ends (a symlink loop); "
+                           f"remove it") from None
+        for name in ("card_data",) + SHARED_FOLDERS:
+            if inside(resolved, [Path(root) / name]):
+                raise PnpError(f"{display_path(self.folder)} leads into {name}/, which pnp reads; pnp "
+                               f"will not write there: remove the link, or choose another --out")
+
+    def _refuse_a_link(self) -> None:
+        """The game's folder under --out must be a real folder: a link would send every file,
+        and every deletion, wherever it points (into card_data/, say)."""
+        if self.folder.is_symlink():
+            raise PnpError(f"{display_path(self.folder)} is a link (to {os.readlink(self.folder)}); pnp "
+                           f"writes only into real folders: remove the link, or give --out the "
+                           f"folder you meant")
 
     # --- the journal --------------------------------------------------------------------------
     def recover(self) -> None:
+        """Before a build looks at the folder: finish or undo a commit that a kill cut short,
+        and clear pnp's own leftovers, under the lock."""
+        if not self.folder.is_dir() and not self.folder.is_symlink():
+            return
+        self._refuse_a_link()
+        try:
+            with self._locked():
+                self._recover()
+                self._remove_own_leftovers()
+        except OSError as exc:
+            raise PnpError(f"cannot finish or undo the last build in {display_path(self.folder)}: "
+                           f"{exc.strerror or exc}; the next build there will try again") from None
+
+    def _recover(self) -> None:
         """Finish or undo a commit that a kill cut short: finish it when every new file is in
         place (only the manifest and record were missing), else put the old files back."""
         path = self.folder / JOURNAL
+        if not os.path.lexists(path):
+            return
+        journal = self._checked_journal()
+        with _holding_signals() as caught:
+            if all(self._holds(entry["name"], entry["digest"]) for entry in journal["renames"]):
+                self._write_json(MANIFEST, journal["manifest"])
+                self._write_json(journal["record_name"], journal["record"])
+                self._forget(journal)
+            else:
+                self._undo(journal)
+        if signal.SIGINT in caught:
+            raise KeyboardInterrupt
+
+    def _checked_journal(self) -> dict:
+        """The journal, if it is one pnp could have written here: every name it gives inside
+        the folder, every file it would delete one of pnp's own temporary files. Anything else
+        is one error that deletes nothing."""
+        shown = display_path(self.folder / JOURNAL)
+        advice = (f"pnp cannot tell what a cut-short build there changed, so it changed nothing. "
+                  f"Check the files in {display_path(self.folder)}, then delete {JOURNAL} (and any "
+                  f".pnp-part.* and .pnp-old.* files) and build again")
         try:
-            journal = json.loads(path.read_text(encoding="utf-8"))
-            renames = journal["renames"]
-        except FileNotFoundError:
-            return
-        except (ValueError, KeyError, TypeError, OSError):
-            path.unlink(missing_ok=True)   # a journal cut short itself: no rename had begun
-            return
-        if all(self._holds(entry["name"], entry["digest"]) for entry in renames):
-            self._write_json(MANIFEST, journal["manifest"])
-            self._write_json(journal.get("record_name", RECORD), journal["record"])
-            self._forget(journal)
-        else:
-            self._undo(journal)
+            journal = self._read_json(JOURNAL)
+        except (OSError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not JSON"
+            raise PnpError(f"{shown} is damaged ({reason}): {advice}") from None
+        try:
+            if not isinstance(journal, dict) or not isinstance(journal.get("renames"), list):
+                raise ValueError("no list of renames")
+            for key in ("manifest", "record", "old_manifest"):
+                if not isinstance(journal.get(key, {}), dict):
+                    raise ValueError(f"its {key} is not a map")
+            journal.setdefault("record_name", RECORD)
+            journal.setdefault("old_manifest", {})
+            if not isinstance(journal["record_name"], str) or not RECORD_NAME.fullmatch(journal["record_name"]):
+                raise ValueError(f"it names {journal['record_name']!r} as the build record")
+            for entry in journal["renames"]:
+                if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in ("name", "part", "digest")):
+                    raise ValueError("a rename without a name, a part or a digest")
+                if entry.get("old") is not None and not isinstance(entry["old"], str):
+                    raise ValueError("a rename whose old file is not a name")
+                for key, prefix in (("name", None), ("part", PART), ("old", OLD)):
+                    if entry.get(key) is None:
+                        continue
+                    try:
+                        self.target(entry[key])
+                    except PnpError:
+                        raise ValueError(f"it names '{entry[key]}', outside {display_path(self.folder)}") from None
+                    if prefix and not Path(entry[key]).name.startswith(prefix):
+                        raise ValueError(f"it would delete '{entry[key]}', which is not one of pnp's "
+                                         f"temporary files")
+        except ValueError as exc:
+            raise PnpError(f"{shown} is not a journal pnp wrote here ({exc}): {advice}") from None
+        return journal
 
     def _holds(self, name: str, expected: str | None) -> bool:
+        """Whether the folder's file `name` is a plain file with these contents."""
+        path = self.target(name)
         try:
-            return digest((self.folder / name).read_bytes()) == expected
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                return False
+            return digest(path.read_bytes()) == expected
         except OSError:
             return False
 
+    def _read_json(self, name: str):
+        """One of pnp's JSON files, read without following a link; FileNotFoundError for a
+        link or anything but a plain file of a sensible size, as if it were not there."""
+        try:
+            fd = os.open(self.folder / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise FileNotFoundError(errno.ENOENT, "a link, not pnp's file") from None
+            raise
+        with os.fdopen(fd, "rb") as handle:
+            state = os.fstat(handle.fileno())
+            if not stat.S_ISREG(state.st_mode) or state.st_size > MAX_JSON_BYTES:
+                raise FileNotFoundError(errno.ENOENT, "not a plain file of pnp's")
+            return json.loads(handle.read().decode("utf-8"))
+
     def _apply(self, journal: dict) -> None:
-        for entry in journal["renames"]:
+        for number, entry in enumerate(journal["renames"]):
             os.replace(self.folder / entry["part"], self.folder / entry["name"])
+            if number == 0:
+                reached("renaming")   # for tests: one file is the new build's, the rest to come
         self._write_json(MANIFEST, journal["manifest"])
         self._write_json(journal.get("record_name", RECORD), journal["record"])
 
     def _undo(self, journal: dict) -> None:
         """Put back every file as it was before the commit began."""
         for entry in journal["renames"]:
-            target, part = self.folder / entry["name"], self.folder / entry["part"]
+            target, part = self.target(entry["name"]), self.target(entry["part"])
+            is_new = self._holds(entry["name"], entry["digest"])
             if entry["old"]:
-                kept = self.folder / entry["old"]
+                kept = self.target(entry["old"])
                 if target.exists() and kept.exists() and os.path.samefile(kept, target):
                     kept.unlink()   # never replaced (renaming a link onto itself does nothing)
-                with contextlib.suppress(FileNotFoundError):
-                    os.replace(kept, target)
-            elif not part.exists():
+                elif is_new or not os.path.lexists(target):   # never over a file changed since
+                    with contextlib.suppress(FileNotFoundError):
+                        os.replace(kept, target)
+            elif not os.path.lexists(part) and is_new:
                 target.unlink(missing_ok=True)   # a new file that was renamed into place
             part.unlink(missing_ok=True)
         if self._read_manifest() != journal.get("old_manifest", {}):
@@ -230,15 +371,28 @@ class OutputFolder:
         (self.folder / JOURNAL).unlink(missing_ok=True)
 
     def _forget(self, journal: dict) -> None:
-        """The commit is complete: the kept old files and the journal go."""
+        """The commit is complete: the journal goes first (from here a kill leaves only pnp's
+        own leftovers, cleared by the next build), then the kept old files."""
+        (self.folder / JOURNAL).unlink(missing_ok=True)
         for entry in journal["renames"]:
             if entry["old"]:
-                (self.folder / entry["old"]).unlink(missing_ok=True)
-        (self.folder / JOURNAL).unlink(missing_ok=True)
+                self.target(entry["old"]).unlink(missing_ok=True)
 
     @contextlib.contextmanager
     def _locked(self):
-        with open(self.folder / LOCK, "a+") as handle:
+        """The folder's lock, a plain file opened without following a link: a `.pnp.lock`
+        that is a link (or a pipe) is refused, and never creates a file where it points."""
+        path = self.folder / LOCK
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, FILE_MODE)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise PnpError(f"{display_path(path)} is a link; pnp's lock must be a plain file: "
+                               f"remove it and build again") from None
+            raise
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise PnpError(f"{display_path(path)} is not a plain file; remove it and build again")
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
                 yield
@@ -254,21 +408,33 @@ class OutputFolder:
                     leftover.unlink(missing_ok=True)
 
     def _read_manifest(self) -> dict:
-        path = self.folder / MANIFEST
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = self._read_json(MANIFEST)
             return data if isinstance(data, dict) else {}
-        except (FileNotFoundError, ValueError):
+        except (OSError, ValueError):
             return {}
 
-    def _refuse_foreign(self, files, manifest: dict) -> None:
-        for file in files:
-            target = self.folder / file.name
-            if not target.exists():
+    def _recorded(self) -> set[str]:
+        """The digests the folder's build records list: with the manifest lost, the files
+        they name with those contents are still known to be pnp's."""
+        found: set[str] = set()
+        for path in self.folder.glob(".pnp-build*.json"):
+            try:
+                record = self._read_json(path.name)
+                found |= {entry["digest"] for entry in record.get("files") or [] if isinstance(entry.get("digest"), str)}
+            except (OSError, ValueError, AttributeError, TypeError):
                 continue
-            if target.is_dir() or target.is_symlink():
+        return found
+
+    def _refuse_foreign(self, files, manifest: dict) -> None:
+        recorded = self._recorded()
+        for file in files:
+            target = self.target(file.name)
+            if not os.path.lexists(target):
+                continue
+            if not stat.S_ISREG(os.lstat(target).st_mode):   # a folder, a link, a pipe
                 raise PnpError(f"{display_path(target)} is not a plain file pnp wrote; move it away")
-            if not _ours(file.name, target.read_bytes(), manifest):
+            if not _ours(file.name, target.read_bytes(), manifest, recorded):
                 raise PnpError(f"{display_path(target)} was not written by pnp, or was changed since; "
                                f"move it away or build into another --out folder")
 
@@ -327,19 +493,19 @@ HELD_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 @contextlib.contextmanager
 def _holding_signals():
     """Let the renames finish before Ctrl-C, SIGTERM or SIGHUP take effect (main thread only;
-    SIGKILL can't be held, which is what the journal is for)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+    SIGKILL can't be held, which is what the journal is for). Yields the signals caught: SIGTERM
+    and SIGHUP act as soon as the block ends, a Ctrl-C is for the caller to raise."""
     caught: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
     previous = {number: signal.signal(number, lambda number, _frame: caught.append(number))
                 for number in HELD_SIGNALS}
     try:
-        yield
+        yield caught   # the caller tells of a held Ctrl-C, knowing what was done
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
-        if caught:
-            if caught[0] == signal.SIGINT:
-                raise KeyboardInterrupt
-            os.kill(os.getpid(), caught[0])
+        for held in caught:
+            if held != signal.SIGINT:
+                os.kill(os.getpid(), held)

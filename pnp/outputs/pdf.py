@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from contextvars import ContextVar
 from dataclasses import dataclass
+from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -28,7 +29,9 @@ def starting_font() -> str:
     names it, unembedded, in every file; a TrueType font is written only if a glyph of it is
     drawn, and nothing is drawn in this one (reportlab's own Vera)."""
     if STARTING_FONT not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont(STARTING_FONT, "Vera.ttf"))
+        import reportlab   # its own copy by full path: a bare name is looked for in the current folder first
+        vera = Path(reportlab.__file__).parent / "fonts" / "Vera.ttf"
+        pdfmetrics.registerFont(TTFont(STARTING_FONT, str(vera)))
     return STARTING_FONT
 
 

@@ -43,7 +43,11 @@ def print_all(game_title: str, game_id: str, paper: tuple[float, float], suffix:
     data, pages = joined([source.data for source in sources], blank_after, paper,
                          f"{game_title}: everything to print",
                          b"/ViewerPreferences<</PrintScaling/None>>")   # print at 100 %
-    return OutputFile(f"{game_id}-print-all-{suffix}.pdf", data, pages)
+    return OutputFile(print_all_name(game_id, suffix), data, pages)
+
+
+def print_all_name(game_id: str, suffix: str) -> str:
+    return f"{game_id}-print-all-{suffix}.pdf"
 
 
 def cover(game_title: str, paper: tuple[float, float], parts: list[Part], fonts, say=str) -> OutputFile:
