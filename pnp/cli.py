@@ -464,6 +464,36 @@ def new(game_id, title, data, root):
     click.echo(f"next: pnp build --game {game_id}" + (f" --root {root}" if str(root) != "." else ""))
 
 
+@cli.command()
+@click.option("--game", "game_id", required=True, metavar="ID", help="The game to translate.")
+@click.option("--lang", "code", required=True, metavar="CODE", help="The language: de, he, ar, pt-BR ...")
+@root_option
+def translate(game_id, code, root):
+    """Write (or bring up to date) a game's translation file, card_data/ID/lang/CODE.yaml, with
+    every string to translate beside its source; fill in the empty texts, then build with --lang.
+
+    \b
+    Example:
+      pnp translate --game my-game --lang fr
+      pnp validate --game my-game            # what is left to translate
+      pnp build --game my-game --lang fr --shop tgc
+    """
+    from pnp.commands.translate import translate_game
+    from pnp.diagnostics import Report
+    report = Report()
+    project = open_project(root, report)
+    chosen_games(project, (game_id,), False)
+    done = report.each_game([game_id], lambda game: translate_game(project, game, code))
+    for path, total, todo in done.values():
+        click.echo(f"wrote {display(path)}: {total} strings, {todo} to translate")
+    conclude(report)
+
+
+def display(path: Path) -> str:
+    from pnp.yaml_source import display_path
+    return display_path(path)
+
+
 @cli.command(name="list")
 @root_option
 def list_games(root):

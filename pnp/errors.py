@@ -20,11 +20,20 @@ class PnpError(Exception):
 
     def __str__(self) -> str:
         where = ""
-        if self.file:
-            where = self.file + (f":{self.line}" if self.line else "") + ": "
         field = f"{self.field}: " if self.field else ""
+        if self.file:
+            if not self.line and self.field and is_row(self.field):   # a spreadsheet row: no line
+                where, field = f"{self.file}, {self.field}: ", ""
+            else:
+                where = self.file + (f":{self.line}" if self.line else "") + ": "
         hint = f" ({self.hint})" if self.hint else ""
         return f"{where}{field}{self.message}{hint}"
+
+
+def is_row(field: str) -> bool:
+    """Whether a field names a spreadsheet row (`row 7`, `sheet Cards, row 7, column B (name)`),
+    which has no line of its own."""
+    return field.startswith(("row ", "sheet ")) and "row " in field
 
 
 class ManyProblems(PnpError):

@@ -25,6 +25,11 @@ def layout_folders(root: Path) -> list[Path]:
     return [Path(root) / "layouts", BUNDLED / "layouts"]
 
 
+def words_folder() -> Path:
+    """pnp's own words in the languages it ships them in (bundled/words/CODE.yaml)."""
+    return BUNDLED / "words"
+
+
 # What base/card draws, told in every starter layout `pnp new` writes (and in docs/format.md).
 BASE_NOTE = """# base/card is pnp's own layout (docs/format.md, "The base layout"). It draws two boxes
 # before these elements:

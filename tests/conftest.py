@@ -95,6 +95,32 @@ def render_png(path: Path, page_index: int, scale: float = 1.0):
     return image
 
 
+def icons_on(page) -> list[str]:
+    """The inline icons a page draws, itself or through the forms it stamps: one form per icon
+    (an SVG once per colour), named pnpicon…; each is checked to be vector art (no image)."""
+    found, seen = [], set()
+    stack = [page["/Resources"]]
+    while stack:
+        resources = stack.pop().get_object()
+        for name, ref in (resources.get("/XObject") or {}).items():
+            key = getattr(ref, "idnum", id(ref))
+            if key in seen:
+                continue
+            seen.add(key)
+            xobject = ref.get_object()
+            if str(name).startswith("/FormXob.pnpicon"):
+                found.append(str(name))
+                assert not images_on_resources(xobject.get("/Resources")), f"{name} holds a picture, not vectors"
+            elif "/Resources" in xobject:
+                stack.append(xobject["/Resources"])
+    return found
+
+
+def images_on_resources(resources) -> list:
+    xobjects = ((resources.get_object() if resources is not None else {}) or {}).get("/XObject") or {}
+    return [x for x in xobjects.values() if x.get_object().get("/Subtype") == "/Image"]
+
+
 def images_on(page) -> list[tuple[int, int]]:
     """(width, height) in pixels of each distinct picture a page draws, itself or through the
     forms it stamps (icons, raster art)."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import MM, REPO, build, images_on, pdf, placements, render_png, run
+from conftest import MM, REPO, build, icons_on, pdf, placements, render_png, run
 from pnp.impose import PAPER_SIZES, UNPRINTABLE, tile_board
 
 TEAMS = ["Illinois", "Indiana", "Iowa", "Maryland", "Michigan", "Michigan State", "Minnesota",
@@ -54,8 +54,8 @@ def test_play_types_carry_their_icons_on_offense_and_defense_cards(out):
     defense table shows the same four beside its rows, so the two are matched at a glance."""
     offense = pdf(out / "offense-letter.pdf")
     fronts = [offense.pages[i] for i in range(0, len(offense.pages), 2)]
-    assert sum(len(images_on(p)) for p in fronts) >= 4          # run, pass, play-action, screen
-    assert len(images_on(pdf(out / "defense-letter.pdf").pages[0])) == 4
+    assert sum(len(icons_on(p)) for p in fronts) >= 4          # run, pass, play-action, screen
+    assert len(icons_on(pdf(out / "defense-letter.pdf").pages[0])) == 4
 
 
 def test_all_14_team_end_zones(out):

@@ -5,7 +5,6 @@ error with did-you-mean; `\\:` keeps a colon."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from PIL import Image
 
@@ -126,60 +125,15 @@ def test_icons_wrap_and_shrink_with_the_text(mini, tmp_path):
     assert last[0] + last[2] <= first[0] + 36 / 25.4 * 72 + 0.5   # within the box's width
 
 
-GREEN = (0, 255, 0)
-
-
-def face_has(tmp_path, colour) -> bool:
-    face = Image.open(next((tmp_path / "mini/tgc/cards").glob("cards-001-front*.png"))).convert("RGB")
-    return any(max(abs(a - b) for a, b in zip(pixel, colour)) < 40 for _, pixel in face.getcolors(1 << 20))
-
-
-def fresh_icon_cache(monkeypatch, temp: Path) -> None:
-    """pnp's icon folder looked for again, under `temp`, with nothing remembered in memory."""
+def test_svg_icons_keep_no_pictures_in_a_temporary_folder(mini, tmp_path, monkeypatch):
+    """SVG icons are drawn as vectors from the SVG itself: no picture is made or kept in the
+    system's temporary folder, so there is no cache there for anyone to plant a picture in."""
     import tempfile
-    from pnp.layout import icons, text
-    monkeypatch.setattr(tempfile, "tempdir", str(temp))
-    monkeypatch.setattr(icons, "_folder", None)
-    icons.icon_image.cache_clear()
-    text.image_reader.cache_clear()
-
-
-def plant(path: Path) -> None:
-    Image.new("RGBA", (96, 96), GREEN + (255,)).save(path)
-
-
-def test_a_picture_planted_in_the_icon_cache_is_never_drawn(mini, tmp_path, monkeypatch):
-    """The cache is the user's own folder (0700), and each picture is checked against what it was
-    drawn for: a planted, changed or damaged file is drawn again, and never fails the build."""
-    import os
+    from conftest import icons_on
     with_icons(mini, "Gain :coin: now")
-    fresh_icon_cache(monkeypatch, tmp_path / "tmp1")
-    (tmp_path / "tmp1").mkdir()
-    build(mini, tmp_path / "first", "--shop", "tgc")
-    folder = tmp_path / f"tmp1/pnp-icons-{os.getuid()}"
-    assert os.stat(folder).st_mode & 0o777 == 0o700
-    cached = sorted(folder.glob("coin-*.png"))
-    assert cached
-    for path in cached:   # someone with the user's rights changed them: still checked
-        plant(path)
-    fresh_icon_cache(monkeypatch, tmp_path / "tmp1")
-    build(mini, tmp_path / "second", "--shop", "tgc")
-    assert not face_has(tmp_path / "second", GREEN)
-    for path in cached:   # a folder where a picture belongs
-        path.unlink()
-        path.mkdir()
-    fresh_icon_cache(monkeypatch, tmp_path / "tmp1")
-    build(mini, tmp_path / "third", "--shop", "tgc")
-    assert not face_has(tmp_path / "third", GREEN)
-
-    # another user's world-writable folder under the name pnp would use is not used at all
-    shared = tmp_path / "tmp2"
-    (shared / f"pnp-icons-{os.getuid()}").mkdir(parents=True)
-    os.chmod(shared / f"pnp-icons-{os.getuid()}", 0o777)
-    for path in cached:
-        plant(shared / f"pnp-icons-{os.getuid()}" / path.name)
-    fresh_icon_cache(monkeypatch, shared)
-    build(mini, tmp_path / "fourth", "--shop", "tgc")
-    assert not face_has(tmp_path / "fourth", GREEN)
-    from pnp.layout import icons
-    assert icons.icon_folder() != shared / f"pnp-icons-{os.getuid()}"
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    build(mini, tmp_path / "out")
+    assert not any(path.name.startswith("pnp-icons") for path in temp.iterdir())
+    assert icons_on(pdf(tmp_path / "out/mini/cards-a4.pdf").pages[0])   # drawn, as vectors

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, build, images_on, pdf, placements, run
+from conftest import REPO, build, icons_on, pdf, placements, run
 
 LAW = {"Barbarian": (2, 2, 4, 1, 3), "Dwarf": (1, 1, 2, 1, 4), "Gnome": (2, 1, 2, 2, 4),
        "Paladin": (4, 3, 2, 2, 3), "Pixie": (1, 3, 1, 1, 3), "Valkyrie": (2, 3, 3, 3, 3),
@@ -43,8 +43,8 @@ def test_each_stat_has_its_icon_in_the_teams_colour(out):
     so a page with both teams' cards draws every icon in blue and in red."""
     reader = pdf(out / "roster-cards-letter.pdf")
     teams_on_first_page = 2   # eight Law cards and the first Chaos card
-    assert len(images_on(reader.pages[0])) == 5 * teams_on_first_page
-    assert len(images_on(pdf(out / "blank-rosters-letter.pdf").pages[0])) == 5
+    assert len(icons_on(reader.pages[0])) == 5 * teams_on_first_page
+    assert len(icons_on(pdf(out / "blank-rosters-letter.pdf").pages[0])) == 5
 
 
 def test_roster_sheets_list_each_team(out):

@@ -272,13 +272,15 @@ def test_print_all_names_the_print_options(tmp_path):
         reader.pages[0].extract_text()
 
 
-@pytest.mark.parametrize("options", [["--draft", "--bleed"], ["--lang", "de", "--duplex", "short-edge"]])
-def test_print_all_holds_the_rule_sheet_whatever_the_options(tmp_path, options):
+@pytest.mark.parametrize("options, title", [(["--draft", "--bleed"], "Rule sheet"),
+                                            (["--lang", "de", "--duplex", "short-edge"], "Spielregel")])
+def test_print_all_holds_the_rule_sheet_whatever_the_options(tmp_path, options, title):
     """A rule sheet's name has only the options that change it (a draft, a language): the
-    print-all file finds it beside decks named with every option."""
+    print-all file finds it beside decks named with every option (and names it in the
+    build's language)."""
     build(REPO, "12th-player", tmp_path, *options)
     reader = pdf(next((tmp_path / "12th-player").glob("12th-player-print-all-*.pdf")))
-    assert "Rule sheet" in reader.pages[0].extract_text()
+    assert title in reader.pages[0].extract_text()
 
 
 def test_notches_are_cut_from_the_whole_bleed_of_a_turned_back(tmp_path):

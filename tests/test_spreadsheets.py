@@ -147,10 +147,10 @@ def sheet_of(tmp_path: Path, kind: str, rows: list[list[str]]) -> tuple[Path, st
     if kind == "xlsx":
         path = xlsx(tmp_path / "crew.xlsx", rows, first=None)
         (tmp_path / "crew.fields.yaml").write_text(FIELDS)
-        return path, "Crew", "crew.xlsx: sheet Crew, "
+        return path, "Crew", "crew.xlsx, sheet Crew, "
     separator = "\t" if kind == "tsv" else ","
     text = "".join(separator.join(row) + "\n" for row in rows)
-    return sheet(tmp_path, f"crew.{kind}", text), None, f"crew.{kind}: "
+    return sheet(tmp_path, f"crew.{kind}", text), None, f"crew.{kind}, "
 
 
 @pytest.mark.parametrize("kind", ["csv", "tsv", "xlsx"])
@@ -191,12 +191,12 @@ def test_every_problem_is_reported_at_once_with_sheet_row_and_column(tmp_path, m
         load_sheet_deck(path, "Crew")
     text = str(error.value)
     assert text.startswith("4 problems in the sheet:")
-    for line in ["cards.xlsx: sheet Crew, row 1, column D (spede): unknown column 'spede' "
+    for line in ["cards.xlsx, sheet Crew, row 1, column D (spede): unknown column 'spede' "
                  "(did you mean 'speed'?)",
-                 "cards.xlsx: sheet Crew, row 3: missing required field 'name'",
-                 'cards.xlsx: sheet Crew, row 5, column B (power): expected a whole number, '
+                 "cards.xlsx, sheet Crew, row 3: missing required field 'name'",
+                 'cards.xlsx, sheet Crew, row 5, column B (power): expected a whole number, '
                  'found "3a"',
-                 'cards.xlsx: sheet Crew, row 5, column C (speed): expected a number, '
+                 'cards.xlsx, sheet Crew, row 5, column C (speed): expected a number, '
                  'found "quick"']:
         assert "  " + line in text.splitlines()
 
@@ -211,7 +211,7 @@ def test_cli_reports_a_bad_csv_with_exit_1_and_no_traceback(mini):
     result = run("validate", "--game", "mini", root=mini)
     output = result.output + (result.stderr or "")
     assert result.exit_code == 1 and "Traceback" not in output
-    assert 'cards.csv: row 2, column B (power): expected a whole number, found "x"' in output
+    assert 'cards.csv, row 2, column B (power): expected a whole number, found "x"' in output
 
 
 OFFENSE = REPO / "card_data/big-ten/offense.yaml"

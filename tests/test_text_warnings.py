@@ -19,7 +19,7 @@ def build(mini, tmp_path):
 def test_a_character_the_font_lacks_is_named_with_its_card(mini, tmp_path):
     set_text(mini, "Touchdown 🏈 now")
     result = build(mini, tmp_path)
-    assert "warning: card 'Knight', text: no font in fonts.yaml (nor the fallbacks of 'text') has " \
+    assert "cards.yaml:8: card 'Knight', text: no font in fonts.yaml (nor the fallbacks of 'text') has " \
            "'🏈' (U+1F3C8); they print as blank space" in result.stderr
     # The rest of the text is still printed: nothing is dropped silently.
     assert "Touchdown" in pdf(tmp_path / "mini/cards-a4.pdf").pages[0].extract_text()
@@ -41,7 +41,7 @@ def test_accents_the_font_has_give_no_warning(mini, tmp_path):
 def test_text_that_cannot_fit_even_shrunk_is_named(mini, tmp_path):
     set_text(mini, "A very long rule. " * 40)
     result = build(mini, tmp_path)
-    assert "warning: card 'Knight', text: text 'A very long rule. A very long rule. A...' does not fit its " \
+    assert "cards.yaml:8: card 'Knight', text: text 'A very long rule. A very long rule. A...' does not fit its " \
            "box even at 5 pt; the rest is cut off at the box's edge (" in result.stderr
     assert "layouts/mini/card.yaml:" in result.stderr
 

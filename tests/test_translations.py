@@ -119,9 +119,11 @@ def test_lang_all_for_a_game_without_translations_says_so(tmp_path):
     assert "jukem has no translations; add card_data/jukem/lang/LANG.yaml" in result.stderr
 
 
-def test_shop_files_are_not_made_in_another_language(tmp_path):
+def test_shop_files_are_made_in_another_language_in_a_folder_named_with_its_code(tmp_path):
     result = run("build", "--game", GAME, "--lang", "de", "--shop", "tgc", "--out", str(tmp_path), root=REPO)
-    assert result.exit_code == 2 and "build them without --lang" in result.output
+    assert result.exit_code == 0, result.output
+    german = sorted(p.name for p in (tmp_path / GAME / "tgc-de").rglob("*.png"))
+    assert german and not (tmp_path / GAME / "tgc").exists()
 
 
 def test_validate_is_clean_for_the_shipped_translations():
@@ -168,7 +170,7 @@ def test_a_missing_translation_of_a_spreadsheet_card_names_its_row_and_field(min
     (game / "lang" / "de.yaml").write_text("language: Deutsch\n", encoding="utf-8")
     result = run("validate", "--game", "mini", root=mini)
     assert result.exit_code == 1
-    assert "error: cards.csv: row 3 (name): card 'Bishop' has no translation into de (Deutsch)" in result.stderr
+    assert "error: cards.csv, row 3 (name): card 'Bishop' has no translation into de (Deutsch)" in result.stderr
 
 
 def test_a_game_title_without_a_translation_names_its_line(root):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import nullcontext
@@ -142,17 +144,22 @@ def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int
         files = [(replace(file, component=made_for(component.id, options.lang)), spent)
                  for file, spent in timed(drawn[component.id].render, ctx)]
         rendered += files
-        parts.append(home_part(options, component, [file for file, _ in files]))
+        parts.append(home_part(options, drawn[component.id], [file for file, _ in files]))
         if not component.is_deck:   # a deck ticks card by card as it draws
             ctx.tick(1)
         reached("rendering")   # for tests: one component drawn, the rest to come
     distinct_names(game, [file for file, _ in rendered], game_id, options)   # before print-all and shops
-    rendered += timed(lambda: [print_all(game.title, game_id, PAPER_SIZES[options.paper],
+    say = ctx.translation.label if ctx.translation is not None else str
+    rendered += timed(lambda: [print_all(ctx.game.title, game_id, PAPER_SIZES[options.paper],
                                          f"{options.paper}{options.variant}",
-                                         [part for part in parts if part is not None], project.fonts)])
+                                         [part for part in parts if part is not None], project.fonts, say)])
     for preset in shops:
         from pnp.render.shop import render_shop
-        rendered += timed(render_shop, ctx, preset)
+        if options.lang:   # a translation's shop files: a folder of their own, tgc-de/
+            preset = copy.copy(preset)
+            object.__setattr__(preset, "id", f"{preset.id}-{options.lang}")
+        rendered += [(replace(file, component=made_for(file.component, options.lang)) if file.component else file,
+                      spent) for file, spent in timed(render_shop, ctx, preset)]
         ctx.tick(steps)
     distinct_names(game, [file for file, _ in rendered], game_id, options)
     return rendered

@@ -48,7 +48,18 @@ def each_translation_drawn(ctx) -> list[str]:
         except PnpError as exc:
             problems.append(str(exc))
             continue
-        for component in translated.game.components:
-            component.render(translated)
+        draw_in_language(translated)
         problems += translation_problems(ctx.game, ctx.decks, translated.translation)
     return problems
+
+
+def draw_in_language(ctx) -> None:
+    """Every piece of a translated build drawn in memory, its print-all cover too, so every
+    word it asks the translation for is asked (pnp's own words included)."""
+    from pnp.impose import PAPER_SIZES
+    from pnp.outputs.print_all import cover, home_part
+    parts = []
+    for component in ctx.game.components:
+        parts.append(home_part(ctx.options, component, component.render(ctx)))
+    cover(ctx.game.title, PAPER_SIZES[ctx.options.paper], [part for part in parts if part is not None],
+          ctx.project.fonts, ctx.translation.label)

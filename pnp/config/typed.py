@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from pnp.yaml_source import YamlList, YamlMap, type_name
-from pnp.errors import PnpError, did_you_mean, known
+from pnp.errors import PnpError, did_you_mean, is_row, known
 from pnp.layout.units import Length
 
 
@@ -49,6 +49,21 @@ class Where:
 
     def error(self, message: str, hint: str | None = None) -> PnpError:
         return PnpError(message, file=self.file, line=self.line, field=self.field or None, hint=hint)
+
+    @property
+    def place(self) -> str:
+        """Where to look, as a reader would: `cards.yaml:12`, or for a spreadsheet's row (which
+        has no line) `cards.xlsx, sheet Cards, row 7`."""
+        return place_of(self.file, self.line, self.field)
+
+
+def place_of(file: str, line: int | None, field: str | None) -> str:
+    if line is not None:
+        return f"{file}:{line}"
+    if field and is_row(field):
+        return f"{file}, {field}"
+    return file
+
 
 
 class Name(str):

@@ -8,4 +8,6 @@ def at(card) -> str:
     where = getattr(card, "where", None)
     if where is None:
         return ""
-    return f"{where.file}:{where.line}: {where.field}: " if where.field else f"{where.file}:{where.line}: "
+    if where.line is None:
+        return f"{where.place}: "
+    return f"{where.place}: {where.field}: " if where.field else f"{where.place}: "

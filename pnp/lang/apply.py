@@ -22,8 +22,11 @@ def translated_context(ctx, translation: Translation):
     """A copy of a BuildContext that builds in the translation's language. Validation has run
     on the source data already: rules compare names and values as the game states them."""
     from pnp.contents.stated import facts_of
+    from pnp.lang.needs import kept_by_file
     facts = facts_of(ctx.game)
-    decks = {cid: translated_deck(deck, translation.cards.get(data_file_name(ctx.game, deck), {}), facts)
+    kept = kept_by_file(ctx.project.root, ctx.game, ctx.decks, lambda deck: data_file_name(ctx.game, deck))
+    decks = {cid: translated_deck(deck, translation.cards.get(data_file_name(ctx.game, deck), {}),
+                                  kept.get(data_file_name(ctx.game, deck), frozenset()), facts)
              for cid, deck in ctx.decks.items()}
     result = copy.copy(ctx)
     result.game = translated_game(ctx.game, translation)
@@ -32,13 +35,16 @@ def translated_context(ctx, translation: Translation):
     return result
 
 
-def translated_deck(deck: Deck, by_card: dict, facts=None) -> Deck:
+def translated_deck(deck: Deck, by_card: dict, kept: frozenset = frozenset(), facts=None) -> Deck:
+    """The deck with its card strings translated; `kept` fields (they choose a layout, name a
+    picture or are tested by a when:, pnp.lang.needs) keep their values in every language;
+    `{fact:NAME}` in a translated text is filled from `facts`."""
     cards = []
     for card in deck.cards:
         entries = by_card.get(card.label, {})
         changed = Card(card)
         for name, (entry, _) in entries.items():
-            if isinstance(card.get(name), str):
+            if isinstance(card.get(name), str) and entry.text.strip() and name not in kept:   # empty: not yet
                 changed[name] = entry.text.strip()
         changed.label, changed.where = card.label, card.where
         if facts is not None and entries:   # the translation's own {field} and {fact:NAME} holes

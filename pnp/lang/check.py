@@ -6,18 +6,28 @@ file and line to edit."""
 from __future__ import annotations
 
 from pnp.config.typed import Where
-from pnp.lang.file import Translation, data_files, has_words, same_text
+from pathlib import Path
+
+from pnp.lang.file import Translation, data_file_name, data_files, has_words, same_text
+from pnp.lang.needs import kept_by_file
 
 
 def card_problems(game, decks: dict, translation: Translation) -> list[str]:
     problems = []
     into = f"into {translation.called}"
+    kept = kept_by_file(Path(game.folder).parent.parent, game, decks, lambda deck: data_file_name(game, deck))
     for file_name, data in data_files(game, decks).items():
         translated = translation.cards.get(file_name, {})
+        names = kept.get(file_name, frozenset())
+        for label, by_field in translated.items():
+            for name in sorted(set(by_field) & names):
+                problems.append(str(by_field[name][1].error(
+                    f"'{name}' chooses a layout, names a picture or is tested by a when:, so it keeps its "
+                    f"value in every language; this translation is not used", hint="remove the entry")))
         for label, card in data["cards"].items():
             for name, spec in data["fields"].items():
                 value = card.get(name)
-                if spec.type != "text" or not isinstance(value, str) or not has_words(value):
+                if spec.type != "text" or not isinstance(value, str) or not has_words(value) or name in names:
                     continue
                 found = translated.get(label, {}).get(name)
                 if found is None:
@@ -29,6 +39,9 @@ def card_problems(game, decks: dict, translation: Translation) -> list[str]:
                         f"card '{label}' has no translation {into}",
                         hint=f"add to {translation.path} under cards: {file_name}: {label}: {name}: "
                              f"{{source: ..., text: ...}}")))
+                elif not found[0].text.strip():
+                    problems.append(str(found[1].error(f"card '{label}', {name}: not translated {into} yet; "
+                                                       f"write its text (the source: {short(value)!r})")))
                 elif not same_text(found[0].source, value):
                     entry, _ = found
                     problems.append(str(entry.where_is("source").error(
@@ -48,6 +61,9 @@ def rules_problems(translation: Translation) -> list[str]:
                 f"rule sheet '{component.source}' has no translation into {translation.called}",
                 hint=f"add to {translation.path} under rules: {component.source}: "
                      f"{{translates: {now}, text: |...}}")))
+        elif not found[0].text.strip():
+            problems.append(str(found[1].error(f"rule sheet '{component.source}' is not translated into "
+                                               f"{translation.called} yet; write its text")))
         elif found[0].translates != now:
             entry, _ = found
             problems.append(str(entry.where_is("translates").error(

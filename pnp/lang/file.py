@@ -20,6 +20,7 @@ translation whose source changed since; a rule sheet keeps a short hash of its s
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -86,9 +87,13 @@ class Translation:
         none. Text without a letter outside its {field} holes (a value, a number) is kept."""
         if not has_words(text):
             return text
-        if text in self.labels:
-            return self.labels[text][0]
-        self.missing_labels.setdefault(text, where)
+        found = self.labels.get(text)
+        if found is not None and found[0].strip():
+            return found[0]
+        own = pnp_words(self.code).get(text)
+        if own is not None and found is None:
+            return own
+        self.missing_labels.setdefault(text, found[1] if found is not None else where)   # empty: not yet
         return text
 
     @property
@@ -103,7 +108,23 @@ class Translation:
         the source's hash is kept to tell a translation that fell behind."""
         self.rule_sheets[component.source] = (component, rules_hash(source))
         found = self.rules.get(component.source)
-        return found[0].text if found is not None else source
+        return found[0].text if found is not None and found[0].text.strip() else source
+
+
+def pnp_words(code: str) -> dict[str, str]:
+    """pnp's own words (the rule sheet's "page", the print-all cover, the tuck box) in a
+    language it ships them in: pnp/bundled/words/CODE.yaml; none for another."""
+    return _pnp_words(code.split("-")[0])
+
+
+@functools.lru_cache(maxsize=16)
+def _pnp_words(code: str) -> dict[str, str]:
+    from pnp.resources import words_folder
+    path = words_folder() / f"{code}.yaml"
+    if not path.is_file():
+        return {}
+    node = load_yaml(path)
+    return {str(key): str(value) for key, value in (node.get("words") or {}).items()}
 
     def rules_where(self, component) -> tuple[str, int] | None:
         """The lang file and the line its translation of the rule sheet starts on (a block
@@ -116,6 +137,9 @@ class Translation:
 
 
 def has_words(text: str) -> bool:
+    """Whether the text has a letter to translate outside its {field} holes and `:icons:`."""
+    from pnp.layout.icons import ICON
+    text = ICON.sub("", text)
     try:
         parts = Binding(text, Where("", None, "")).parts
     except PnpError:
@@ -139,7 +163,7 @@ def load_translation(game, decks: dict, code: str) -> Translation:
     for source, text in spec.labels.items():
         at = where.key(node, "labels").key(node["labels"], source)
         before, after = Binding(source, at), Binding(text, at)
-        if before.fields != after.fields:
+        if text.strip() and before.fields != after.fields:
             raise at.error(f"the translation must keep the same {{field}} holes as '{source}'")
         if before.facts != after.facts or before.titles != after.titles:
             raise at.error(f"the translation must refer to the same facts as '{source}' "
@@ -199,10 +223,7 @@ def read_cards(node, where: Where, files: dict) -> dict:
                                          or f"the cards' fields: {known(data['fields'])}")
                 if spec.type != "text":
                     raise field_at.error(f"'{name}' is a {spec.type} field; only text fields are translated")
-                entry = load_as(CardText, entry_node, field_at)
-                if not entry.text.strip():
-                    raise field_at.key(entry_node, "text").error("the translation is empty; write it or "
-                                                                 "remove the entry")
+                entry = load_as(CardText, entry_node, field_at)   # an empty text: not translated yet
                 cards.setdefault(file_name, {}).setdefault(label, {})[name] = (entry, field_at)
     return cards
 
@@ -216,7 +237,5 @@ def read_rules(node, where: Where, spec: LangSpec, game) -> dict:
             raise at.error(f"the game has no rule sheet '{name}'",
                            hint=did_you_mean(name, sheets) or (f"its rule sheets: {known(sheets)}"
                                                                if sheets else None))
-        if not entry.text.strip():
-            raise at.key(node["rules"][name], "text").error("the rule sheet translation is empty")
         rules[name] = (entry, at)
     return rules

@@ -40,7 +40,8 @@ class ChosenLayout:
             where = getattr(card, "where", None)
             raise PnpError(f"card '{getattr(card, 'label', '?')}': its {self.by} is '{value}', which names "
                            f"no layout (the deck has layouts for {known(self.layouts)} and no default)",
-                           file=where.file if where else None, line=where.line if where else None)
+                           file=where.file if where else None, line=where.line if where else None,
+                           field=where.field if where and where.line is None else None)   # a sheet's row
         return layout
 
     def plan(self, cards: list) -> "ChosenLayout":

@@ -16,7 +16,8 @@ from pnp.layout import arrangements
 from pnp.layout.arrangements import Spot
 from pnp.layout.binding import Binding, text_of
 from pnp.layout.elements import BIND, Colour, Drawer, Element, PieceContext, printed
-from pnp.layout.units import Length
+from pnp.layout.icons import ICON, icons_of, load_icon, with_tokens, without_tokens
+from pnp.layout.units import Length, colour_hex
 
 # --- table -----------------------------------------------------------------------------------
 
@@ -65,6 +66,9 @@ class TableDrawer(Drawer):
         where = spec.where_is("rows")
         self.rows = [[Binding(printed(c, piece, where, translate=False) if "{" in c else c, spec._where)
                       for c in row] for row in spec.rows or []]
+        self.head = [printed(text, piece, spec.where_is("head")) for text in spec.head or []]
+        self.icons = icons_of(piece.game_dir) if piece.game_dir is not None else {}
+        self.right_to_left = piece.right_to_left
         palette = piece.palette
         self.colour = Colour(spec.colour, spec.where_is("colour"), palette)
         self.stripe = Colour(spec.stripe, spec.where_is("stripe"), palette)
@@ -76,7 +80,7 @@ class TableDrawer(Drawer):
         self.diagnostics = piece.diagnostics
 
     def _cells(self, card) -> list[list[str]]:
-        head = [list(self.spec.head)] if self.spec.head else []
+        head = [list(self.head)] if self.spec.head else []
         if self.spec.rows_from:
             return head + [[text_of(c) for c in row] for row in (card.get(self.spec.rows_from) or [])]
         return head + [[b.render(card) for b in row] for row in self.rows]
@@ -97,6 +101,10 @@ class TableDrawer(Drawer):
         x, y, w, h = self.rect
         count = max(len(r) for r in rows)
         widths = self._widths(count)
+        order = list(range(count))
+        if getattr(self.spec, "mirrored", False):   # in a right-to-left language: from the right
+            rows = [(row + [""] * (count - len(row)))[::-1] for row in rows]
+            widths, order = widths[::-1], order[::-1]
         row_h = h / len(rows)
         spec = self.spec
         for r, row in enumerate(rows):
@@ -117,22 +125,26 @@ class TableDrawer(Drawer):
             if self.ink_saver is not None:
                 colour = self.ink_saver.ink(colour)
             canvas.setFillColor(colour)
+            self._ink = colour_hex(colour) if colour is not None else "000000"
             left = x
             for c, text in enumerate(row):
                 bold = heading or (spec.bold_first_column and c == 0)
-                if not self._cell(canvas, text, left, top - row_h, widths[c], row_h, c, bold):
+                bold = heading or (spec.bold_first_column and order[c] == 0)
+                if not self._cell(canvas, text, left, top - row_h, widths[c], row_h, order[c], bold, card):
                     where = self.spec._where
                     self.diagnostics.warn(f"card '{getattr(card, 'label', '?')}': table cell '{text[:40]}' does not "
                                           f"fit its column even at 60 % size; it is cut off at the cell's edge "
                                           f"({where.file}:{where.line})")
                 left += widths[c]
 
-    def _cell(self, canvas, text: str, x, y, w, h, column: int, bold: bool) -> bool:
+    def _cell(self, canvas, text: str, x, y, w, h, column: int, bold: bool, card=None) -> bool:
         """Draw one cell's text, shrunk (to 60 % at most) to fit; False when even that is too
         wide, and the text is cut off at the cell's edge rather than run into the next."""
         if not text:
             return True
         font = self.bold if bold else self.font
+        if needs_runs(text, font):
+            return self._styled_cell(canvas, text, font, x, y, w, h, column, card)
         size = min(self.spec.size, h * 0.8)
         room = w - 2 * self.padding
         natural = stringWidth(text, font, size)
@@ -157,6 +169,63 @@ class TableDrawer(Drawer):
         if not fits:
             canvas.restoreState()
         return fits
+
+    def _styled_cell(self, canvas, text: str, font: str, x, y, w, h, column: int, card) -> bool:
+        """A cell with icons, emphasis, a right-to-left script or letters its font lacks: set as
+        styled runs (pnp.layout.runs) on one line, shrunk and cut off as a plain cell is."""
+        from pnp.fonts import fallbacks_for
+        from pnp.layout.runs import lay_out
+        from pnp.layout.elements import has_letters
+        from pnp.layout.text import MarkupError, plain, to_markup
+        where = self.spec._where
+        label = getattr(card, "label", "?")
+
+        def fail(message: str) -> None:
+            card_where = getattr(card, "where", None)
+            raise PnpError(f"{card_where.place + ': ' if card_where is not None else ''}card '{label}', table cell "
+                           f"'{text[:40]}': {message} (drawn by {where.file}:{where.line})")
+        names: tuple = ()
+        if ":" in text:
+            text, names = with_tokens(text, self.icons, fail)
+        try:
+            markup = to_markup(text)
+        except MarkupError as exc:
+            fail(str(exc))
+        ink = self._ink
+        images = tuple(load_icon(self.icons[name], ink, f"{where.file}:{where.line}", scale) for name, scale in names)
+        fallbacks = fallbacks_for(font, without_tokens(plain(text)))
+        align = (self.spec.align or [])[column] if column < len(self.spec.align or []) else "left"
+        if self.right_to_left and align in ("left", "right") and not has_letters(text):
+            align = "right" if align == "left" else "left"   # icons, numbers: start where reading starts
+        room = w - 2 * self.padding
+        size = min(self.spec.size, h * 0.8)
+        unit = lay_out(markup, font, fallbacks, images, 1.0, 1.0, ink, align, 1e9, 1e9, force=True)
+        natural = max(unit.widths) if unit is not None and unit.widths else 0.0
+        if natural * size > room:
+            size = max(room / natural, size * 0.6)
+        lines = lay_out(markup, font, fallbacks, images, size, 1.0, ink, align, 1e9, 1e9, force=True)
+        if lines is None:
+            return True
+        fits = max(lines.widths) <= room + 0.01
+        lines.width = room
+        baseline = y + (h - size * 0.7) / 2
+        canvas.saveState()
+        if not fits:
+            cell = canvas.beginPath()
+            cell.rect(x, y, w, h)
+            canvas.clipPath(cell, stroke=0, fill=0)
+        lines.drawOn(canvas, x + self.padding, baseline - lines.height + size)
+        canvas.restoreState()
+        return fits
+
+
+def needs_runs(text: str, font: str) -> bool:
+    """Whether a table cell needs more than one plain string: icons, emphasis, a right-to-left
+    script, or letters its font lacks."""
+    from pnp.fonts import missing_glyphs
+    from pnp.layout.text import has_rtl
+    return ("*" in text or (":" in text and ICON.search(text) is not None) or has_rtl(text)
+            or bool(missing_glyphs(font, text)))
 
 
 # --- repeat ----------------------------------------------------------------------------------
@@ -398,7 +467,8 @@ class RepeatDrawer(Drawer):
             raise PnpError(f"card '{getattr(card, 'label', '?')}': a repeat takes its count from "
                            f"{self.count_from}, which must be a whole number from 0 to {MAX_LIST_ITEMS}, "
                            f"not {value!r}", file=where.file if where else None,
-                           line=where.line if where else None)
+                           line=where.line if where else None,
+                           field=where.field if where and where.line is None else None)   # a sheet's row
         return int(value)
 
 

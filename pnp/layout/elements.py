@@ -20,7 +20,7 @@ from pnp.conditions import Condition, parse_condition
 from pnp.config.typed import FromField, Tagged, Where, check_limits, convert, settings_of
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding
-from pnp.layout.icons import icon_image, icons_of, with_tokens, without_tokens
+from pnp.layout.icons import TOKEN, icons_of, load_icon, with_tokens, without_tokens
 from pnp.layout.text import SPAN, MarkupError, fit_paragraph, plain, span_markup, to_markup
 from pnp.fonts import FontBook, fallbacks_for, undrawable
 from pnp.layout.units import Length, colour_hex, mm, parse_colour
@@ -49,6 +49,7 @@ class PieceContext:
     ink_saver: InkSaver | None = None   # when printing with little ink
     labels: Callable[[str, Where], str] | None = None   # fixed text in a translated build's language
     facts: Any = None   # the game's named facts (pnp.contents.stated.Facts), for {fact:NAME}
+    right_to_left: bool = False   # a build in a right-to-left language: layouts that mirror, mirror
 
 
 def printed(text: str, piece: PieceContext, where: Where, translate: bool = True) -> str:
@@ -100,6 +101,7 @@ class Element(Tagged, family="element"):
     w: Length = field(default=FULL, metadata={"min": 0})   # a negative width or height is a typo
     h: Length = field(default=FULL, metadata={"min": 0})
     inset: Length | None = None  # instead of x/y/w/h: the whole piece, inset on every side
+    mirror: bool | None = None   # in a right-to-left language, move to the other side (None: as the layout says)
     when: Any = None  # draw only for the cards it holds for: a field name or a comparison (pnp.conditions)
 
     # any length, number or turn may be written "{field}": looked up per card (BoundDrawer)
@@ -468,17 +470,18 @@ class TextDrawer(Drawer):
         self.piece = (piece.width, piece.height)
         self.ink_saver = piece.ink_saver
         self.icons = icons_of(piece.game_dir) if piece.game_dir is not None else {}
+        self.right_to_left = piece.right_to_left
 
     def draw(self, canvas, card) -> None:
         text = self.text.render(card).strip()
         if not text:
             return
         spec = self.spec
-        if spec.upper:
-            text = text.upper()
-        icon_names: tuple[str, ...] = ()
+        icon_names: tuple[tuple[str, float], ...] = ()
         if ":" in text:
             text, icon_names = with_tokens(text, self.icons, lambda message: self._fail(card, message))
+        if spec.upper:   # after the icons are found: their names are not the text's to change
+            text = text.upper()
         x, y, w, h = self.rect
         if spec.rotate in (90, 270):
             w, h = h, w
@@ -488,22 +491,28 @@ class TextDrawer(Drawer):
         if "|" in text and self.palette:
             text = SPAN.sub(lambda m: "[" + " ".join(self.palette.get(word, word) for word in m.group(1).split())
                             + "|" + m.group(2) + "]", text)
+        styled = False   # set as styled runs, so italic without an italic face is slanted
         if "*" in text or "|" in text:
             self.family.with_markup()
             self.check_markup(card, text)
+            styled = self._styles_lacking(card, text)
         fallbacks = self._fallbacks(text, card)
         ink = colour_hex(colour) if colour else "000000"
         where_text = f"{self.spec._where.file}:{self.spec._where.line}"
-        images = tuple(icon_image(self.icons[name], ink, where_text) for name in icon_names)
+        images = tuple(load_icon(self.icons[name], ink, where_text, scale) for name, scale in icon_names)
+        align = spec.align
+        if self.right_to_left and align in ("left", "right") and not has_letters(text):
+            align = "right" if align == "left" else "left"   # icons, numbers: start where reading starts
         fit = partial(fit_paragraph, font=self.font, size=spec.size, min_size=spec.min_size, leading=spec.leading,
-                      colour_hex=ink, align=spec.align, width=w, height=h, fallbacks=fallbacks, images=images)
+                      colour_hex=ink, align=align, width=w, height=h, fallbacks=fallbacks, images=images,
+                      styled=styled)
         para, used, fits = fit(text)
         if not fits:
             shortened = spec.overflow == "ellipsis" and shortened_to_fit(text, fit)
             if shortened:
                 para, used, fits = fit(shortened)
             fields = ", ".join(sorted(self.text.fields)) or "text"
-            self.diagnostics.warn(f"{_who(card)}, {fields}: text '{_short(text)}' does not fit its box even "
+            self.diagnostics.warn(f"{_card_place(card)}{_who(card)}, {fields}: text '{_short(text)}' does not fit its box even "
                                   f"at {spec.min_size:g} pt; "
                                   + ("shortened with '…'" if shortened else "the rest is cut off at the box's edge")
                                   + f" ({spec._where.file}:{spec._where.line})")
@@ -528,9 +537,7 @@ class TextDrawer(Drawer):
     def _fail(self, card, message: str) -> None:
         """A problem with this card's text: told with the card's line, its field and the layout's."""
         fields = ", ".join(sorted(self.text.fields)) or "text"
-        where = getattr(card, "where", None)
-        place = f"{where.file}:{where.line}: " if where is not None else ""
-        raise PnpError(f"{place}{_who(card)}, {fields}: {message} (drawn by "
+        raise PnpError(f"{_card_place(card)}{_who(card)}, {fields}: {message} (drawn by "
                        f"{self.spec._where.file}:{self.spec._where.line})")
 
     def check_markup(self, card, text: str | None = None) -> None:
@@ -542,6 +549,18 @@ class TextDrawer(Drawer):
             span_markup(to_markup(text))
         except MarkupError as exc:
             self._fail(card, str(exc))
+
+    def _styles_lacking(self, card, text: str) -> bool:
+        """Emphasis the family has no face for: bold is warned about (it prints in the regular
+        face); italic is drawn slanted (True: the text is to be set as styled runs)."""
+        markup = to_markup(text)
+        faces = self.family.faces
+        if "<b>" in markup and "bold" not in faces:
+            fields = ", ".join(sorted(self.text.fields)) or "text"
+            self.diagnostics.warn(f"{_card_place(card)}{_who(card)}, {fields}: the font family "
+                                  f"'{self.family.name}' has no bold face; **bold** prints in its regular "
+                                  f"face ({self.spec._where.file}:{self.spec._where.line})")
+        return "<i>" in markup and "italic" not in faces
 
     def _check_safe_zone(self, para, text: str, card, x, y, w, used) -> None:
         """Warn when the printed lines (not the box) come closer to the trim than `safe`."""
@@ -571,10 +590,16 @@ class TextDrawer(Drawer):
         if lost:
             fields = ", ".join(sorted(self.text.fields)) or "text"
             chars = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in lost)
-            self.diagnostics.warn(f"{_who(card)}, {fields}: no font in fonts.yaml (nor the fallbacks of "
+            self.diagnostics.warn(f"{_card_place(card)}{_who(card)}, {fields}: no font in fonts.yaml (nor the fallbacks of "
                                   f"'{self.family.name}') has {chars}; they print as blank space "
                                   f"({self.spec._where.file}:{self.spec._where.line})")
         return fallbacks
+
+
+def has_letters(text: str) -> bool:
+    """Whether the text has a letter of some direction (icons, digits and marks have none)."""
+    import unicodedata
+    return any(unicodedata.bidirectional(char) in ("L", "R", "AL") and not TOKEN.fullmatch(char) for char in text)
 
 
 def shortened_to_fit(text: str, fit) -> str | None:
@@ -590,6 +615,13 @@ def shortened_to_fit(text: str, fit) -> str | None:
         else:
             high = middle - 1
     return best
+
+
+def _card_place(card) -> str:
+    """Where the card is written, to begin a message: `cards.yaml:12: ` or, for a spreadsheet's
+    row, `cards.xlsx, sheet Cards, row 7: `; nothing for a layout's own piece (a board)."""
+    where = getattr(card, "where", None)
+    return f"{where.place}: " if where is not None else ""
 
 
 def _who(card) -> str:

@@ -2,39 +2,26 @@
 the height of the text's capitals, on its baseline, wrapping and shrinking with the words.
 `\\:` writes a colon that starts no icon. A single-colour SVG takes the text's colour.
 
-An icon stands in the text as a private-use character until the paragraph is laid out at its
-final size, where it becomes an inline image; SVG icons are rasterised once per colour at a
-resolution well above print (pdfium). The pictures are kept in a folder of the user's own under
-the system's temporary folder (`pnp-icons-UID`, which only its owner may write; pnp checks
-that), named by what they are drawn from (the SVG's bytes and the colour), so a later build
-finds the picture made and need not read the SVG again. Each picture carries that name and a
-hash of its pixels, checked when it is read: one that was changed, damaged or put there by
-anyone else is drawn again, never used. Icon files and the icons/ folder are read through the
-read gate (`pnp.paths`): a link that leads out of the game folder is an error."""
+`:coin@1.5:` draws it 1.5 times as tall (any size from 0.1 to 20 times the cap height).
+
+An icon stands in the text as a private-use character until the text is laid out at its final
+size, where it becomes an `Icon` drawn by pnp.layout.icon_draw.draw_icon: an SVG as vector art (a
+form made once per PDF and colour), a PNG with its own pixels (a form once per PDF)."""
 
 from __future__ import annotations
 
-import hashlib
-import io
-import os
 import re
-import stat
-import tempfile
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.paths import file_error, gate
 
-ICON = re.compile(r"(?<!\\):([a-z0-9][a-z0-9_-]*):")
+ICON = re.compile(r"(?<!\\):([a-z0-9][a-z0-9_-]*)(?:@([0-9]+(?:\.[0-9]+)?))?:")
 FIRST_TOKEN = 0xE100          # private-use characters stand for icons 0, 1, 2 ... in a text
 TOKEN = re.compile("[\ue100-\ue1ff]")
 CAP_HEIGHT = 0.72             # of the font size: where capitals reach, near enough for every face
-PIXELS_PER_POINT = 8          # about 580 dpi at the size drawn: crisp in print
-
-NOTE = "pnp-icon"             # the PNG text chunk that says what a cached picture was drawn for
-_folder: Path | None = None
-_private: Path | None = None
 
 
 def icons_of(game_dir: Path) -> dict[str, Path]:
@@ -51,18 +38,23 @@ def icons_of(game_dir: Path) -> dict[str, Path]:
     return found
 
 
-def with_tokens(text: str, icons: dict[str, Path], fail) -> tuple[str, tuple[str, ...]]:
-    """The text with each `:name:` replaced by a token, and the icon names in token order;
-    `\\:` becomes a plain colon. An unknown name calls `fail(message)`."""
-    names: list[str] = []
+def with_tokens(text: str, icons: dict[str, Path], fail) -> tuple[str, tuple[tuple[str, float], ...]]:
+    """The text with each `:name:` replaced by a token, and (icon name, size) in token order,
+    the size a multiple of the cap height (`:name@2:` draws it twice as tall); `\\:` becomes
+    a plain colon. An unknown name, or a size that is no size, calls `fail(message)`."""
+    names: list[tuple[str, float]] = []
 
     def token(match) -> str:
         name = match.group(1)
+        scale = float(match.group(2)) if match.group(2) else 1.0
+        if not 0.1 <= scale <= 20:
+            fail(f"icon ':{name}@{match.group(2)}:' asks for {scale:g} times the text's cap height; "
+                 f"give a size from 0.1 to 20")
         if name not in icons:
             fail(f"no icon ':{name}:' in icons/" + (f" ({did_you_mean(name, icons)})" if did_you_mean(name, icons)
                                                      else f"; it has {known(icons)}" if icons else " (the game has no icons/ folder)")
                  + "; write \\: for a colon that starts no icon")
-        names.append(name)
+        names.append((name, scale))
         return chr(FIRST_TOKEN + len(names) - 1)
 
     return ICON.sub(token, text).replace("\\:", ":"), tuple(names)
@@ -72,21 +64,38 @@ def without_tokens(text: str) -> str:
     return TOKEN.sub("", text)
 
 
-def image_markup(markup: str, images: tuple[tuple[str, float], ...], size: float) -> str:
-    """Tokens become inline images (path, width / height) at the cap height of `size`."""
-    height = size * CAP_HEIGHT
+class Icon(NamedTuple):
+    """An icon as drawn in one text: its file, width / height, the colour a single-colour SVG
+    takes, and its height as a multiple of the text's cap height."""
 
-    def image(match) -> str:
-        path, aspect = images[ord(match.group(0)) - FIRST_TOKEN]
-        return f'<img src="{path}" width="{height * aspect:.2f}" height="{height:.2f}" valign="baseline"/>'
+    path: str
+    aspect: float
+    colour: str = "000000"
+    scale: float = 1.0
 
-    return TOKEN.sub(image, markup)
+    @property
+    def vector(self) -> bool:
+        return self.path.lower().endswith(".svg")
+
+    def width_at(self, size: float) -> float:
+        return self.height_at(size) * self.aspect
+
+    def height_at(self, size: float) -> float:
+        return size * CAP_HEIGHT * self.scale
+
+
+def load_icon(path: Path, colour_hex: str, where_text: str, scale: float = 1.0) -> Icon:
+    """The icon at `path` for text in `colour_hex`: a PNG keeps its pixels, an SVG is drawn as
+    vectors when placed (pnp.layout.icon_draw.draw_icon); `where_text` names the text for errors."""
+    try:
+        changed = path.stat().st_mtime_ns
+    except OSError:
+        raise PnpError(f"{where_text}: cannot read icon '{path.name}'") from None
+    return _load_icon(path, changed, colour_hex, where_text, scale)
 
 
 @lru_cache(maxsize=512)
-def icon_image(path: Path, colour_hex: str, where_text: str) -> tuple[str, float]:
-    """A PNG of the icon (its file, width / height): PNG icons as they are, SVG icons drawn
-    once per colour (a single-colour SVG recoloured to the text's colour)."""
+def _load_icon(path: Path, _changed: int, colour_hex: str, where_text: str, scale: float) -> Icon:
     if path.suffix.lower() == ".png":
         from PIL import Image
         from pnp.layout.svg import MAX_IMAGE_PIXELS
@@ -98,60 +107,42 @@ def icon_image(path: Path, colour_hex: str, where_text: str) -> tuple[str, float
         if kind != "PNG" or width * height > MAX_IMAGE_PIXELS:
             raise PnpError(f"{where_text}: icon '{path.name}' is not a PNG pnp can place "
                            f"({kind}, {width}x{height} pixels)")
-        return str(path), width / height
-    # named by what it is drawn from: a picture made before (by any build) is used again
-    # without reading the SVG, which spares loading the SVG reader at all
+        return Icon(str(path), width / height, colour_hex, scale)
+    drawing = parsed_svg(path, where_text)
+    return Icon(str(path), drawing.width / drawing.height, colour_hex, scale)
+
+
+def parsed_svg(path: Path, where_text: str):
+    """The SVG's drawing, read once while the file stays as it is (`pnp serve` sees edits)."""
     try:
-        source = path.read_bytes()
-    except OSError as exc:
-        raise PnpError(f"{where_text}: icon '{path.name}' cannot be read: {exc.strerror or exc}") from None
-    key = hashlib.sha256(source + f"\0{colour_hex}\0{PIXELS_PER_POINT}".encode()).hexdigest()[:20]
-    target = icon_folder() / f"{path.stem}-{key}.png"
-    aspect = cached_aspect(target, key)
-    if aspect is None:
-        drawing = svg_drawing(path, where_text)
-        recolour(drawing, colour_hex)
-        data = rasterise(drawing, key)
-        try:
-            write_whole(target, data)
-        except OSError:   # the shared folder is unusable: this process keeps a private one
-            target = private_folder() / target.name
-            write_whole(target, data)
-        aspect = cached_aspect(target, key)
-        if aspect is None:
-            raise PnpError(f"{where_text}: icon '{path.name}' could not be kept as a picture in "
-                           f"{target.parent}")
-    return str(target), aspect
+        stat = path.stat()
+    except OSError:
+        raise PnpError(f"{where_text}: cannot read icon '{path.name}'") from None
+    drawing, problem = _parsed(path, stat.st_mtime_ns, stat.st_size)
+    if drawing is None:
+        raise PnpError(f"{where_text}: icon '{path.name}' {problem}")
+    return drawing
 
 
-def cached_aspect(target: Path, key: str) -> float | None:
-    """The width / height of a picture pnp drew for `key`, if the file is one: a plain file
-    (no link), a PNG whose note names that key and the hash of its own pixels. Anything else
-    (changed, damaged, or put there by another) is None, and is drawn again."""
-    from PIL import Image
-    try:
-        if not target.is_file() or target.is_symlink():
-            return None
-        with Image.open(target) as picture:
-            note = picture.info.get(NOTE, "")
-            picture.load()
-            if picture.format != "PNG" or note != f"{key} {pixel_hash(picture)}":
-                return None
-            return picture.width / picture.height
-    except Exception:   # whatever the file holds, it is not a picture pnp drew
-        return None
-
-
-def pixel_hash(picture) -> str:
-    return hashlib.sha256(f"{picture.mode}{picture.size}".encode() + picture.tobytes()).hexdigest()[:32]
-
-
-def svg_drawing(path: Path, where_text: str):
-    """The icon as a drawing, read like any SVG (pnp.layout.svg): references only inside the
-    game folder (the folder that holds icons/), text in pnp's own fonts."""
+@lru_cache(maxsize=256)
+def _parsed(path: Path, _mtime: int, _size: int):
+    """(the drawing, None), or (None, what is wrong with the file)."""
     from pnp.layout.svg import load_drawing
-    return load_drawing(path, path.parent.parent,
-                        lambda message: PnpError(f"{where_text}: icon '{path.name}' {message}"))
+
+    class Refused(Exception):
+        pass
+    try:
+        return load_drawing(path, path.parent.parent, Refused), None
+    except Refused as exc:
+        return None, str(exc)
+
+
+def icon_drawing(icon: Icon):
+    """The SVG icon's drawing (svglib) in its text's colour when it has a single colour."""
+    import copy
+    drawing = copy.deepcopy(parsed_svg(Path(icon.path), icon.path))
+    recolour(drawing, icon.colour)
+    return drawing
 
 
 def recolour(drawing, colour_hex: str) -> None:
@@ -171,55 +162,3 @@ def recolour(drawing, colour_hex: str) -> None:
         ink = HexColor("#" + colour_hex)
         for node, attribute in shapes:
             setattr(node, attribute, ink)
-
-
-def rasterise(drawing, key: str) -> bytes:
-    """The drawing as a PNG with a transparent background, about 96 px on its longer side,
-    noting the key it was drawn for and the hash of its pixels."""
-    import pypdfium2
-    from PIL.PngImagePlugin import PngInfo
-    from reportlab.graphics import renderPDF
-    page = pypdfium2.PdfDocument(renderPDF.drawToString(drawing))[0]
-    image = page.render(scale=PIXELS_PER_POINT * 12 / max(drawing.width, drawing.height),
-                        fill_color=(255, 255, 255, 0)).to_pil()
-    note = PngInfo()
-    note.add_text(NOTE, f"{key} {pixel_hash(image)}")
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", pnginfo=note)
-    return buffer.getvalue()
-
-
-def write_whole(target: Path, data: bytes) -> None:
-    """Written to a temporary name, then renamed: a parallel build never reads half a file."""
-    fd, temp = tempfile.mkstemp(prefix=".pnp-part.", dir=target.parent)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-    os.replace(temp, target)
-
-
-def icon_folder() -> Path:
-    """The user's own icon folder under the temporary folder, made 0700 and checked: a
-    folder of that name that is a link, another user's or writable by others is not used."""
-    global _folder
-    if _folder is None:
-        folder = Path(tempfile.gettempdir()) / f"pnp-icons-{os.getuid()}"
-        try:
-            folder.mkdir(mode=0o700, exist_ok=True)
-            state = os.lstat(folder)
-            private = (stat.S_ISDIR(state.st_mode) and state.st_uid == os.getuid()
-                       and not state.st_mode & 0o077)
-        except OSError:
-            private = False
-        _folder = folder if private else private_folder()
-    return _folder
-
-
-def private_folder() -> Path:
-    """A folder for this process alone (mkdtemp makes it 0700), removed at exit."""
-    global _private
-    if _private is None:
-        import atexit
-        import shutil
-        _private = Path(tempfile.mkdtemp(prefix="pnp-icons-"))
-        atexit.register(shutil.rmtree, _private, True)
-    return _private

@@ -13,9 +13,9 @@ from reportlab.lib.colors import black
 from pnp.config.sheets import combined
 from pnp.layout import maps
 from pnp.layout.elements import Colour, PieceContext, ShapeDrawer, ShapeSpec
-from pnp.layout.icons import icon_image, icons_of
+from pnp.layout.icon_draw import draw_icon
+from pnp.layout.icons import icons_of, load_icon
 from pnp.layout.image import Picture, draw_vector, load_raster, load_svg
-from pnp.layout.text import draw_icon
 from pnp.layout.units import Length, colour_hex
 
 MAX_HEXES = 2_000
@@ -276,12 +276,12 @@ class GridDrawer(ShapeDrawer):
             cx, cy = self.centres[(cell.row, cell.column)]
             if cell.icons:
                 height = self.reach * 0.5
-                pictures = [icon_image(self.icons[name], colour_hex(ink), where_text) for name in cell.icons]
-                total = sum(height * aspect for _, aspect in pictures) + height * 0.15 * (len(pictures) - 1)
+                pictures = [load_icon(self.icons[name], colour_hex(ink), where_text) for name in cell.icons]
+                total = sum(height * icon.aspect for icon in pictures) + height * 0.15 * (len(pictures) - 1)
                 left = cx - total / 2
-                for path, aspect in pictures:
-                    draw_icon(canvas, path, left, cy - height / 2, height * aspect, height)
-                    left += height * aspect + height * 0.15
+                for icon in pictures:
+                    draw_icon(canvas, icon, left, cy - height / 2, height * icon.aspect, height)
+                    left += height * icon.aspect + height * 0.15
             if cell.label:
                 canvas.setFillColor(ink)
                 canvas.setFont(self.font, size)

@@ -7,6 +7,7 @@ place, and the rest are drawn on top, in order.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,6 +69,7 @@ class TemplateSpec:
     size: Size | None = None
     description: str = ""
     palette: dict[str, str] = field(default_factory=dict)  # colour names for this layout
+    mirror: bool | None = None   # in a right-to-left language, every element moves to the other side
     elements: list[Element] = field(default_factory=list)
 
 
@@ -77,6 +79,7 @@ class Template:
     size: Size | None
     elements: list[Element]  # base first
     palette: dict = field(default_factory=dict)
+    mirror: bool = False
 
 
 def load_template(root: Path, name: str, where: Where, _chain: tuple = ()) -> Template:
@@ -90,7 +93,7 @@ def load_template(root: Path, name: str, where: Where, _chain: tuple = ()) -> Te
     elements = spec.elements
     check_palette(node.get("palette") or {}, where_of(node).key(node, "palette"))
     if spec.extends is None:
-        return Template(name, spec.size, elements, spec.palette)
+        return Template(name, spec.size, elements, spec.palette, bool(spec.mirror))
     base = load_template(root, spec.extends, where_of(node).key(node, "extends"), _chain + (name,))
     merged = list(base.elements)
     index_by_id = {e.id: i for i, e in enumerate(merged) if e.id}
@@ -99,7 +102,8 @@ def load_template(root: Path, name: str, where: Where, _chain: tuple = ()) -> Te
             merged[index_by_id[element.id]] = element
         else:
             merged.append(element)
-    return Template(name, spec.size or base.size, merged, {**base.palette, **spec.palette})
+    return Template(name, spec.size or base.size, merged, {**base.palette, **spec.palette},
+                    base.mirror if spec.mirror is None else spec.mirror)
 
 
 def check_palette(palette: dict, where: Where) -> None:
@@ -152,6 +156,8 @@ class CompiledLayout:
                     f"this layout would draw more than {MAX_DRAWS:,} shapes on every piece "
                     f"(repeats multiply); that is more than any card needs")
             spec.check_fields(piece)
+            if piece.right_to_left and (template.mirror if spec.mirror is None else spec.mirror):
+                spec = mirrored(spec, piece)
             self.drawers.append(spec.compiled(piece))
         if piece.fields:
             check_labels(template.elements, piece)
@@ -241,6 +247,19 @@ def look_of(card, name: str):
     """A card's value for a field, as something that can be compared and hashed."""
     value = card.get(name) if card is not None else None
     return repr(value) if isinstance(value, (list, dict)) else value
+
+
+def mirrored(spec: Element, piece: PieceContext) -> Element:
+    """The element moved to the other side of the piece (its box's left edge where its right
+    edge was), for a right-to-left language; what it draws (text aligns from where reading
+    starts) is not turned. An element inset on every side stays where it is."""
+    if spec.inset is not None:
+        return spec
+    x, w = spec.x.of(piece.width), spec.w.of(piece.width)
+    moved = copy.copy(spec)
+    object.__setattr__(moved, "x", Length(piece.width - x - w))
+    object.__setattr__(moved, "mirrored", True)   # a table's columns run from the right too
+    return moved
 
 
 def compile_layout(root: Path, name: str, where: Where, piece_args: dict,

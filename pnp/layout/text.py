@@ -17,7 +17,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 
-from pnp.layout.icons import CAP_HEIGHT, FIRST_TOKEN, TOKEN, image_markup
+from pnp.layout.icon_draw import draw_icon
+from pnp.layout.icons import FIRST_TOKEN, TOKEN, Icon
 
 TOKEN_SPLIT = re.compile(f"({TOKEN.pattern})")
 
@@ -31,6 +32,11 @@ SHRINK_STEP = 0.5
 
 class MarkupError(ValueError):
     """Emphasis marks that cross or never close in a way that can't be drawn."""
+
+
+def escape_text(text: str) -> str:
+    """Text as paragraph markup that says exactly it: no emphasis, no tags."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def to_markup(text: str) -> str:
@@ -143,43 +149,17 @@ class PlainLines:
             baseline -= self.leading
 
     def _draw_with_icons(self, canvas, line: str, left: float, baseline: float) -> None:
-        height = self.size * CAP_HEIGHT
         for piece in TOKEN_SPLIT.split(line):
             if not piece:
                 continue
             if TOKEN.fullmatch(piece):
-                path, aspect = self.images[ord(piece) - FIRST_TOKEN]
-                draw_icon(canvas, path, left, baseline, height * aspect, height)
-                left += height * aspect
+                icon = self.images[ord(piece) - FIRST_TOKEN]
+                width = icon.width_at(self.size)
+                draw_icon(canvas, icon, left, baseline, width, icon.height_at(self.size))
+                left += width
             else:
                 canvas.drawString(left, baseline, piece)
                 left += stringWidth(piece, self.font, self.size)
-
-
-def draw_icon(canvas, path: str, x: float, y: float, width: float, height: float) -> None:
-    """An inline icon's picture stretched over the box (x, y, width, height). The picture is
-    put in a form once per PDF and the form placed at each use: reportlab's drawImage hashes
-    every pixel of a picture each time it is drawn, which was most of what an icon cost.
-    (A form may be begun inside another: reportlab keeps the outer one's drawing aside.)"""
-    forms = canvas.__dict__.setdefault("_pnp_icons", {})
-    name = forms.get(path)
-    if name is None:
-        name = forms[path] = f"pnpicon{len(forms)}"
-        canvas.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
-        canvas.drawImage(image_reader(path), 0, 0, 1, 1, mask="auto")
-        canvas.endForm()
-    canvas.saveState()
-    canvas.transform(width, 0, 0, height, x, y)
-    canvas.doForm(name)
-    canvas.restoreState()
-
-
-@lru_cache(maxsize=256)
-def image_reader(path: str):
-    """An icon's picture, read once: given to reportlab as data, it is named in the PDF by its
-    content, not by where the file lies, so the bytes do not depend on the temporary folder."""
-    from reportlab.lib.utils import ImageReader
-    return ImageReader(path)
 
 
 def plain_lines(text: str, font: str, size: float, leading: float, colour_hex: str, align: str,
@@ -189,12 +169,11 @@ def plain_lines(text: str, font: str, size: float, leading: float, colour_hex: s
     shrink a little (reportlab's spaceShrinkage), so both break the same text the same way."""
     space = stringWidth(" ", font, size)
     shrink = rl_config.spaceShrinkage * space
-    icon_height = size * CAP_HEIGHT
 
     def measure(word: str) -> float:
         if not images or not TOKEN.search(word):
             return stringWidth(word, font, size)
-        return sum(icon_height * images[ord(piece) - FIRST_TOKEN][1] if TOKEN.fullmatch(piece)
+        return sum(images[ord(piece) - FIRST_TOKEN].width_at(size) if TOKEN.fullmatch(piece)
                    else stringWidth(piece, font, size) for piece in TOKEN_SPLIT.split(word) if piece)
 
     lines: list[str] = []
@@ -272,27 +251,27 @@ def with_fallbacks(markup: str, font: str, fallbacks: tuple[tuple[str, str, str,
 @lru_cache(maxsize=8192)
 def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: float,
                   colour_hex: str, align: str, width: float, height: float, fallbacks: tuple = (),
-                  images: tuple = ()):
+                  images: tuple = (), styled: bool = False):
     """(something to drawOn, its height, whether it fits) at the largest size from `size`
     down to `min_size`, in steps of SHRINK_STEP, that fits the box. Cached: cards that share
     a text share the work. The size is found by bisection, so a huge text in a huge font
     takes a dozen tries, not thousands. `fallbacks` (fonts for characters `font` lacks) is
     given only for text that needs them; `images` are the inline icons its tokens stand for
     (pnp.layout.icons), sized with the text at each try."""
-    if has_rtl(text):
-        return fit_bidi(text, font, fallbacks, size, min_size, leading, colour_hex, align, width, height)
+    rtl = has_rtl(text)
     markup = span_markup(to_markup(text)) if "|" in text else to_markup(text)
-    if fallbacks:
-        markup = with_fallbacks(markup, font, fallbacks)
-    if markup == text and align != "justify":
+    if not rtl and markup == text and align != "justify" and not fallbacks:
         found = largest_fitting(size, min_size, lambda current: plain_lines(
             text, font, current, leading, colour_hex, align, width, height, images))
         if found is not None:
             return found, found.height, True
+    if rtl or images or styled:   # reportlab's paragraphs know no bidi and draw pictures as images
+        return fit_runs(markup, font, fallbacks, images, size, min_size, leading, colour_hex, align, width, height)
+    if fallbacks:
+        markup = with_fallbacks(markup, font, fallbacks)
 
-    def at_size(current: float) -> str:
-        resized = sized(markup, current) if "%" in markup else markup
-        return image_markup(resized, images, current) if images else resized
+    def at_size(current: float) -> str:   # a span's size in % of the text's, at this size
+        return sized(markup, current) if "%" in markup else markup
 
     def paragraph_at(current: float):
         para = Paragraph(at_size(current), _style(font, current, leading, colour_hex, align))
@@ -337,97 +316,18 @@ def has_rtl(text: str) -> bool:
     return any(ord(ch) >= 0x0590 and unicodedata.bidirectional(ch) in ("R", "AL") for ch in text)
 
 
-class RunLines:
-    """Lines already in visual order, each a list of (text, font) runs drawn left to right:
-    right-to-left text, its Arabic letters joined (arabic-reshaper), its lines ordered by the
-    Unicode bidi algorithm (python-bidi) one line at a time, after breaking in reading order."""
-
-    def __init__(self, lines, widths, size, leading, colour_hex, align, width):
-        self.lines, self.widths, self.size, self.leading, self.align = lines, widths, size, leading, align
-        self.colour = HexColor("#" + colour_hex)
-        self.width, self.height = width, leading * len(lines)
-
-    def getActualLineWidths0(self):
-        return list(self.widths)
-
-    def drawOn(self, canvas, x: float, y: float) -> None:
-        canvas.setFillColor(self.colour)
-        baseline = y + self.height - self.size
-        for runs, line_width in zip(self.lines, self.widths):
-            left = x + {"center": (self.width - line_width) / 2, "right": self.width - line_width}.get(self.align, 0.0)
-            for text, font in runs:
-                canvas.setFont(font, self.size)
-                canvas.drawString(left, baseline, text)
-                left += stringWidth(text, font, self.size)
-            baseline -= self.leading
-
-
-def bidi_lines(text: str, font: str, fallbacks: tuple, size: float, leading: float, colour_hex: str,
-               align: str, width: float, height: float) -> RunLines | None:
-    """Right-to-left (or mixed) text broken greedily into lines that fit `width`, if they fit
-    `height`; None otherwise. A paragraph that starts right-to-left is aligned from the
-    right: `left` means where reading starts."""
-    import arabic_reshaper
-    # the pure-Python algorithm: python-bidi's compiled get_display leaves brackets unmirrored,
-    # so "(word)" in Hebrew would print as ")word("
-    from bidi.algorithm import get_display
-    from reportlab.pdfbase.pdfmetrics import getFont
-    shaped = arabic_reshaper.reshape(text)
-    covers = [(name, getFont(name).face.charToGlyph) for name in (font,) + tuple(s[0] for s in fallbacks)]
-
-    def font_for(ch: str) -> str:
-        return next((name for name, has in covers if ord(ch) in has), font)
-
-    def runs_of(line: str) -> list[tuple[str, str]]:
-        runs: list[tuple[str, str]] = []
-        for ch in line:
-            name = runs[-1][1] if ch == " " and runs else font_for(ch)
-            if runs and runs[-1][1] == name:
-                runs[-1] = (runs[-1][0] + ch, name)
-            else:
-                runs.append((ch, name))
-        return runs
-
-    def measure(piece: str) -> float:
-        return sum(stringWidth(run, name, size) for run, name in runs_of(piece))
-
-    rtl = next((unicodedata.bidirectional(ch) in ("R", "AL") for ch in shaped
-                if unicodedata.bidirectional(ch) in ("L", "R", "AL")), False)
-    space = stringWidth(" ", font, size)
-    lines: list[str] = []
-    line: list[str] = []
-    line_width = 0.0
-    for word in shaped.split():
-        word_width = measure(word)
-        if word_width > width + 0.01:
-            return None
-        if line and line_width + space + word_width > width + 0.01:
-            lines.append(" ".join(line))
-            line, line_width = [], 0.0
-        line_width = line_width + space + word_width if line else word_width
-        line.append(word)
-    if line:
-        lines.append(" ".join(line))
-    if not lines or len(lines) * size * leading > height + 0.01:
-        return None
-    visual = [runs_of(get_display(line, base_dir="R" if rtl else "L")) for line in lines]
-    widths = [sum(stringWidth(run, name, size) for run, name in runs) for runs in visual]
-    if rtl:
-        align = {"left": "right", "right": "left", "justify": "right"}.get(align, align)
-    return RunLines(visual, widths, size, size * leading, colour_hex, align, width)
-
-
-def fit_bidi(text: str, font: str, fallbacks: tuple, size: float, min_size: float, leading: float,
-             colour_hex: str, align: str, width: float, height: float):
-    """As fit_paragraph, for text with right-to-left script (drawn without emphasis marks)."""
-    text = plain(text)
+def fit_runs(markup: str, font: str, fallbacks: tuple, images: tuple, size: float, min_size: float,
+             leading: float, colour_hex: str, align: str, width: float, height: float):
+    """As fit_paragraph, for text set as styled runs (pnp.layout.runs): right-to-left text and
+    text with icons, with its emphasis."""
+    from pnp.layout.runs import lay_out
 
     def attempt(current: float):
-        return bidi_lines(text, font, fallbacks, current, leading, colour_hex, align, width, height)
+        return lay_out(markup, font, fallbacks, images, current, leading, colour_hex, align, width, height)
 
     found = largest_fitting(size, min_size, attempt)
     if found is not None:
         return found, found.height, True
     smallest = size - SHRINK_STEP * steps_between(size, min_size)
-    found = bidi_lines(text, font, fallbacks, smallest, leading, colour_hex, align, width, float("inf"))
-    return found, (found.height if found else 0.0), False
+    lines = lay_out(markup, font, fallbacks, images, smallest, leading, colour_hex, align, width, height, force=True)
+    return lines, (lines.height if lines else 0.0), False

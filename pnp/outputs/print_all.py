@@ -30,10 +30,11 @@ def home_part(options, component, files: list[OutputFile]) -> Part | None:
 
 
 def print_all(game_title: str, game_id: str, paper: tuple[float, float], suffix: str, parts: list[Part],
-              fonts) -> OutputFile:
+              fonts, say=str) -> OutputFile:
     """The cover, then each part, each padded to an even number of pages so that printing the
-    whole file double-sided starts every part on a fresh sheet."""
-    sources = [cover(game_title, paper, parts, fonts)] + [part.file for part in parts]
+    whole file double-sided starts every part on a fresh sheet. `say` puts pnp's own words
+    into a translated build's language."""
+    sources = [cover(game_title, paper, parts, fonts, say)] + [part.file for part in parts]
     blank_after, total = [], 0
     for source in sources:   # each part starts on a fresh sheet when printed double-sided
         total += source.pages
@@ -49,7 +50,7 @@ def print_all_name(game_id: str, suffix: str) -> str:
     return f"{game_id}-print-all-{suffix}.pdf"
 
 
-def cover(game_title: str, paper: tuple[float, float], parts: list[Part], fonts) -> OutputFile:
+def cover(game_title: str, paper: tuple[float, float], parts: list[Part], fonts, say=str) -> OutputFile:
     from pnp.config.typed import where_of
     text = fonts.family("text", where_of(None, "font"))
     display = fonts.family("display", where_of(None, "font"))
@@ -57,31 +58,58 @@ def cover(game_title: str, paper: tuple[float, float], parts: list[Part], fonts)
     canvas = new_canvas(buffer, paper, f"{game_title}: cover")
     width, height = paper
     left, y = mm(20), height - mm(30)
-    canvas.setFont(display.face(), 24)
-    canvas.drawString(left, y, f"{game_title}: everything to print")
+    line = Liner(canvas, left, width - 2 * left)
+    line(display.face(), 24, y, fill(say("{title}: everything to print"), title=game_title))
     y -= mm(10)
-    canvas.setFont(text.face(), 10)
-    for line in ("Print at 100 % (actual size, not fit to page). Each part starts on a new sheet;",
-                 "pages marked double-sided need both sides of the sheet (see docs/print-guide.md)."):
-        canvas.drawString(left, y, line)
+    for words in ("Print at 100 % (actual size, not fit to page). Each part starts on a new sheet;",
+                  "pages marked double-sided need both sides of the sheet (see docs/print-guide.md)."):
+        line(text.face(), 10, y, say(words))
         y -= mm(5)
     y -= mm(6)
     page = 3   # the cover and its blank back come first
     for part in parts:
         sheets = part.file.pages // 2 if part.double_sided else part.file.pages
-        canvas.setFont(text.face(bold=True), 11)
         last = page + part.file.pages - 1
-        canvas.drawString(left, y, f"{part.title}  (page {page})" if last == page
-                          else f"{part.title}  (pages {page}-{last})")
+        pages = fill(say("(page {page})"), page=page) if last == page else \
+            fill(say("(pages {first}-{last})"), first=page, last=last)
+        line(text.face(bold=True), 11, y, f"{part.title}  {pages}")
         y -= mm(5)
-        canvas.setFont(text.face(), 10)
-        sides = "double-sided" if part.double_sided else "single-sided"
-        canvas.drawString(left + mm(5), y, f"{sides}, {sheets} sheet{'s' if sheets != 1 else ''}: {part.cutting}")
+        sides = say("double-sided" if part.double_sided else "single-sided")
+        count = fill(say("{count} sheet" if sheets == 1 else "{count} sheets"), count=sheets)
+        line(text.face(), 10, y, f"{sides}, {count}: {say(part.cutting)}", indent=mm(5))
         if part.file.note:   # which edges got less bleed than asked
             y -= mm(4.5)
-            canvas.setFont(text.face(), 8.5)
-            canvas.drawString(left + mm(5), y, part.file.note[:1].upper() + part.file.note[1:] + ".")
+            line(text.face(), 8.5, y, part.file.note[:1].upper() + part.file.note[1:] + ".", indent=mm(5))
         y -= mm(8)
         page += part.file.pages + part.file.pages % 2
     canvas.showPage()
     return finish(canvas, buffer, "cover.pdf")
+
+
+def fill(template: str, **values) -> str:
+    """A phrase with its {holes} filled (a translated phrase keeps the same holes)."""
+    for name, value in values.items():
+        template = template.replace("{" + name + "}", str(value))
+    return template
+
+
+class Liner:
+    """Draws the cover's lines: plainly, or from the right, shaped and in visual order, for
+    a right-to-left language."""
+
+    def __init__(self, canvas, left: float, width: float):
+        self.canvas, self.left, self.width = canvas, left, width
+
+    def __call__(self, face: str, size: float, y: float, words: str, indent: float = 0.0) -> None:
+        from pnp.layout.text import has_rtl
+        if not has_rtl(words):
+            self.canvas.setFont(face, size)
+            self.canvas.drawString(self.left + indent, y, words)
+            return
+        from pnp.fonts import fallbacks_for
+        from pnp.layout.runs import lay_out
+        from pnp.layout.text import escape_text
+        lines = lay_out(escape_text(words), face, fallbacks_for(face, words), (), size, 1.2, "000000", "left",
+                        self.width - indent, float("inf"), force=True)
+        if lines is not None:
+            lines.drawOn(self.canvas, self.left, y - lines.height + size)

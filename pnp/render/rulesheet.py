@@ -9,7 +9,6 @@ from the game's data.
 
 from __future__ import annotations
 
-import html
 import io
 import re
 from contextvars import ContextVar
@@ -32,8 +31,9 @@ from pnp.impose import PAPER_SIZES, UNPRINTABLE
 from pnp.layout.binding import text_of
 from pnp.paths import safe_path
 from pnp.fonts import fallbacks_for
-from pnp.layout.icons import icon_image, icons_of, image_markup, with_tokens, without_tokens
-from pnp.layout.text import RunLines, bidi_lines, has_rtl, to_markup, with_fallbacks
+from pnp.layout.icons import icons_of, load_icon, with_tokens, without_tokens
+from pnp.layout.runs import StyledLines, lay_out
+from pnp.layout.text import has_rtl, to_markup, with_fallbacks
 from pnp.layout.units import mm
 from pnp.outputs.pdf import OutputFile, draft_kind, starting_font
 from pnp.config.deck import select
@@ -178,9 +178,9 @@ def rules_document(buffer, paper, title: str, columns: int, styles, credit: str,
 RULE_ICONS: ContextVar[tuple[dict, str]] = ContextVar("rule_icons", default=({}, "rules.md"))
 
 
-def paragraph(markup: str, style) -> Paragraph:
+def paragraph(markup: str, style) -> Flowable:
     """A paragraph of the rule sheet: `:icons:` drawn inline, characters its font lacks set in
-    the family's fallbacks."""
+    the family's fallbacks; right-to-left text and text with icons set as styled runs."""
     images: tuple = ()
     if ":" in markup:
         icons, source = RULE_ICONS.get()
@@ -189,33 +189,32 @@ def paragraph(markup: str, style) -> Paragraph:
             raise PnpError(f"{source}: {message}")
         markup, names = with_tokens(markup, icons, fail)
         ink = style.textColor.hexval()[2:] if hasattr(style.textColor, "hexval") else "000000"
-        images = tuple(icon_image(icons[name], ink, source) for name in names)
+        images = tuple(load_icon(icons[name], ink, source, scale) for name, scale in names)
     fallbacks = fallbacks_for(style.fontName, without_tokens(markup))
-    if has_rtl(markup) and not images:
-        return RightToLeft(markup, style, fallbacks)
+    if has_rtl(markup) or images:
+        return StyledParagraph(markup, style, fallbacks, images)
     if fallbacks:
         markup = with_fallbacks(markup, style.fontName, fallbacks)
-    return Paragraph(image_markup(markup, images, style.fontSize) if images else markup, style)
+    return Paragraph(markup, style)
 
 
-class RightToLeft(Flowable):
-    """A rule-sheet paragraph in a right-to-left script: broken into lines in reading order and
-    drawn line by line in visual order (pnp.layout.text.bidi_lines), aligned from the right.
-    Its bold and italic marks are not drawn (as on cards)."""
+class StyledParagraph(Flowable):
+    """A rule-sheet paragraph in a right-to-left script or with icons, set as styled runs
+    (pnp.layout.runs): bold, italic and icons kept, lines in visual order, a right-to-left
+    paragraph aligned from the right."""
 
-    def __init__(self, markup: str, style, fallbacks: tuple):
+    def __init__(self, markup: str, style, fallbacks: tuple, images: tuple = ()):
         super().__init__()
-        # emphasis tags go without a trace (a space would split "<b>word</b>:"); others part words
-        self.text = html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"</?[bi]>", "", markup))).strip()
-        self.style, self.fallbacks = style, fallbacks
-        self.lines: RunLines | None = None
+        self.markup, self.style, self.fallbacks, self.images = markup, style, fallbacks, images
+        self.lines: StyledLines | None = None
 
     def wrap(self, available_width, available_height):
         style = self.style
         colour = style.textColor.hexval()[2:] if hasattr(style.textColor, "hexval") else "000000"
         align = {TA_LEFT: "left", TA_CENTER: "center", TA_RIGHT: "right"}.get(style.alignment, "left")
-        self.lines = bidi_lines(self.text, style.fontName, self.fallbacks, style.fontSize,
-                                style.leading / style.fontSize, colour, align, available_width, float("inf"))
+        self.lines = lay_out(self.markup, style.fontName, self.fallbacks, self.images, style.fontSize,
+                             style.leading / style.fontSize, colour, align, available_width, float("inf"),
+                             force=True)
         self.width = available_width
         return available_width, (self.lines.height if self.lines else style.leading)
 
@@ -345,6 +344,8 @@ def _blocks(tokens, i: int, stop: str | None, styles, generate):
                                         bulletColor=ACCENT, spaceAfter=4))
         elif token.type == "table_open":
             rows, i = _table_rows(tokens, i + 1)
+            if styles.get("rtl"):   # written in reading order: the first column goes on the right
+                rows = [row[::-1] for row in rows]
             out.append(make_table(rows[0], rows[1:], styles))
         elif token.type == "hr":
             out.append(Spacer(1, 6))
@@ -418,7 +419,7 @@ def inline(token) -> str:
 def make_table(heading: list[str], rows: list[list[str]], styles) -> Table:
     data = [[paragraph(h, styles["head"]) for h in heading]]
     data += [[paragraph(c, styles["cell"]) for c in row] for row in rows]
-    table = Table(data, repeatRows=1, hAlign="LEFT",
+    table = Table(data, repeatRows=1, hAlign="RIGHT" if styles.get("rtl") else "LEFT",
                   colWidths=column_widths([heading] + rows, styles["width"], styles["cell"]))
     table.setStyle(TableStyle([
         ("BACKGROUND", (0, 0), (-1, 0), ACCENT),
@@ -480,7 +481,8 @@ def contents_list(ctx, styles) -> ListFlowable:
             description = facts_of(ctx.game).resolve(component.description, component.where_is("description"))
             line += f": {escape(description)}"
         elif deck is not None and component.is_deck:
-            line += f": {deck.total} pieces"
+            say = ctx.translation.label if ctx.translation is not None else str
+            line += ": " + escape(say("{count} pieces").replace("{count}", str(deck.total)))
         items.append(ListItem(paragraph(line, ParagraphStyle("c", parent=styles["body"], spaceAfter=1.5))))
     return ListFlowable(items, bulletType="bullet", **list_side(styles), bulletFontSize=8,
                         bulletFontName=styles["body"].fontName, bulletColor=ACCENT, spaceAfter=4)

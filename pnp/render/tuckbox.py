@@ -76,7 +76,8 @@ def render_tuckboxes(ctx, component) -> list[OutputFile]:
                 raise component.where_is("decks").error(message)
             continue   # by default: pieces no box holds (Big Ten's end zones) get none
         art = (back or front, deck.expanded()[0])
-        draw_net(canvas, paper, box, art, ctx.game.title, deck_component.title or deck_id, font)
+        draw_net(canvas, paper, box, art, ctx.game.title, deck_component.title or deck_id, font,
+                 ctx.translation.label if ctx.translation is not None else str)
         drawn += 1
     if not drawn:   # a PDF of no pages is no file to print (and no PDF reader opens it)
         raise component.where_is("kind").error(
@@ -109,7 +110,7 @@ def placeable(size: tuple[float, float], paper) -> bool:
     return (size[0] <= room[0] and size[1] <= room[1]) or (size[1] <= room[0] and size[0] <= room[1])
 
 
-def draw_net(canvas, paper, box: Box, art, title: str, name: str, font: str) -> None:
+def draw_net(canvas, paper, box: Box, art, title: str, name: str, font: str, say=str) -> None:
     """The net on one sheet (turned a quarter if that fits), or split over two."""
     room = (paper[0] - 2 * UNPRINTABLE, paper[1] - 2 * UNPRINTABLE)
     width, height = box.net
@@ -122,7 +123,7 @@ def draw_net(canvas, paper, box: Box, art, title: str, name: str, font: str) -> 
                 canvas.rotate(90)
             else:
                 canvas.translate((paper[0] - w) / 2, (paper[1] - h) / 2)
-            panels(canvas, box, art, title, name, range(5), font)
+            panels(canvas, box, art, title, name, range(5), font, say=say)
             canvas.restoreState()
             canvas.showPage()
             return
@@ -135,12 +136,12 @@ def draw_net(canvas, paper, box: Box, art, title: str, name: str, font: str) -> 
         else:   # turned on the sheet
             canvas.translate((paper[0] + height) / 2, (paper[1] - part_width) / 2 - shift)
             canvas.rotate(90)
-        panels(canvas, box, art, title, name, keep, font, tab=part == 0)
+        panels(canvas, box, art, title, name, keep, font, tab=part == 0, say=say)
         canvas.restoreState()
         canvas.showPage()
 
 
-def panels(canvas, box: Box, art, title: str, name: str, keep, font: str, tab: bool = False) -> None:
+def panels(canvas, box: Box, art, title: str, name: str, keep, font: str, tab: bool = False, say=str) -> None:
     """Draw the panels numbered in `keep` (0 back, 1 side, 2 front, 3 side, 4 glue flap),
     the net's bottom-left at the origin."""
     W, H, D, T = box.width, box.height, box.depth, box.tuck
@@ -173,12 +174,12 @@ def panels(canvas, box: Box, art, title: str, name: str, keep, font: str, tab: b
         else:                         # the glue flap, glued inside the back
             fold.append((left, y0, left, y0 + H))
             cut += outline([(left, y0), (right, y0 + mm(4)), (right, y0 + H - mm(4)), (left, y0 + H)])
-            glue_label(canvas, left, y0, GLUE, H, font)
+            glue_label(canvas, left, y0, GLUE, H, font, say)
     if tab:                           # a split net: the tab the second sheet's front is glued on
         left = xs[2]
         fold.append((left, y0, left, y0 + H))
         cut += outline([(left, y0), (left + TAB, y0 + mm(4)), (left + TAB, y0 + H - mm(4)), (left, y0 + H)])
-        glue_label(canvas, left, y0, TAB, H, font)
+        glue_label(canvas, left, y0, TAB, H, font, say)
     canvas.saveState()
     canvas.setLineWidth(0.6)
     canvas.setStrokeGray(0)
@@ -234,24 +235,36 @@ def spine_rtl(canvas, text: str, depth: float, height: float, font: str) -> None
     """The spine's words in a right-to-left script: shaped, in visual order, with the fallback
     fonts that have its letters (a translated build, pnp.lang)."""
     from pnp.fonts import fallbacks_for
-    from pnp.layout.text import bidi_lines
+    from pnp.layout.runs import lay_out
+    from pnp.layout.text import to_markup
     fallbacks = fallbacks_for(font, text)
-    unbounded = bidi_lines(text, font, fallbacks, 1.0, 1.2, "262626", "center", 1e9, 1e9)
+    markup = to_markup(text)
+    unbounded = lay_out(markup, font, fallbacks, (), 1.0, 1.2, "262626", "center", 1e9, 1e9)
     assert unbounded is not None   # None only when the lines overflow a height: 1e9 never is
     natural = unbounded.widths[0]
     size = min(11.0, depth * 0.35, height * 0.9 / max(natural, 1))
-    lines = bidi_lines(text, font, fallbacks, size, 1.2, "262626", "center", natural * size + 1, 1e9)
+    lines = lay_out(markup, font, fallbacks, (), size, 1.2, "262626", "center", natural * size + 1, 1e9)
     assert lines is not None
     lines.drawOn(canvas, -lines.width / 2, -size * 0.35 - size * 0.2)
 
 
-def glue_label(canvas, x: float, y: float, width: float, height: float, font: str) -> None:
+def glue_label(canvas, x: float, y: float, width: float, height: float, font: str, say=str) -> None:
     canvas.saveState()
     canvas.setFillGray(0.85)
     canvas.rect(x, y + mm(4), width, height - mm(8), stroke=0, fill=1)
     canvas.setFillGray(0.35)
     canvas.translate(x + width / 2, y + height / 2)
     canvas.rotate(90)
-    canvas.setFont(font, 7)
-    canvas.drawCentredString(0, -2.5, "GLUE")
+    word = say("GLUE")
+    if has_rtl(word):
+        from pnp.fonts import fallbacks_for
+        from pnp.layout.runs import lay_out
+        from pnp.layout.text import escape_text
+        lines = lay_out(escape_text(word), font, fallbacks_for(font, word), (), 7, 1.2, "595959", "center",
+                        height, 1e9, force=True)
+        if lines is not None:
+            lines.drawOn(canvas, -height / 2, -2.5 - 7 * 0.2)
+    else:
+        canvas.setFont(font, 7)
+        canvas.drawCentredString(0, -2.5, word)
     canvas.restoreState()

@@ -15,7 +15,7 @@ from pathlib import Path
 from pnp.errors import PnpError
 from pnp.serve.pictures import PictureStore, Preview, PreviewOptions
 
-MAX_OPTION_SETS = 4   # paper x ink saver: every combination a page can ask for
+MAX_OPTION_SETS = 8   # paper x ink saver x language: the sets pages asked for last
 
 
 def error_json(exc: Exception) -> dict:

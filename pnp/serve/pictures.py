@@ -38,12 +38,15 @@ RENDER_LOCK = threading.RLock()
 class PreviewOptions:
     paper: str | None = None     # None: the game's own
     ink_saver: bool = False
+    lang: str | None = None      # a translation the game has (None: the game as written)
 
     @classmethod
     def from_query(cls, query: dict[str, str]) -> "PreviewOptions":
-        paper = query.get("paper")
+        from pnp.lang import CODE
+        paper, lang = query.get("paper"), query.get("lang")
         return cls(paper=paper if paper in ("letter", "a4") else None,
-                   ink_saver=query.get("ink") in ("1", "true"))
+                   ink_saver=query.get("ink") in ("1", "true"),
+                   lang=lang if lang and CODE.match(lang) else None)
 
 
 class PictureStore:
@@ -99,10 +102,11 @@ class Snapshot:
     pages: list[dict] = field(default_factory=list)
     warnings: list[dict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)   # rule problems: shown, pictures still drawn
+    languages: list[str] = field(default_factory=list)  # the translations the game has
 
     def as_json(self) -> dict:
         return dict(game=self.game, title=self.title, decks=self.decks, pages=self.pages,
-                    warnings=self.warnings, problems=self.problems)
+                    warnings=self.warnings, problems=self.problems, languages=self.languages)
 
 
 class Preview:
@@ -120,9 +124,17 @@ class Preview:
             project = Project(self.root, CardDiagnostics())
             checked = project.check(self.game_id)
             game, decks = checked.game, checked.decks
-            options = BuildRequest(paper=self.options.paper, ink_saver=self.options.ink_saver).options_for(game.spec.paper)
+            options = BuildRequest(paper=self.options.paper, ink_saver=self.options.ink_saver).options_for(
+                game.spec.paper, lang=self.options.lang)
             ctx = BuildContext(project, game, decks, options)
-            snapshot = Snapshot(game=self.game_id, title=game.title, problems=checked.problems)
+            from pnp.lang import chosen_languages, language_codes
+            if self.options.lang:   # the page's language switch: drawn as `build --lang` draws
+                from pnp.lang.apply import in_language
+                chosen_languages(game.folder, self.game_id, (self.options.lang,))
+                ctx = in_language(ctx, self.options.lang)
+                game, decks = ctx.game, ctx.decks
+            snapshot = Snapshot(game=self.game_id, title=game.title, problems=checked.problems,
+                                languages=language_codes(game.folder))
             look = look_digest(project.root, game, decks, options)
             for component in game.components:
                 if component.is_deck:
@@ -167,7 +179,7 @@ class Preview:
             path = path.resolve().relative_to(self.root.resolve())
         except ValueError:
             pass
-        return f"{path.as_posix()}:{card.where.line}"
+        return card.where.__class__(path.as_posix(), card.where.line, card.where.field).place
 
     def _draw(self, ctx, todo: list, name: str) -> None:
         """Rasterise the pieces whose pictures are not in the store yet, each with its warnings."""
@@ -227,7 +239,7 @@ def look_digest(root: Path, game, decks: dict, options: PrintOptions) -> str:
     from pnp.inputs import BuildInputs
     data_files = {Path(deck.path).resolve() for deck in decks.values()}
     files = BuildInputs(Path(root), (game.folder.name,)).look(leave_out=data_files)
-    return hashlib.sha256(f"{options.ink_saver}\0{game.folder}\0{files}".encode()).hexdigest()
+    return hashlib.sha256(f"{options.ink_saver}\0{options.lang}\0{game.folder}\0{files}".encode()).hexdigest()
 
 
 def card_warnings(snapshot: Snapshot) -> list[dict]:

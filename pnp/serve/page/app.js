@@ -19,7 +19,7 @@ function change(path, value) {
 }
 
 function choices() {
-  return { paper: $("paper").value, ink: $("ink").checked ? "1" : "" };
+  return { paper: $("paper").value, ink: $("ink").checked ? "1" : "", lang: $("lang").value };
 }
 
 function element(tag, attributes = {}, ...children) {
@@ -143,9 +143,19 @@ async function load() {
   const query = new URLSearchParams(choices());
   const response = await fetch(`/api/state?${query}`, { cache: "no-store" });
   state = await response.json();
+  languages((state.snapshot || {}).languages || []);
   draw();
   $("status").textContent = `live · version ${state.version}`;
   $("status").dataset.version = state.version;
+}
+
+// The language switch lists the game's translations once the server has told them.
+function languages(codes) {
+  const select = $("lang");
+  const have = [...select.options].map((option) => option.value).filter(Boolean);
+  if (have.join() === codes.join()) return;
+  select.replaceChildren(select.options[0], ...codes.map((code) => element("option", { value: code, text: code })));
+  select.hidden = codes.length === 0;
 }
 
 function follow() {
@@ -163,7 +173,7 @@ async function build() {
   try {
     // "game's paper" is the empty choice: sent as null, the build takes the game's own.
     const response = await change("/api/build", { paper: $("paper").value || null, duplex: $("duplex").value,
-      bleed: Number($("bleed").value) || 0, ink_saver: $("ink").checked });
+      bleed: Number($("bleed").value) || 0, ink_saver: $("ink").checked, lang: $("lang").value || null });
     if (!response.ok) {
       $("downloads").replaceChildren(element("strong", { text: "Not built: " }), await response.text());
       return;
@@ -186,6 +196,7 @@ for (const [box, css] of [["guide-trim", "show-trim"], ["guide-bleed", "show-ble
 document.querySelectorAll("input[name=side]").forEach((radio) => radio.addEventListener("change", () => state && draw()));
 $("paper").addEventListener("change", () => load());
 $("ink").addEventListener("change", () => load());
+$("lang").addEventListener("change", () => load());
 $("build").addEventListener("click", build);
 $("warnings-toggle").addEventListener("click", () => { $("warnings").hidden = !$("warnings").hidden; });
 follow();

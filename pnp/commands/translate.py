@@ -1,0 +1,134 @@
+"""`pnp translate --game ID --lang CODE`: write card_data/ID/lang/CODE.yaml with every string the
+game prints that needs a translation, each beside its source text and where that is written,
+or bring the file up to date: what it has is kept, what the game now asks for is added with an
+empty text, entries for cards the game no longer has are dropped.
+
+What needs a translation is found by drawing the game in the language in memory, as a build
+would (so every label a layout, the rule sheet, the tuck box or the print-all cover asks for is
+found), and by the card data: every text field with words, except values that choose a layout,
+name a picture or are tested by a `when:` (pnp.lang.needs), and text that is only icons."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from pnp.errors import PnpError
+from pnp.lang import CODE, lang_file
+from pnp.lang.file import Translation, data_file_name, data_files, has_words, load_translation, rules_hash
+from pnp.lang.needs import kept_by_file
+from pnp.project import Project
+from pnp.render import BuildContext, PrintOptions
+from pnp.yaml_source import display_path
+
+
+def translate_game(project: Project, game_id: str, code: str) -> tuple[Path, int, int]:
+    """Write or update the game's translation into `code`: (its path, strings in it, strings
+    still to translate)."""
+    if not CODE.match(code):
+        raise PnpError(f"'{code}' is not a language code; use a code like de, he, ar or pt-BR")
+    checked = project.check(game_id)
+    game, decks = checked.game, checked.decks
+    path = lang_file(game.folder, code)
+    if path.is_file():
+        have = load_translation(game, decks, code)
+    else:
+        have = Translation(code, "", display_path(path), {}, {}, {})
+    asked = labels_asked(project, game, decks, have)
+    text = file_text(game, decks, have, asked, code)
+    path.parent.mkdir(exist_ok=True)
+    temporary = path.with_name(f".{path.name}.part")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(path)
+    entries = [line for line in text.splitlines() if (line.startswith('  "') and '": ' in line) or "text: " in line]
+    return path, len(entries), sum(1 for line in entries if line.endswith(('""', 'text: ""}')))
+
+
+def labels_asked(project: Project, game, decks: dict, have: Translation) -> dict:
+    """The fixed words a build in the language asks for and the file lacks (label -> where it
+    is written, None for pnp's own words): the game drawn in memory, its print-all cover too."""
+    from pnp.commands.validate import draw_in_language
+    from pnp.lang.apply import translated_context
+    probe = replace(have, labels=dict(have.labels), missing_labels={}, rule_sheets={})
+    options = replace(PrintOptions(), paper=game.spec.paper, lang=have.code)
+    draw_in_language(translated_context(BuildContext(project, game, decks, options), probe))
+    return probe.missing_labels
+
+
+def quoted(text: str) -> str:
+    """A YAML double-quoted scalar (JSON's is one)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def file_text(game, decks: dict, have: Translation, asked: dict, code: str) -> str:
+    lines = [f"# {game.spec.title} in {code}: every string it prints that needs a translation,",
+             "# each with its source text and where that is written. Fill in each empty text (\"\");",
+             "# `pnp validate` lists what is left. Run `pnp translate` again after changing the game:",
+             "# what is here is kept and what is new is added. Values that choose a layout or name a",
+             "# picture, text that is only icons and numbers need none and are left out.",
+             f"language: {quoted(have.name)}   # the language's own name (Français, العربية)", ""]
+    lines.append("labels:   # fixed words: layout text, titles, table headings, pnp's own words")
+    for source, (text, where) in have.labels.items():
+        lines.append(f"  {quoted(source)}: {quoted(text)}")
+    for source, where in asked.items():
+        if source in have.labels:
+            continue
+        lines.append(f"  # {where.place}" if where is not None else "  # pnp's own words")
+        lines.append(f"  {quoted(source)}: \"\"")
+    if len(lines) and lines[-1].startswith("labels:"):
+        lines[-1] = "labels: {}"
+    lines += ["", "cards:    # by data file, then card, then field"]
+    root = Path(game.folder).parent.parent
+    kept = kept_by_file(root, game, decks, lambda deck: data_file_name(game, deck))
+    any_card = False
+    for file_name, data in data_files(game, decks).items():
+        names = kept.get(file_name, frozenset())
+        file_lines: list[str] = []
+        for label, card in data["cards"].items():
+            entries = []
+            for name, spec in data["fields"].items():
+                value = card.get(name)
+                if spec.type != "text" or not isinstance(value, str) or not has_words(value) or name in names:
+                    continue
+                found = have.cards.get(file_name, {}).get(label, {}).get(name)
+                source, text = (found[0].source, found[0].text) if found is not None else (value, "")
+                entries.append(f"      {name}: {{source: {quoted(source)}, text: {quoted(text)}}}")
+            if entries:
+                card_where = getattr(card, "where", None)
+                if card_where is not None:
+                    file_lines.append(f"    # {card_where.place}")
+                file_lines.append(f"    {quoted(label)}:")
+                file_lines += entries
+        if file_lines:
+            any_card = True
+            lines.append(f"  {quoted(file_name)}:")
+            lines += file_lines
+    if not any_card:
+        lines[-1] = "cards: {}"
+    rules = rule_sheets(game)
+    lines += ["", "rules:    # by rule sheet: the whole sheet's Markdown, translated" if rules else "rules: {}"]
+    for source, component in rules.items():
+        sheet = have.rules.get(source)
+        now = rules_hash(read_source(game, component))
+        lines.append(f"  # {display_path(Path(game.folder) / source)}")
+        lines.append(f"  {quoted(source)}:")
+        lines.append(f"    translates: {quoted(sheet[0].translates if sheet else now)}")
+        body = sheet[0].text if sheet else ""
+        if body.strip() and not body[0].isspace():
+            lines.append("    text: |")
+            lines += [f"      {line}" if line.strip() else "" for line in body.rstrip("\n").split("\n")]
+        else:
+            lines.append(f"    text: {quoted(body)}")
+    return "\n".join(lines) + "\n"
+
+
+def rule_sheets(game) -> dict:
+    from pnp.config.game import RulesComponent
+    return {c.source: c for c in game.components if isinstance(c, RulesComponent)}
+
+
+def read_source(game, component) -> str:
+    from pnp.paths import safe_path
+    from pnp.render.rulesheet import read_rules_text
+    return read_rules_text(safe_path(game.folder, component.source, component._where, what="rule sheet"), component)

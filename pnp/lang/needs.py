@@ -1,0 +1,61 @@
+"""Which card strings need a translation. A value a build uses as a name, not as words, must
+stay as it is in every language: the field a deck's front or back is chosen by, a field that
+names a picture (an `image` element's `src`), a field a `when:` condition tests; and text that
+is only icons (`:lantern: :lantern:`) or numbers has nothing to translate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pnp.errors import PnpError
+
+
+def kept_fields(root: Path, component) -> frozenset[str]:
+    """The fields of a deck component's cards that are names, not words (see above)."""
+    kept: set[str] = set()
+    layouts: list[tuple[str, object]] = []
+    for side in ("front", "back"):
+        value = getattr(component, side, None)
+        where = component.where_is(side)
+        if isinstance(value, str):
+            layouts.append((value, where))
+        elif isinstance(value, dict):
+            if isinstance(value.get("by"), str):
+                kept.add(value["by"])
+            layouts += [(name, where) for name in (value.get("layouts") or {}).values() if isinstance(name, str)]
+            if isinstance(value.get("default"), str):
+                layouts.append((value["default"], where))
+    for name, where in layouts:
+        kept |= names_in_layout(root, name, where)
+    return frozenset(kept)
+
+
+def names_in_layout(root: Path, name: str, where) -> frozenset[str]:
+    from pnp.layout import kinds  # noqa: F401 - every element kind known before a layout loads
+    from pnp.layout.compound import condition_fields
+    from pnp.layout.template import load_template
+    try:
+        template = load_template(root, name, where)
+    except PnpError:
+        return frozenset()   # the build reports a layout it cannot load
+    found: set[str] = set()
+    stack = list(template.elements)
+    while stack:
+        element = stack.pop()
+        stack.extend(getattr(element, "elements", None) or [])
+        found |= condition_fields(element)
+        if getattr(element, "kind", None) == "image":
+            found |= element.fields_read()
+    return frozenset(found)
+
+
+def kept_by_file(root: Path, game, decks: dict, file_of) -> dict[str, frozenset[str]]:
+    """kept_fields for each data file the game's decks read (`file_of(deck)` names it)."""
+    kept: dict[str, frozenset[str]] = {}
+    for component in game.components:
+        deck = decks.get(component.id)
+        if deck is None or not hasattr(component, "front"):
+            continue
+        name = file_of(deck)
+        kept[name] = kept.get(name, frozenset()) | kept_fields(root, component)
+    return kept

@@ -1,0 +1,148 @@
+"""`pnp translate` starts (and keeps up) a translation: every string to translate beside its
+source and line, nothing that needs none; once its texts are filled in it validates and builds.
+`--shop` works with `--lang`; pnp's own words come from a translation too."""
+
+from __future__ import annotations
+
+import yaml
+
+from conftest import pdf, run
+from test_every_edition import babel_root
+
+
+def filled(path):
+    """The file with every empty text filled in (as a translator would), holes kept."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["language"] = "Français"
+    data["labels"] = {source: text or f"FR {source}" for source, text in data["labels"].items()}
+    for cards in data["cards"].values():
+        for fields in cards.values():
+            for entry in fields.values():
+                entry["text"] = entry["text"] or f"FR {entry['source']}"
+    for entry in data["rules"].values():
+        entry["text"] = entry["text"] or "## Règles\n\n{{contents}}\n\nOn joue :lantern:.\n"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+
+
+def test_translate_writes_every_string_to_translate_and_nothing_else(tmp_path):
+    root = babel_root(tmp_path / "root")
+    result = run("translate", "--game", "babel", "--lang", "fr", root=root)
+    assert result.exit_code == 0, result.output + (result.stderr or "")
+    path = root / "card_data/babel/lang/fr.yaml"
+    assert "fr.yaml: " in result.output and "to translate" in result.output
+    text = path.read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    lamplighter = data["cards"]["cards.yaml"]["Lamplighter"]
+    assert set(lamplighter) == {"name", "text"}   # kind chooses a layout, art names a picture, cost is icons
+    assert lamplighter["text"] == {"source": "Gain 1 :lantern: and **2** :gem:.", "text": ""}
+    assert "cards.yaml:9" in text   # beside the line the source is written on
+    for label in ("ROAD", "EVENT", "Start here :lantern:", "Road cards", "Card", "how to play", "double-sided"):
+        assert data["labels"][label] == "", label
+    assert ":lantern@3:" not in data["labels"]   # the back's icon-only text
+    assert "layouts/babel/card.yaml:7" in text   # the ROAD label
+    assert data["rules"]["rules.md"]["translates"]
+
+
+def test_a_written_file_validates_once_filled_in_and_builds(tmp_path):
+    root = babel_root(tmp_path / "root")
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    path = root / "card_data/babel/lang/fr.yaml"
+    before = run("validate", "--game", "babel", root=root)
+    assert before.exit_code == 1 and "not translated into fr yet" in before.stderr
+    filled(path)
+    after = run("validate", "--game", "babel", root=root)
+    assert after.exit_code == 0, after.stderr
+    assert "fr" not in (after.stderr or "")
+    out = tmp_path / "out"
+    build = run("build", "--game", "babel", "--lang", "fr", "--out", str(out), "--quiet", root=root)
+    assert build.exit_code == 0 and not build.stderr, build.stderr
+    assert (out / "babel/cards-a4-fr.pdf").is_file()
+
+
+def test_translate_again_keeps_what_is_translated_and_adds_what_is_new(tmp_path):
+    root = babel_root(tmp_path / "root")
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    path = root / "card_data/babel/lang/fr.yaml"
+    filled(path)
+    cards = root / "card_data/babel/cards.yaml"
+    cards.write_text(cards.read_text() + "  - name: Ferry\n    count: 1\n    text: Cross the river.\n")
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert data["language"] == "Français"
+    assert data["cards"]["cards.yaml"]["Lamplighter"]["name"]["text"] == "FR Lamplighter"
+    assert data["cards"]["cards.yaml"]["Ferry"]["text"] == {"source": "Cross the river.", "text": ""}
+    assert data["labels"]["ROAD"] == "FR ROAD"
+
+
+def test_the_shipped_translations_need_no_layout_or_picture_values(tmp_path):
+    """Translating the fixture's German again changes no string and asks for none."""
+    root = babel_root(tmp_path / "root")
+    result = run("translate", "--game", "babel", "--lang", "de", root=root)
+    assert result.exit_code == 0 and ", 0 to translate" in result.output, result.output
+    assert run("validate", "--game", "babel", root=root).exit_code == 0
+
+
+def test_a_language_code_that_is_no_code_is_refused(tmp_path):
+    root = babel_root(tmp_path / "root")
+    result = run("translate", "--game", "babel", "--lang", "../x", root=root)
+    assert result.exit_code == 1 and "is not a language code" in result.stderr
+    assert not (root / "card_data/babel/lang/../x.yaml").exists()
+
+
+def test_shop_tgc_with_lang_all_writes_each_editions_shop_files(tmp_path):
+    from PIL import Image, ImageChops
+    root = babel_root(tmp_path / "root")
+    out = tmp_path / "out"
+    for extra in ((), ("--lang", "all")):
+        result = run("build", "--game", "babel", "--shop", "tgc", "--out", str(out), "--quiet", *extra, root=root)
+        assert result.exit_code == 0, result.output + (result.stderr or "")
+    folders = {code: out / "babel" / (f"tgc-{code}" if code else "tgc") for code in ("", "de", "he", "ar")}
+    names = {code: sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+             for code, folder in folders.items()}
+    assert names[""] and all(names[code] == names[""] for code in names), names
+    first = sorted((folders[""] / "cards").glob("*front*.png"))[0].relative_to(folders[""])
+    pictures = {code: Image.open(folders[code] / first).convert("RGB") for code in folders}
+    for code in ("de", "he", "ar"):   # the same card, in its own words
+        assert ImageChops.difference(pictures[code], pictures[""]).getbbox() is not None, code
+
+
+def test_pnps_own_words_come_from_its_bundled_languages_and_missing_ones_are_named(tmp_path):
+    import pypdfium2
+    from conftest import REPO
+    out = tmp_path / "out"
+    result = run("build", "--game", "12th-player", "--lang", "de", "--lang", "he", "--out", str(out), "--quiet",
+                 root=REPO)
+    assert result.exit_code == 0, result.stderr
+
+    def text(name, page=0):
+        return pypdfium2.PdfDocument(str(out / "12th-player" / name))[page].get_textpage().get_text_range()
+    assert "alles zum Drucken" in text("12th-player-print-all-letter-de.pdf")
+    assert "beidseitig" in text("12th-player-print-all-letter-de.pdf")
+    assert "KLEBEN" in text("tuck-boxes-letter-de.pdf")
+    assert "כל מה שצריך להדפיס" in " ".join(text("12th-player-print-all-letter-he.pdf").split())
+    root = babel_root(tmp_path / "root")
+    (root / "card_data/babel/lang/fr.yaml").write_text("language: Français\n", encoding="utf-8")
+    result = run("validate", "--game", "babel", root=root)
+    assert result.exit_code == 1
+    assert "pnp's own words 'double-sided' has no translation into fr (Français)" in result.stderr
+    assert "pnp's own words 'double-sided' has no translation into de" not in result.stderr
+
+
+def test_a_translated_layout_choosing_value_is_not_used_and_named(tmp_path):
+    """Translating `kind` (it picks the front) would lose the card its layout: the build keeps
+    the value, draws the same pictures, and validate names the entry."""
+    from edition_checks import pages_drawn
+    root = babel_root(tmp_path / "root")
+    de = root / "card_data/babel/lang/de.yaml"
+    de.write_text(de.read_text(encoding="utf-8").replace(
+        '      name: {source: "Storm", text: "Sturm"}',
+        '      name: {source: "Storm", text: "Sturm"}\n      kind: {source: "event", text: "Ereignis"}'), encoding="utf-8")
+    out = tmp_path / "out"
+    for extra in ((), ("--lang", "de")):
+        assert run("build", "--game", "babel", "--out", str(out), "--quiet", *extra, root=root).exit_code == 0
+    assert [p.pictures for p in pages_drawn(out / "babel/cards-a4-de.pdf")] == \
+        [p.pictures for p in pages_drawn(out / "babel/cards-a4.pdf")]
+    assert "EREIGNIS" in pdf(out / "babel/cards-a4-de.pdf").pages[0].extract_text()   # the event front
+    result = run("validate", "--game", "babel", root=root)
+    assert result.exit_code == 1
+    assert "de.yaml:" in result.stderr and "'kind' chooses a layout" in result.stderr
