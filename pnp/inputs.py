@@ -28,7 +28,7 @@ def bundled_folders(root: Path) -> list[Path]:
     from pnp.resources import BUNDLED, SHOPS, fonts_folder
     fonts = fonts_folder(root)
     return ([fonts] if fonts == BUNDLED / "fonts" else []) + \
-        [BUNDLED / "layouts", BUNDLED / "sheets", BUNDLED / "arrangements", SHOPS]
+        [BUNDLED / "layouts", BUNDLED / "sheets", BUNDLED / "arrangements", BUNDLED / "words", SHOPS]
 
 
 @dataclass(frozen=True)

@@ -110,6 +110,15 @@ class Translation:
         found = self.rules.get(component.source)
         return found[0].text if found is not None and found[0].text.strip() else source
 
+    def rules_where(self, component) -> tuple[str, int] | None:
+        """The lang file and the line its translation of the rule sheet starts on (a block
+        scalar's text begins on the line after its key), or None when it has none."""
+        found = self.rules.get(component.source)
+        if found is None:
+            return None
+        where = found[0].where_is("text")
+        return where.file, (where.line or 0) + 1
+
 
 def pnp_words(code: str) -> dict[str, str]:
     """pnp's own words (the rule sheet's "page", the print-all cover, the tuck box) in a
@@ -125,15 +134,6 @@ def _pnp_words(code: str) -> dict[str, str]:
         return {}
     node = load_yaml(path)
     return {str(key): str(value) for key, value in (node.get("words") or {}).items()}
-
-    def rules_where(self, component) -> tuple[str, int] | None:
-        """The lang file and the line its translation of the rule sheet starts on (a block
-        scalar's text begins on the line after its key), or None when it has none."""
-        found = self.rules.get(component.source)
-        if found is None:
-            return None
-        where = found[0].where_is("text")
-        return where.file, (where.line or 0) + 1
 
 
 def has_words(text: str) -> bool:
