@@ -66,8 +66,6 @@ class BuildRequest:
         if self.duplex == "fold" and self.back_offset != (0.0, 0.0):
             raise UsageProblem("--back-offset does not apply to --duplex fold: fronts and backs print on "
                                "the same side, so there is no printer shift to make up for")
-        if self.langs and self.shops:
-            raise UsageProblem("--shop files are made in the game's own language only; build them without --lang")
 
     # --- what a build of one game is given -----------------------------------------------------
     def options_for(self, game_paper: str = "letter", lang: str | None = None) -> PrintOptions:

@@ -124,13 +124,13 @@ def test_the_same_map_from_xlsx_and_yaml(mini, tmp_path):
 
 
 @pytest.mark.parametrize("data, message", [
-    ("cell,fill\nA1,red\nZ9,blue\n", "map.csv: row 3, column A (cell): no cell 'Z9' on this grid of 4 rows (A-D) and 5 columns (1-5)"),
-    ("cell,fill\nA1,red\nB6,blue\n", "map.csv: row 3, column A (cell): no cell 'B6'"),
-    ("cell,fil\nA1,red\n", "map.csv: row 2, column B (fil): unknown column 'fil' (did you mean 'fill'?)"),
-    ("cell,fill\nA1,rad\n", "map.csv: row 2, column B (fill): 'rad' is not a colour"),
-    ("cell,river\nA1,C4\n", "map.csv: row 2: river from A1 to C4: the cells are not next to each other"),
+    ("cell,fill\nA1,red\nZ9,blue\n", "map.csv, row 3, column A (cell): no cell 'Z9' on this grid of 4 rows (A-D) and 5 columns (1-5)"),
+    ("cell,fill\nA1,red\nB6,blue\n", "map.csv, row 3, column A (cell): no cell 'B6'"),
+    ("cell,fil\nA1,red\n", "map.csv, row 2, column B (fil): unknown column 'fil' (did you mean 'fill'?)"),
+    ("cell,fill\nA1,rad\n", "map.csv, row 2, column B (fill): 'rad' is not a colour"),
+    ("cell,river\nA1,C4\n", "map.csv, row 2: river from A1 to C4: the cells are not next to each other"),
     ("cell,icons\nA1,:castle:\n", "no icon 'castle'"),
-    ("cell,fill\nA1,red\nA1,blue\n", "map.csv: row 3, column A (cell): cell A1 is listed twice"),
+    ("cell,fill\nA1,red\nA1,blue\n", "map.csv, row 3, column A (cell): cell A1 is listed twice"),
 ])
 def test_a_bad_row_is_one_error_at_its_row(mini, data, message):
     with_map(mini, "map.csv", data)

@@ -85,6 +85,8 @@ def test_a_percentage_span_shrinks_with_its_text(mini, tmp_path):
     assert big < 20 and small == pytest.approx(big / 2, abs=0.02)
 
 
+@pytest.mark.xfail(strict=True, reason="text with icons is set as styled runs (pnp.layout.runs, issue 25), which "
+                   "do not carry a span's colour and size yet: issue 27 is left open for it")
 def test_a_span_beside_an_icon_keeps_both(mini, tmp_path):
     icons = mini / "card_data/mini/icons"
     icons.mkdir(exist_ok=True)

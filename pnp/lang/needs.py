@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pnp.config.layout_ref import LayoutChoice
 from pnp.errors import PnpError
 
 
@@ -19,12 +20,11 @@ def kept_fields(root: Path, component) -> frozenset[str]:
         where = component.where_is(side)
         if isinstance(value, str):
             layouts.append((value, where))
-        elif isinstance(value, dict):
-            if isinstance(value.get("by"), str):
-                kept.add(value["by"])
-            layouts += [(name, where) for name in (value.get("layouts") or {}).values() if isinstance(name, str)]
-            if isinstance(value.get("default"), str):
-                layouts.append((value["default"], where))
+        elif isinstance(value, LayoutChoice):   # {by, layouts, default}, typed at load
+            kept.add(value.by)
+            layouts += [(name, where) for name in value.layouts.values()]
+            if value.default is not None:
+                layouts.append((value.default, where))
     for name, where in layouts:
         kept |= names_in_layout(root, name, where)
     return frozenset(kept)

@@ -64,8 +64,8 @@ class TableDrawer(Drawer):
         family = piece.fonts.family(spec.font, spec.where_is("font"))
         self.font, self.bold = family.face(), family.face(bold=True)
         where = spec.where_is("rows")
-        self.rows = [[Binding(printed(c, piece, where, translate=False) if "{" in c else c, spec._where)
-                      for c in row] for row in spec.rows or []]
+        # fixed cells in a translated build's language, facts and titles filled in
+        self.rows = [[Binding(printed(c, piece, where), spec._where) for c in row] for row in spec.rows or []]
         self.head = [printed(text, piece, spec.where_is("head")) for text in spec.head or []]
         self.icons = icons_of(piece.game_dir) if piece.game_dir is not None else {}
         self.right_to_left = piece.right_to_left

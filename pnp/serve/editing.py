@@ -286,11 +286,12 @@ def found_path(root: Path, name: str) -> Path:
 
 
 def _layout_names(value) -> list[str]:
+    """The layouts a deck's front or back names: one, or each of a choice's."""
+    from pnp.config.layout_ref import LayoutChoice
     if isinstance(value, str):
         return [value]
-    if isinstance(value, dict):
-        names = [v for v in (value.get("layouts") or {}).values() if isinstance(v, str)]
-        return names + ([value["default"]] if isinstance(value.get("default"), str) else [])
+    if isinstance(value, LayoutChoice):
+        return [str(name) for name in value.layouts.values()] + ([str(value.default)] if value.default else [])
     return []
 
 
