@@ -52,7 +52,7 @@ def test_the_preview_page_makes_the_same_request_as_the_command_line():
                                                          ink_saver=True, langs=("de",))
 
 
-@pytest.mark.parametrize("asked", [dict(duplex="fold", back_offset=(MM, 0.0)), dict(shops=("tgc",), langs=("de",)),
+@pytest.mark.parametrize("asked", [dict(duplex="fold", back_offset=(MM, 0.0)), dict(full_bleed=True),
                                    dict(paper="legal"), dict(duplex="sideways"), dict(bleed=40 * MM)])
 def test_options_that_do_not_go_together_are_refused_wherever_the_request_is_made(asked):
     with pytest.raises(UsageProblem):
