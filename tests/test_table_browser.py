@@ -12,13 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from test_serve_browser import CHROMIUM_FLAGS, CHROMEDRIVER, CHROMIUM, free_port  # noqa: F401 - skips without a browser
+from test_serve_browser import browser, server  # noqa: F401 - its fixtures; skips without a browser
 
-import subprocess
-import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -50,30 +46,6 @@ def seeded_order(counts: list[int], seed: int) -> list[int]:
         j = int(rng() * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
     return cards
-
-
-@pytest.fixture
-def server(root, tmp_path):
-    port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "pnp", "serve", "--game", "jukem", "--root", str(root),
-                                "--out", str(tmp_path / "out"), "--port", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = process.stderr.readline()
-    assert f":{port}/" in line, line + process.stderr.read()
-    yield f"http://127.0.0.1:{port}/"
-    process.terminate()
-    process.wait(timeout=30)
-
-
-@pytest.fixture
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    yield driver
-    driver.quit()
 
 
 def hands(driver) -> list[list[tuple[int, str]]]:
