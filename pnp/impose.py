@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import Iterable, Literal
 
 from pnp.errors import PnpError
-from pnp.layout.units import mm
+from pnp.units import mm
 
 PAPER_SIZES = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
 UNPRINTABLE = mm(5)         # home printers cannot print this close to the edge

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnp.errors import PnpError, did_you_mean, known
-from pnp.layout.units import mm
+from pnp.units import mm
 
 if TYPE_CHECKING:
     from pnp.config.shop import ShopPreset
@@ -141,7 +141,7 @@ def parse_bleed(value: str | None) -> float:
     if value is None:
         return 0.0
     from pnp.config.typed import Where
-    from pnp.layout.units import Length
+    from pnp.units import Length
     text = value.strip()
     fraction = re.fullmatch(r"(\d+)\s*/\s*(\d+)\s*([a-z]*)", text.lower())
     if fraction and int(fraction.group(2)):   # 1/8in, as shops write it

@@ -29,7 +29,7 @@ from pnp.errors import PnpError, did_you_mean, known
 from pnp.impose import (MARGIN_FOR_MARK, MIN_MARK_GUTTER, PAPER_SIZES, UNPRINTABLE, Duplex, MarksBetween,
                         turned_over)
 from pnp.layout.template import Size
-from pnp.layout.units import Length
+from pnp.units import Length
 from pnp.resources import BUNDLED
 from pnp.yaml_source import display_path, load_yaml
 

@@ -13,7 +13,7 @@ from reportlab.lib import colors
 
 from pnp.config.typed import where_of
 from pnp.impose import PAPER_SIZES
-from pnp.layout.units import mm
+from pnp.units import mm
 from pnp.outputs.folder import OutputFolder
 from pnp.outputs.pdf import finish, new_canvas
 from pnp.project import Project

@@ -20,7 +20,7 @@ from pnp.render import BuildContext
 from pnp.request import BuildRequest
 from pnp.render.deck import compile_deck_layouts, corner_radius
 from pnp.render.distinct import first_copies
-from pnp.layout.units import mm
+from pnp.units import mm
 
 FACE_DPI = 90
 PAGE_DPI = 60

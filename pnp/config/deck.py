@@ -179,7 +179,7 @@ def field_value(spec: FieldSpec, value, where: Where):
     if kind == "table":
         return convert(list[list[str | int | float]], value, where)
     if kind == "colour":
-        from pnp.layout.units import parse_colour
+        from pnp.units import parse_colour
         text = convert(str, value, where)
         try:
             parse_colour(text)

@@ -10,7 +10,7 @@ from pnp.paths import file_error, gate
 from pnp.config.typed import load_as, where_of
 from pnp.yaml_source import load_yaml
 from pnp.errors import PnpError, did_you_mean, known
-from pnp.layout.units import Length
+from pnp.units import Length
 
 BUNDLED = Path(__file__).resolve().parent.parent / "shops"
 

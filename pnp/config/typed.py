@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Literal
 
 from pnp.yaml_source import YamlList, YamlMap, type_name
 from pnp.errors import PnpError, did_you_mean, is_row, known
-from pnp.layout.units import Length
+from pnp.units import Length
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from pnp.errors import PnpError
-from pnp.layout.units import mm
+from pnp.units import mm
 
 TITLE_REF = re.compile(r"^\{title:([^{}]+)\}$")
 ONE_FIELD = re.compile(r"^\{([A-Za-z][A-Za-z0-9_-]*)\}$")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pnp.config.typed import Where, load_as, where_of
 from pnp.errors import did_you_mean, known
-from pnp.layout.units import Length
+from pnp.units import Length
 from pnp.resources import BUNDLED
 from pnp.yaml_source import load_yaml, type_name
 

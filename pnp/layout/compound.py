@@ -17,7 +17,7 @@ from pnp.layout.arrangements import Spot
 from pnp.layout.binding import Binding, text_of
 from pnp.layout.elements import BIND, Colour, Drawer, Element, PieceContext, printed
 from pnp.layout.icons import ICON, icons_of, load_icon, with_tokens, without_tokens
-from pnp.layout.units import Length, colour_hex
+from pnp.units import Length, colour_hex
 
 # --- table -----------------------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from pnp.layout.binding import Binding
 from pnp.layout.icons import TOKEN, icons_of, load_icon, with_tokens, without_tokens
 from pnp.layout.text import SPAN, MarkupError, fit_paragraph, plain, span_markup, to_markup
 from pnp.fonts import FontBook, fallbacks_for, undrawable
-from pnp.layout.units import Length, colour_hex, mm, parse_colour
+from pnp.units import Length, colour_hex, mm, parse_colour
 
 if TYPE_CHECKING:
     from pnp.diagnostics import Diagnostics

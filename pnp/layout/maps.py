@@ -14,7 +14,7 @@ from typing import Any, Callable
 from pnp.config.sheets import blank, column_letter, combined, is_sheet, read_rows, split_sheet
 from pnp.config.typed import Where, where_of
 from pnp.errors import PnpError, did_you_mean, known
-from pnp.layout.units import parse_colour
+from pnp.units import parse_colour
 from pnp.paths import safe_path
 from pnp.yaml_source import YamlList, YamlMap, display_path, load_yaml, type_name
 

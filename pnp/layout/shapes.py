@@ -16,7 +16,7 @@ from pnp.layout.elements import Colour, PieceContext, ShapeDrawer, ShapeSpec
 from pnp.layout.icon_draw import draw_icon
 from pnp.layout.icons import icons_of, load_icon
 from pnp.layout.image import Picture, draw_vector, load_raster, load_svg
-from pnp.layout.units import Length, colour_hex
+from pnp.units import Length, colour_hex
 
 MAX_HEXES = 2_000
 

@@ -19,7 +19,7 @@ from pnp.contents.labels import check_labels
 from pnp.layout.elements import PieceContext
 from pnp.layout.kinds import Element
 from pnp.resources import layout_folders
-from pnp.layout.units import Length, mm, parse_colour
+from pnp.units import Length, mm, parse_colour
 
 # Trim sizes in mm. Poker is the default; the rest are the common print-shop sizes.
 CARD_SIZES = {

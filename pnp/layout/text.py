@@ -62,7 +62,7 @@ def span_markup(markup: str) -> str:
     """Spans in escaped markup as `<font color= size=>` runs; a style word that is neither a
     colour nor a size raises MarkupError. A percentage stays `size="80%"` until the paragraph
     is set at a size (`sized`)."""
-    from pnp.layout.units import colour_hex, parse_colour
+    from pnp.units import colour_hex, parse_colour
 
     def span(match) -> str:
         attributes = ""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from pnp.layout.units import mm
+from pnp.units import mm
 from pnp.outputs.joining import joined
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
 

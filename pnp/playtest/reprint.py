@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pnp.config.deck import Deck
-from pnp.layout.units import mm
+from pnp.units import mm
 from pnp.outputs.folder import OutputFolder
 from pnp.outputs.joining import joined
 from pnp.outputs.pdf import DRAFT, OutputFile, finish, new_canvas
@@ -211,7 +211,7 @@ def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component) -> list[t
 def tile_labels(ctx: BuildContext, component) -> list[str]:
     """The names of a board's tiles, in page order (A1, A2, ... B1)."""
     from pnp.impose import tile_board
-    from pnp.layout.units import Length
+    from pnp.units import Length
     from pnp.render.board import compile_board
     layout, _ = compile_board(ctx, component)
     overlap = Length.parse(component.overlap, component.where_is("overlap")).points

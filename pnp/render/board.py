@@ -13,7 +13,7 @@ from pnp.config.deck import Card
 from pnp.config.typed import where_of
 from pnp.impose import PAPER_SIZES, UNPRINTABLE, Tile, tile_board
 from pnp.layout.template import compile_layout
-from pnp.layout.units import Length, mm
+from pnp.units import Length, mm
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
 
 GUIDE = colors.HexColor("#d0006f")   # alignment marks: a colour no board uses

@@ -34,7 +34,7 @@ from pnp.fonts import fallbacks_for
 from pnp.layout.icons import icons_of, load_icon, with_tokens, without_tokens
 from pnp.layout.runs import StyledLines, lay_out
 from pnp.layout.text import has_rtl, to_markup, with_fallbacks
-from pnp.layout.units import mm
+from pnp.units import mm
 from pnp.outputs.pdf import OutputFile, draft_kind, starting_font
 from pnp.config.deck import select
 

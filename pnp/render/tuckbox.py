@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from pnp.impose import PAPER_SIZES, UNPRINTABLE
 from pnp.layout.text import has_rtl
-from pnp.layout.units import Length, mm
+from pnp.units import Length, mm
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
 from pnp.render.deck import compile_deck_layouts
 

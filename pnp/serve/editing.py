@@ -25,7 +25,7 @@ from typing import Any, cast
 import yaml
 
 from pnp.errors import PnpError
-from pnp.layout.units import mm
+from pnp.units import mm
 from pnp.yaml_edit import append_item, node_at, scalar_text, set_values
 from pnp.yaml_source import drafted
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pnp.diagnostics import Diagnostics
-from pnp.layout.units import mm
+from pnp.units import mm
 from pnp.outputs.pieces import pieces_pdf
 from pnp.outputs.raster import rasterise
 from pnp.project import Project
