@@ -34,7 +34,6 @@ from pnp.layout.binding import text_of
 from pnp.yaml_source import YamlList, YamlMap, display_path, load_yaml
 
 REFERENCE = re.compile(r"\{fact:([^{}]*)\}")
-TITLE = re.compile(r"\{title:([^{}]*)\}")
 META = ("value", "section", "reading", "words", "unit", "card", "deck", "near")
 
 
@@ -218,26 +217,6 @@ def _table_facts(table: str, node: YamlMap, file: str, found: dict) -> None:
             found[f"{table}.{key}.{name}"] = Fact(
                 f"{table}.{key}.{name}", value, str(entry.get("section", default)),
                 str(entry.get("reading", "")), file, entries.item_line(index))
-
-
-def resolve_titles(text: str, fields: dict | None, where: Where, say=None) -> str:
-    """`{title:FIELD}` replaced by the title the deck's declaration gives that field (in a
-    translated build, `say` puts it into the translation's language)."""
-    if "{title:" not in text:
-        return text
-
-    def title(match) -> str:
-        name = match.group(1).strip()
-        spec = (fields or {}).get(name)
-        if spec is None:
-            raise where.error(f"'{{title:{name}}}' names no field of the deck",
-                              hint=did_you_mean(name, fields or {}))
-        found = getattr(spec, "title", "") if not isinstance(spec, str) else ""
-        if not found:
-            raise where.error(f"field '{name}' has no title to print; give it one in the deck's "
-                              f"fields ({name}: {{title: ...}})")
-        return say(found, where) if say is not None else found
-    return TITLE.sub(title, text)
 
 
 OWN_FIELD = re.compile(r"\{([A-Za-z][A-Za-z0-9_-]*)\}")

@@ -2,18 +2,25 @@
 
 No expressions, no attribute or index access: `{name}` is replaced by the card's `name` value,
 `{{` and `}}` are literal braces, and anything else inside braces is an error. Two kinds of
-reference are filled before a card is ever seen (pnp.contents.stated): `{fact:NAME}`, a
+reference are filled before a card is ever seen: `{fact:NAME}` (pnp.contents.stated), a
 number or name from the game's facts.yaml, and `{title:FIELD}`, the title a field's
-declaration gives it; here they are kept as written and noted in `facts` and `titles`.
+declaration gives it (`resolve_titles`); a Binding keeps them as written, noted in `facts` and `titles`.
 """
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+from pnp.errors import did_you_mean
+
+if TYPE_CHECKING:
+    from pnp.config.typed import Where
 
 _PART = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 FIELD_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 REFERENCE = re.compile(r"^(fact|title):(.+)$")
+TITLE = re.compile(r"\{title:([^{}]*)\}")
 
 
 class Binding:
@@ -77,3 +84,23 @@ def text_of(value) -> str:
     if isinstance(value, list):
         return ", ".join(text_of(v) for v in value)
     return str(value)
+
+
+def resolve_titles(text: str, fields: dict | None, where: Where, say=None) -> str:
+    """`{title:FIELD}` replaced by the title the deck's declaration gives that field (in a
+    translated build, `say` puts it into the translation's language)."""
+    if "{title:" not in text:
+        return text
+
+    def title(match) -> str:
+        name = match.group(1).strip()
+        spec = (fields or {}).get(name)
+        if spec is None:
+            raise where.error(f"'{{title:{name}}}' names no field of the deck",
+                              hint=did_you_mean(name, fields or {}))
+        found = getattr(spec, "title", "") if not isinstance(spec, str) else ""
+        if not found:
+            raise where.error(f"field '{name}' has no title to print; give it one in the deck's "
+                              f"fields ({name}: {{title: ...}})")
+        return say(found, where) if say is not None else found
+    return TITLE.sub(title, text)

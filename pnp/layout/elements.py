@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Literal
 from pnp.conditions import Condition, parse_condition
 from pnp.config.typed import FromField, Tagged, Where, check_limits, convert, settings_of
 from pnp.errors import PnpError, did_you_mean, known
-from pnp.layout.binding import Binding
+from pnp.layout.binding import Binding, resolve_titles
 from pnp.layout.icons import TOKEN, icons_of, load_icon, with_tokens, without_tokens
 from pnp.layout.text import SPAN, MarkupError, fit_paragraph, plain, span_markup, to_markup
 from pnp.fonts import FontBook, fallbacks_for, undrawable
@@ -59,7 +59,6 @@ def printed(text: str, piece: PieceContext, where: Where, translate: bool = True
         text = piece.labels(text, where)
     if "{" not in text:
         return text
-    from pnp.contents.stated import resolve_titles
     if piece.facts is not None:
         text = piece.facts.resolve(text, where)
     return resolve_titles(text, piece.fields, where, piece.labels)

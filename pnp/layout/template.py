@@ -15,7 +15,7 @@ from pnp.config.typed import Where, load_as, where_of
 from pnp.yaml_source import display_path, load_yaml, type_name
 from pnp.paths import gate
 from pnp.errors import did_you_mean, known
-from pnp.contents.labels import check_labels
+from pnp.layout.labels import check_labels
 from pnp.layout.elements import PieceContext
 from pnp.layout.kinds import Element
 from pnp.resources import layout_folders

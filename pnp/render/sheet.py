@@ -42,7 +42,7 @@ def render_sheet(ctx, component) -> list[OutputFile]:
 
 def headings_name_their_columns(layout, component, deck) -> None:
     """A listing's heading over each column names the field the component lists there."""
-    from pnp.contents.labels import check_heading
+    from pnp.layout.labels import check_heading
     for drawer in layout.drawers:
         spec = getattr(drawer, "spec", None)
         if spec is not None and getattr(spec, "rows_from", None) == "rows" and getattr(spec, "head", None):
