@@ -28,7 +28,7 @@ from pnp.config.typed import Loaded, Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.impose import (MARGIN_FOR_MARK, MIN_MARK_GUTTER, PAPER_SIZES, UNPRINTABLE, Duplex, MarksBetween,
                         turned_over)
-from pnp.layout.template import Size
+from pnp.config.size import Size
 from pnp.units import Length
 from pnp.resources import BUNDLED
 from pnp.yaml_source import display_path, load_yaml

@@ -17,12 +17,23 @@ from typing import Any, Literal
 
 from pnp.config.typed import Where, convert, load_as, where_of
 from pnp.yaml_source import YamlList, YamlMap, load_yaml, type_name
-from pnp.contents.kinds import matches
 from pnp.errors import ManyProblems, PnpError, did_you_mean, known
 
 MAX_COPIES = 1000      # of one card
 MAX_CARDS = 20_000     # in one deck: past this a typo (count: 1000000) is more likely than a game
 BUILTIN_FIELDS = {"count": "copies of a card", "copy": "a card's place in the deck, from 1"}
+
+
+def matches(card, where: dict) -> bool:
+    """Whether a card's fields have the values a `where:` filter asks (one of a list's)."""
+    for key, wanted in where.items():
+        value = card.get(key)
+        if isinstance(wanted, list):
+            if value not in wanted:
+                return False
+        elif value != wanted:
+            return False
+    return True
 
 
 @dataclass

@@ -13,34 +13,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnp.config.typed import Tagged, Where, convert_scalar
+from pnp.config.deck import matches
+from pnp.config.rules import Rule
+from pnp.config.typed import Where, convert_scalar
 from pnp.contents.located import at
 from pnp.contents.named import NAMED_CHECKS
 from pnp.errors import did_you_mean, known
-
-
-@dataclass(kw_only=True)
-class Rule(Tagged, family="rule", tag="rule", noun="a map with 'rule' and 'deck'"):
-    rule: str
-    deck: str
-    source: str = ""   # the section of the rules document that states this
-
-    def cited(self) -> str:
-        return f"the rules ({self.source})" if self.source else "the rules"
-
-    def check(self, deck) -> list[str]:
-        raise NotImplementedError
-
-
-def matches(card, where: dict) -> bool:
-    for key, wanted in where.items():
-        value = card.get(key)
-        if isinstance(wanted, list):
-            if value not in wanted:
-                return False
-        elif value != wanted:
-            return False
-    return True
 
 
 def plural(n: int, word: str = "card") -> str:

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 from pnp.impose import (PAPER_SIZES, UNPRINTABLE, Grid, MarksBetween, back_quarter, draw_cut_marks, fold_sheet,
                         grid_for)
-from pnp.layout.template import Size, compile_layout
+from pnp.config.size import Size
+from pnp.layout.template import compile_layout
 from pnp.units import Length
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
 

@@ -7,7 +7,8 @@ import io
 
 from pnp.config.deck import Card
 from pnp.impose import PAPER_SIZES, UNPRINTABLE
-from pnp.layout.template import Size, compile_layout
+from pnp.config.size import Size
+from pnp.layout.template import compile_layout
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
 
 

@@ -1,0 +1,23 @@
+"""The rules family: what a game's `contents:` list in game.yaml holds, chosen by `rule:`.
+
+The base is schema; each rule kind (pnp.contents.kinds) registers itself by subclassing it,
+`class TotalRule(Rule, kind="total")`, so config/ loads rules without knowing their kinds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pnp.config.typed import Tagged
+
+
+@dataclass(kw_only=True)
+class Rule(Tagged, family="rule", tag="rule", noun="a map with 'rule' and 'deck'"):
+    rule: str
+    deck: str
+    source: str = ""   # the section of the rules document that states this
+
+    def cited(self) -> str:
+        return f"the rules ({self.source})" if self.source else "the rules"
+
+    def check(self, deck) -> list[str]:
+        raise NotImplementedError
