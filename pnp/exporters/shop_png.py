@@ -13,11 +13,11 @@ from pnp.errors import PnpError
 from pnp.outputs.pdf import OutputFile
 from pnp.outputs.pieces import pieces_pdf
 from pnp.outputs.raster import rasterise, rounded
-from pnp.render.board import compile_board
-from pnp.render.deck import compile_deck_layouts, corner_radius
+from pnp.kinds.board import compile_board
+from pnp.kinds.deck import compile_deck_layouts, corner_radius
 from pnp.render.distinct import back_key, distinct_backs, first_copies
-from pnp.render.tts import is_card, save_file, tile, tts_deck, tts_pieces
-from pnp.render.ttp import ttp_deck
+from pnp.exporters.tts import is_card, save_file, tile, tts_deck, tts_pieces
+from pnp.exporters.ttp import ttp_deck
 
 
 def render_shop(ctx, preset) -> list[OutputFile]:
