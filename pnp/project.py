@@ -10,11 +10,13 @@ from pnp.config.deck import Deck, check_where, load_deck, select
 from pnp.config.remote import is_url, local_data
 from pnp.config.sheets import is_sheet, load_sheet_deck, split_sheet
 from pnp.config.game import Game, game_ids, load_game
+from pnp.contents import facts, kinds as rule_kinds  # noqa: F401 - every rule kind registers itself on Rule
 from pnp.contents.stated import facts_of, fill_card_text
 from pnp.contents.validate import check_rule_fields, validate
 from pnp.contents.prose import prose_problems
 from pnp.diagnostics import Diagnostics
 from pnp.errors import PnpError, ValidationFailed
+from pnp import kinds  # noqa: F401 - every component kind registers itself on Component
 from pnp.paths import safe_path
 
 if TYPE_CHECKING:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp.config.game import Component, DeckComponent, GameSpec
+from pnp.config.game import Component, GameSpec
+from pnp.kinds.deck import DeckComponent
 from pnp.config.typed import Tagged, load_as, where_of
 from pnp.contents.kinds import Rule, TotalRule
 from pnp.errors import PnpError

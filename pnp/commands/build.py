@@ -17,7 +17,7 @@ from pnp.outputs.folder import OutputFolder
 from pnp.impose import PAPER_SIZES
 from pnp.outputs.pdf import DRAFT, OutputFile
 from pnp.errors import PnpError
-from pnp.outputs.print_all import home_part, print_all, print_all_name
+from pnp.exporters.print_all import home_part, print_all, print_all_name
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions
 from pnp.request import BuildRequest
@@ -154,10 +154,10 @@ def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int
                                          f"{options.paper}{options.variant}",
                                          [part for part in parts if part is not None], project.fonts, say)])
     for preset in shops:
-        from pnp.render.shop import render_shop
+        from pnp.exporters import render_shop
         if options.lang:   # a translation's shop files: a folder of their own, tgc-de/
             preset = copy.copy(preset)
-            object.__setattr__(preset, "id", f"{preset.id}-{options.lang}")
+            preset.id = f"{preset.id}-{options.lang}"
         rendered += [(replace(file, component=made_for(file.component, options.lang)) if file.component else file,
                       spent) for file, spent in timed(render_shop, ctx, preset)]
         ctx.tick(steps)

@@ -13,13 +13,12 @@ from PIL import Image, ImageDraw
 
 from pnp.outputs.folder import OutputFolder
 from pnp.outputs.pdf import OutputFile
-from pnp.outputs.pieces import pieces_pdf
-from pnp.outputs.raster import rasterise, rounded
+from pnp.outputs.raster import rasterise
 from pnp.project import Project
 from pnp.render import BuildContext
 from pnp.request import BuildRequest
-from pnp.render.deck import compile_deck_layouts, corner_radius
-from pnp.render.distinct import first_copies
+from pnp.kinds.deck import compile_deck_layouts, corner_radius
+from pnp.render.distinct import first_copies, pictures_of
 from pnp.units import mm
 
 FACE_DPI = 90
@@ -63,10 +62,9 @@ def contact_sheet(ctx, component, guides: bool = False) -> OutputFile:
     bleed = GUIDE_BLEED if guides else 0.0
     front, _ = compile_deck_layouts(ctx, component, bleed)
     cards = first_copies(ctx.decks[component.id])
-    pdf = pieces_pdf([(front, card) for card in cards], bleed, component.id, "faces.pdf")
-    radius = corner_radius(component) * FACE_DPI / 72
-    faces = [Image.open(io.BytesIO(rounded(data, radius) if radius and not guides else data)).convert("RGBA")
-             for data in rasterise(pdf.data, FACE_DPI)]
+    radius = 0.0 if guides else corner_radius(component)   # guides show the square bleed
+    faces = [Image.open(io.BytesIO(data)).convert("RGBA")
+             for data in pictures_of([(front, card) for card in cards], FACE_DPI, component.id, bleed, radius)]
     if guides:
         faces = [with_guides(face, bleed * FACE_DPI / 72, SAFE * FACE_DPI / 72) for face in faces]
     width, height = faces[0].size

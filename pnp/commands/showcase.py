@@ -11,10 +11,8 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from pnp.errors import PnpError
 from pnp.outputs.pdf import OutputFile
-from pnp.outputs.pieces import pieces_pdf
-from pnp.outputs.raster import rasterise
-from pnp.render.deck import compile_deck_layouts
-from pnp.render.distinct import first_copies
+from pnp.kinds.deck import compile_deck_layouts
+from pnp.render.distinct import first_copies, pictures_of
 
 FAN_DEGREES = 36   # from the first card to the last
 SHOWN = 5          # cards in a picture unless chosen
@@ -25,8 +23,8 @@ def showcase(ctx, component, width: int, background: str, picks: tuple[str, ...]
     card_width = width / (len(cards) + 1.5)   # the row: cards and gaps across the width
     front, _ = compile_deck_layouts(ctx, component, 0.0)
     dpi = card_width / (front.width / 72)
-    pdf = pieces_pdf([(front, card) for card in cards], 0.0, component.id, "showcase.pdf")
-    faces = [Image.open(io.BytesIO(data)).convert("RGBA") for data in rasterise(pdf.data, dpi)]
+    faces = [Image.open(io.BytesIO(data)).convert("RGBA")
+             for data in pictures_of([(front, card) for card in cards], dpi, component.id)]
     colour = parse_background(background)
     return [picture(f"{component.id}-showcase-fan.png", fan(faces, width, colour)),
             picture(f"{component.id}-showcase-row.png", row(faces, width, colour))]

@@ -124,11 +124,10 @@ def file_text(game, decks: dict, have: Translation, asked: dict, code: str) -> s
 
 
 def rule_sheets(game) -> dict:
-    from pnp.config.game import RulesComponent
-    return {c.source: c for c in game.components if isinstance(c, RulesComponent)}
+    return {c.rule_sheet(): c for c in game.components if c.rule_sheet()}
 
 
 def read_source(game, component) -> str:
     from pnp.paths import safe_path
-    from pnp.render.rulesheet import read_rules_text
+    from pnp.kinds.rules import read_rules_text
     return read_rules_text(safe_path(game.folder, component.source, component._where, what="rule sheet"), component)

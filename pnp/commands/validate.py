@@ -57,7 +57,7 @@ def draw_in_language(ctx) -> None:
     """Every piece of a translated build drawn in memory, its print-all cover too, so every
     word it asks the translation for is asked (pnp's own words included)."""
     from pnp.impose import PAPER_SIZES
-    from pnp.outputs.print_all import cover, home_part
+    from pnp.exporters.print_all import cover, home_part
     parts = []
     for component in ctx.game.components:
         parts.append(home_part(ctx.options, component, component.render(ctx)))

@@ -12,30 +12,29 @@
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from pnp.config.layout_ref import LayoutChoice, LayoutName
-from pnp.paths import file_error, gate
-from pnp.config.typed import Loaded, Name, Tagged, load_as, where_of
-from pnp.contents import facts, kinds  # noqa: F401 - every rule kind registers itself on Rule
-from pnp.contents.kinds import Rule
-from pnp.yaml_source import display_path, load_yaml
+from pnp.config.rules import Rule
+from pnp.config.typed import Loaded, Name, Tagged, Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, known
-from pnp.config.size import Size
+from pnp.paths import file_error, gate
+from pnp.yaml_source import display_path, load_yaml
 
-if TYPE_CHECKING:   # only for annotations: rendering is imported when a component renders
+if TYPE_CHECKING:
     from pnp.config.deck import Deck
-    from pnp.outputs.pdf import OutputFile
-    from pnp.render import BuildContext
-    from pnp.render.shop import ShopOrder
 
 
 @dataclass(kw_only=True)
 class Component(Tagged, family="component", noun="a map with id and kind"):
-    """A part of a game that pnp prints. Each kind says what it reads, how it renders, how it
-    counts and whether print shops take it, so adding a kind is adding one class."""
+    """A part of a game that pnp prints: the schema every kind shares. Each kind is a subclass in
+    its own module of pnp/kinds/ (`class DeckComponent(Component, kind="deck")`), registered on
+    this family as it is defined: it says what it reads, how it renders, how it counts, what a
+    print shop takes of it and how it is printed and cut. config/ knows no kind; loading a game
+    finds the class its `kind:` names in the registry, and `render` is that class's."""
 
     id: Name
     kind: str
@@ -52,7 +51,9 @@ class Component(Tagged, family="component", noun="a map with id and kind"):
         """Only the cards of its data whose fields match these (its `where:`)."""
         return {}
 
-    def render(self, ctx: BuildContext) -> list[OutputFile]:
+    def render(self, ctx: Any) -> list[Any]:
+        """Its home files (pnp.outputs.pdf.OutputFile) drawn in a build (pnp.render.BuildContext),
+        by the kind's own module; typed loosely here because drawing sits above the schema."""
         raise NotImplementedError
 
     def check(self, game: Game, decks: dict[str, Deck]) -> None:
@@ -64,8 +65,24 @@ class Component(Tagged, family="component", noun="a map with id and kind"):
         """Progress steps its rendering counts: a deck ticks card by card as it draws."""
         return decks[self.id].total if self.is_deck else 1
 
-    def for_shop(self, order: ShopOrder) -> None:
-        """Add its files to a print shop's order; most kinds are printed at home only."""
+    def shop_pieces(self, ctx: Any, bleed: float, safe: float) -> Any:
+        """What a print shop takes of it (pnp.render.ShopPieces: cards, or one whole piece),
+        compiled at the shop's bleed and safe zone; None: printed at home only, as most kinds."""
+        return None
+
+    def rule_sheet(self) -> str | None:
+        """The Markdown rule sheet it prints (a file in the game folder), if any: translations
+        and the check of printed numbers read it."""
+        return None
+
+    def translated(self, say: Callable[[str, Where], str], right_to_left: bool) -> Component:
+        """A copy in a translation's language (`say(text, where)`): its title and description;
+        a kind with words of its own (a rule sheet's table headings) adds them."""
+        changed = copy.copy(self)
+        for key in ("title", "description"):
+            if getattr(self, key):
+                setattr(changed, key, say(getattr(self, key), self.where_is(key)))
+        return changed
 
     def printed_double(self, duplex: str) -> bool:
         """Whether its home PDF is printed on both sides of the sheet."""
@@ -74,139 +91,6 @@ class Component(Tagged, family="component", noun="a map with id and kind"):
     def cutting(self, duplex: str) -> str:
         """What the print-all cover tells to do with its printed pages."""
         return "no cutting"
-
-
-@dataclass(kw_only=True)
-class DeckComponent(Component, kind="deck"):
-    """Cards (or tokens, end zones, roster cards): pieces imposed many to a sheet, with backs."""
-
-    data: str
-    front: LayoutName | LayoutChoice       # a layout name, or {by: field, layouts: {value: layout}, default: layout}
-    back: LayoutName | LayoutChoice | None = None
-    size: Size | None = None
-    where: dict[str, Any] = field(default_factory=dict)  # only the cards whose fields match
-    gap: Any = None  # a Length between pieces; None: touching, or twice the bleed
-    sheet: str | None = None  # a sheet layout in sheets/ (see pnp.sheet_layouts); None: fit the paper
-    radius: Any = None  # a Length: the cut cards' rounded corners, shown in proofs and shop PNGs
-    orientation: Literal["any", "upright", "turned"] = "any"  # on home sheets: turned a quarter round where more fit
-
-    is_deck = True
-
-    def reads(self) -> str | None:
-        return self.data
-
-    def selects(self) -> dict[str, Any]:
-        return self.where
-
-    def check(self, game: Game, decks: dict[str, Deck]) -> None:
-        for side in (self.front, self.back):
-            if isinstance(side, LayoutChoice):
-                side.check(decks[self.id].fields)
-
-    def render(self, ctx: BuildContext) -> list[OutputFile]:
-        from pnp.render.deck import render_deck
-        return render_deck(ctx, self)
-
-    def for_shop(self, order: ShopOrder) -> None:
-        order.add_deck(self)
-
-    def printed_double(self, duplex: str) -> bool:
-        return bool(self.back) and duplex in ("long-edge", "short-edge")
-
-    def cutting(self, duplex: str) -> str:
-        if duplex == "fold":
-            return "fold along the dashed line, glue, then cut on the marks"
-        return "cut on the marks"
-
-
-@dataclass(kw_only=True)
-class RulesComponent(Component, kind="rules"):
-    """The rule sheet: Markdown in the game folder, with tables generated from the data."""
-
-    source: str
-    columns: int = field(default=2, metadata={"min": 1, "max": 3})
-    tables: dict[str, "RulesTableSpec"] = field(default_factory=dict)
-
-    def render(self, ctx: BuildContext) -> list[OutputFile]:
-        from pnp.render.rulesheet import render_rules
-        return render_rules(ctx, self)
-
-
-@dataclass
-class RulesTableSpec(Loaded):
-    deck: str
-    columns: list[str]
-    headings: list[str] | None = None
-    group: bool = True   # one row per distinct card with its count, not one per copy
-    summarise_by: str | None = None  # one row per value of this field, other columns listed
-    where: dict[str, Any] = field(default_factory=dict)  # only the cards that match
-
-
-@dataclass(kw_only=True)
-class BoardComponent(Component, kind="board"):
-    """A large single piece (a game board, a field): tiled over home paper, whole for a shop."""
-
-    layout: str
-    data: str | None = None
-    overlap: Any = "12mm"
-
-    def reads(self) -> str | None:
-        return self.data
-
-    def render(self, ctx: BuildContext) -> list[OutputFile]:
-        from pnp.render.board import render_board
-        return render_board(ctx, self)
-
-    def for_shop(self, order: ShopOrder) -> None:
-        order.add_board(self)
-
-    def cutting(self, duplex: str) -> str:
-        return "trim and tape the tiles as the first page shows"
-
-
-@dataclass(kw_only=True)
-class SheetComponent(Component, kind="sheet"):
-    """One page per card of its data (or one page when it has none), drawn at paper size.
-    With `rows`, one page lists every card instead: the layout's table takes `rows_from: rows`,
-    one row per card holding these fields."""
-
-    layout: str
-    data: str | None = None
-    where: dict[str, Any] = field(default_factory=dict)
-    rows: list[str] | None = None
-
-    def reads(self) -> str | None:
-        return self.data
-
-    def selects(self) -> dict[str, Any]:
-        return self.where
-
-    def render(self, ctx: BuildContext) -> list[OutputFile]:
-        from pnp.render.sheet import render_sheet
-        return render_sheet(ctx, self)
-
-
-@dataclass(kw_only=True)
-class TuckboxComponent(Component, kind="tuckbox"):
-    """A tuck box for each deck named (every deck of the game if none), sized from it."""
-
-    decks: list[str] = field(default_factory=list)
-    thickness: Any = "0.3mm"   # of one card
-    clearance: Any = "1mm"     # added to the cards' width, height and stack
-
-    def check(self, game: Game, decks: dict[str, Deck]) -> None:
-        named = [c.id for c in game.components if c.is_deck]
-        for deck_id in self.decks:
-            if deck_id not in named:
-                raise self.where_is("decks").error(f"'{deck_id}' is not a deck of this game",
-                                                   hint=did_you_mean(deck_id, named) or f"its decks: {known(named)}")
-
-    def render(self, ctx: BuildContext) -> list[OutputFile]:
-        from pnp.render.tuckbox import render_tuckboxes
-        return render_tuckboxes(ctx, self)
-
-    def cutting(self, duplex: str) -> str:
-        return "cut on the solid lines, fold on the dashed ones, glue the grey flaps"
 
 
 @dataclass

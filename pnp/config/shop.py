@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Literal
 
 from pnp.paths import file_error, gate
-from pnp.config.typed import load_as, where_of
+from pnp.config.typed import Loaded, Name, load_as, where_of
 from pnp.yaml_source import load_yaml
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.units import Length
@@ -16,9 +16,9 @@ BUNDLED = Path(__file__).resolve().parent.parent / "shops"
 
 
 @dataclass
-class ShopPreset:
+class ShopPreset(Loaded):
     name: str
-    format: Literal["png", "pdf", "tts", "ttp"]   # tts: Tabletop Simulator (pnp.render.tts); ttp: Tabletop Playground
+    format: Name   # an export format by name (pnp.exporters: png, pdf, tts, ttp, or one registered)
     bleed: Length
     description: str = ""
     dpi: int = field(default=300, metadata={"min": 10, "max": 1200})
@@ -28,6 +28,7 @@ class ShopPreset:
     sizes: dict[str, list[int]] = field(default_factory=dict)  # the sizes it prints: pixels with bleed
     pdfx: bool = False     # PDF/X-1a: CMYK only, output intent (pnp.outputs.pdfx)
     custom: bool = False   # also prints pieces of a size of their own ([width, height])
+    id: str = field(default="", init=False)   # the file's name, not a key in it: set by load_shop
 
 
 def shop_ids(root: Path) -> list[str]:
@@ -44,7 +45,7 @@ def load_shop(root: Path, shop_id: str) -> ShopPreset:
             gate(path, [folder], file_error(path), "shop preset", where_to="the shops folder")
             node = load_yaml(path)
             preset = load_as(ShopPreset, node, where_of(node))
-            object.__setattr__(preset, "id", shop_id)
+            preset.id = shop_id
             return preset
     ids = shop_ids(root)
     raise PnpError(f"unknown shop '{shop_id}'", hint=did_you_mean(shop_id, ids) or f"shops: {known(ids)}")

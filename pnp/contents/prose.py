@@ -335,7 +335,6 @@ def card_disagrees(item: Text, text: str, each: Said) -> list[str]:
 
 def printed_texts(game, decks: dict) -> Iterator[Text]:
     """Every text of the game that ends up on paper, with its file and line."""
-    from pnp.config.game import RulesComponent
     manifest = display_path(game.manifest)
     layouts: list[str] = []
     for component in game.components:
@@ -344,9 +343,10 @@ def printed_texts(game, decks: dict) -> Iterator[Text]:
             if isinstance(value, str) and value:
                 yield Text(value, manifest, component.where_is(key).line, one_line=True,
                            subject=component.title if key == "description" else "")
-        if isinstance(component, RulesComponent):
+        sheet = component.rule_sheet()
+        if sheet:
             # through the read gate: a rule sheet that leads out of the game is refused, not read
-            path = safe_path(game.folder, component.source, component.where_is("source"), "rule sheet")
+            path = safe_path(game.folder, sheet, component.where_is("source"), "rule sheet")
             if path.is_file():
                 try:
                     yield Text(path.read_text(encoding="utf-8-sig"), display_path(path), 1)

@@ -20,9 +20,9 @@ class Part:
 
 
 def home_part(options, component, files: list[OutputFile]) -> Part | None:
-    """The part of the print-all file that a component's home PDF makes, if it has one."""
-    names = {f"{component.id}-{options.paper}{variant}.pdf" for variant in (options.variant, options.rules_variant)}
-    home = next((file for file in files if file.name in names), None)
+    """The part of the print-all file that a component's home PDF makes (its file of role
+    `home`), if it has one."""
+    home = next((file for file in files if file.role == "home"), None)
     if home is None:
         return None
     return Part(component.title or component.id, home, component.printed_double(options.duplex),

@@ -13,8 +13,18 @@ from __future__ import annotations
 import hashlib
 import json
 
+from pnp.exporters.base import Exporter
+from pnp.exporters.tts import PER_SHEET, card_pictures, is_card, paste_sheet
 from pnp.outputs.pdf import OutputFile
-from pnp.render.tts import PER_SHEET, card_pictures, paste_sheet
+from pnp.render import ShopPieces
+
+
+class TtpExport(Exporter, format="ttp"):
+    def cards(self, pieces: ShopPieces) -> list[OutputFile]:
+        if not is_card(pieces.front):   # other pieces: not yet (see docs/print-guide.md)
+            return []
+        assert pieces.deck is not None
+        return ttp_deck(self.ctx, self.preset, pieces.component, pieces.front, pieces.back, pieces.deck)
 
 
 def ttp_deck(ctx, preset, component, front, back, deck) -> list[OutputFile]:

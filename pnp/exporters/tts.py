@@ -12,12 +12,42 @@ import math
 
 from PIL import Image
 
+from pnp.exporters.base import Exporter
 from pnp.outputs.pdf import OutputFile
-from pnp.outputs.pieces import pieces_pdf
-from pnp.outputs.raster import rasterise
-from pnp.render.distinct import back_key, distinct_backs, first_copies
+from pnp.render import ShopPieces
+from pnp.render.distinct import back_key, distinct_backs, first_copies, pictures_of
 
 MAX_COLUMNS, MAX_ROWS, MAX_PIXELS = 10, 7, 4096
+
+
+class TtsExport(Exporter, format="tts"):
+    """Decks of cards as sheets, other pieces and boards as tiles, all in one tts.json."""
+
+    def __init__(self, ctx, preset):
+        super().__init__(ctx, preset)
+        self.objects: list[dict] = []
+
+    def cards(self, pieces: ShopPieces) -> list[OutputFile]:
+        ctx, preset, component, deck = self.ctx, self.preset, pieces.component, pieces.deck
+        assert deck is not None
+        if not is_card(pieces.front):   # end zones, tokens: tiles
+            files, objects = tts_pieces(ctx, preset, component, pieces.front, deck)
+            self.objects.extend(objects)
+            return files
+        first = 1 + sum(len(o.get("CustomDeck", {})) for o in self.objects)
+        sheets, obj = tts_deck(ctx, preset, component, pieces.front, pieces.back, deck, first=first)
+        self.objects.append(obj)
+        return sheets
+
+    def whole(self, pieces: ShopPieces) -> list[OutputFile]:
+        from pnp.exporters.shop_png import whole_png
+        component = pieces.component
+        self.objects.append(tile(f"{component.id}.png", component.title or component.id,
+                                 pieces.front.width, pieces.front.height))
+        return [whole_png(self.ctx, self.preset, pieces, min(self.preset.dpi, 100))]
+
+    def finish(self) -> list[OutputFile]:
+        return [save_file(self.preset, self.ctx.game.title, self.objects)]
 
 
 def grid(cards: int) -> tuple[int, int]:
@@ -63,7 +93,7 @@ def card_pictures(ctx, preset, component, front, back, deck):
     columns, rows = grid(min(len(cards), PER_SHEET))
     dpi = sheet_dpi(preset, front, columns, rows)
     pages = [(front, card) for card in cards] + [(back, card) for card in backs]
-    images = rasterise(pieces_pdf(pages, 0.0, f"{ctx.game.title}: {component.id}", "pieces.pdf").data, dpi)
+    images = pictures_of(pages, dpi, f"{ctx.game.title}: {component.id}")
     faces = images[:len(cards)]
     back_images = images[len(cards):] or faces[:1]   # a piece without a back shows its face
     index = {back_key(back, card): n for n, card in enumerate(backs)}
@@ -128,8 +158,7 @@ def tts_pieces(ctx, preset, component, front, deck) -> tuple[list[OutputFile], l
     """Pieces that are not cards (end zones, tokens): one image each, and a TTS custom tile
     (a token, for round tokens) per copy, named after the piece."""
     cards = first_copies(deck)
-    pdf = pieces_pdf([(front, card) for card in cards], 0.0, f"{ctx.game.title}: {component.id}", "pieces.pdf")
-    images = rasterise(pdf.data, min(preset.dpi, 150))
+    images = pictures_of([(front, card) for card in cards], min(preset.dpi, 150), f"{ctx.game.title}: {component.id}")
     folder = f"{preset.id}/{component.id}"
     files, objects = [], []
     for number, (card, count, image) in enumerate(zip(cards, deck.counts, images), start=1):

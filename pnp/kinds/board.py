@@ -6,15 +6,45 @@ window, so the tiles are one drawing and match exactly where they overlap."""
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib import colors
 
+from pnp.config.game import Component
 from pnp.config.deck import Card
 from pnp.config.typed import where_of
 from pnp.impose import PAPER_SIZES, UNPRINTABLE, Tile, tile_board
 from pnp.layout.template import compile_layout
 from pnp.units import Length, mm
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
+from pnp.render import BuildContext, ShopPieces
+
+if TYPE_CHECKING:
+    from pnp.config.deck import Deck
+
+
+@dataclass(kw_only=True)
+class BoardComponent(Component, kind="board"):
+    """A large single piece (a game board, a field): tiled over home paper, whole for a shop."""
+
+    layout: str
+    data: str | None = None
+    overlap: Any = "12mm"
+
+    def reads(self) -> str | None:
+        return self.data
+
+    def render(self, ctx: BuildContext) -> list[OutputFile]:
+        return render_board(ctx, self)
+
+    def shop_pieces(self, ctx: BuildContext, bleed: float, safe: float) -> ShopPieces:
+        layout, card = compile_board(ctx, self)   # whole, without bleed: a board is cut by the shop as drawn
+        return ShopPieces(self, layout, None, None, card=card)
+
+    def cutting(self, duplex: str) -> str:
+        return "trim and tape the tiles as the first page shows"
+
 
 GUIDE = colors.HexColor("#d0006f")   # alignment marks: a colour no board uses
 
@@ -45,7 +75,7 @@ def whole_board(component, layout, card, title: str, variant: str = "") -> Outpu
     canvas = new_canvas(buffer, (layout.width, layout.height), title + " (whole, for a print shop)")
     layout.draw(canvas, card)
     canvas.showPage()
-    return finish(canvas, buffer, f"{component.id}-whole{variant}.pdf")
+    return finish(canvas, buffer, f"{component.id}-whole{variant}.pdf", role="whole")
 
 
 def home_tiles(ctx, component, layout, card, overlap: float, title: str, font: str) -> OutputFile:
@@ -61,7 +91,7 @@ def home_tiles(ctx, component, layout, card, overlap: float, title: str, font: s
     for tile in tiles:
         draw_tile(canvas, tile, tiles, font)
         canvas.showPage()
-    return finish(canvas, buffer, f"{component.id}-{ctx.options.paper}{ctx.options.variant}.pdf")
+    return finish(canvas, buffer, f"{component.id}-{ctx.options.paper}{ctx.options.variant}.pdf", role="home")
 
 
 def draw_tile(canvas, tile: Tile, tiles: list[Tile], font: str) -> None:

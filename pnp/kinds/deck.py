@@ -4,13 +4,64 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
+from pnp.config.game import Component, Game
+from pnp.config.layout_ref import LayoutChoice, LayoutName
 from pnp.impose import (PAPER_SIZES, UNPRINTABLE, Grid, MarksBetween, back_quarter, draw_cut_marks, fold_sheet,
                         grid_for)
 from pnp.config.size import Size
 from pnp.layout.template import compile_layout
 from pnp.units import Length
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
+from pnp.render import BuildContext, ShopPieces
+
+if TYPE_CHECKING:
+    from pnp.config.deck import Deck
+
+
+@dataclass(kw_only=True)
+class DeckComponent(Component, kind="deck"):
+    """Cards (or tokens, end zones, roster cards): pieces imposed many to a sheet, with backs."""
+
+    data: str
+    front: LayoutName | LayoutChoice       # a layout name, or {by: field, layouts: {value: layout}, default: layout}
+    back: LayoutName | LayoutChoice | None = None
+    size: Size | None = None
+    where: dict[str, Any] = field(default_factory=dict)  # only the cards whose fields match
+    gap: Any = None  # a Length between pieces; None: touching, or twice the bleed
+    sheet: str | None = None  # a sheet layout in sheets/ (see pnp.sheet_layouts); None: fit the paper
+    radius: Any = None  # a Length: the cut cards' rounded corners, shown in proofs and shop PNGs
+    orientation: Literal["any", "upright", "turned"] = "any"  # on home sheets: turned a quarter round where more fit
+
+    is_deck = True
+
+    def reads(self) -> str | None:
+        return self.data
+
+    def selects(self) -> dict[str, Any]:
+        return self.where
+
+    def check(self, game: Game, decks: dict[str, Deck]) -> None:
+        for side in (self.front, self.back):
+            if isinstance(side, LayoutChoice):
+                side.check(decks[self.id].fields)
+
+    def render(self, ctx: BuildContext) -> list[OutputFile]:
+        return render_deck(ctx, self)
+
+    def shop_pieces(self, ctx: BuildContext, bleed: float, safe: float) -> ShopPieces:
+        front, back = compile_deck_layouts(ctx, self, bleed, safe)
+        return ShopPieces(self, front, back, ctx.decks[self.id], radius=corner_radius(self))
+
+    def printed_double(self, duplex: str) -> bool:
+        return bool(self.back) and duplex in ("long-edge", "short-edge")
+
+    def cutting(self, duplex: str) -> str:
+        if duplex == "fold":
+            return "fold along the dashed line, glue, then cut on the marks"
+        return "cut on the marks"
 
 
 def compile_deck_layouts(ctx, component, bleed: float, safe: float | None = None):
@@ -100,7 +151,7 @@ def render_deck(ctx, component) -> list[OutputFile]:
             draw_backs(canvas, back, sheet, grid, options)
             canvas.showPage()
     name = f"{component.id}-{options.paper}{options.variant}.pdf"
-    finished = finish(canvas, buffer, name)
+    finished = finish(canvas, buffer, name, role="home")
     finished.note = note
     return [finished]
 
@@ -179,7 +230,7 @@ def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
         draw_fold_line(canvas, plan)
         canvas.showPage()
         ctx.tick(len(sheet))
-    finished = finish(canvas, buffer, f"{component.id}-{options.paper}{options.variant}.pdf")
+    finished = finish(canvas, buffer, f"{component.id}-{options.paper}{options.variant}.pdf", role="home")
     finished.note = note
     return finished
 

@@ -9,9 +9,13 @@ from the game's data.
 
 from __future__ import annotations
 
+import copy
 import io
 import re
+from collections.abc import Callable
 from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
@@ -19,11 +23,11 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, ListFlowable, ListItem,
                                 PageTemplate, Paragraph, Spacer, Table, TableStyle)
 from reportlab.platypus.doctemplate import LayoutError
-
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.config.typed import where_of
+from pnp.config.game import Component
+from pnp.config.typed import Loaded, Where, where_of
 from pnp.contents.stated import facts_of
 from pnp.yaml_source import display_path
 from pnp.errors import PnpError, did_you_mean
@@ -38,8 +42,56 @@ from pnp.units import mm
 from pnp.outputs.pdf import OutputFile, draft_kind, starting_font
 from pnp.config.deck import select
 
+if TYPE_CHECKING:
+    from pnp.config.deck import Deck
+    from pnp.render import BuildContext
+
+
+@dataclass(kw_only=True)
+class RulesComponent(Component, kind="rules"):
+    """The rule sheet: Markdown in the game folder, with tables generated from the data."""
+
+    source: str
+    columns: int = field(default=2, metadata={"min": 1, "max": 3})
+    tables: dict[str, "RulesTableSpec"] = field(default_factory=dict)
+
+    def render(self, ctx: BuildContext) -> list[OutputFile]:
+        return render_rules(ctx, self)
+
+    def rule_sheet(self) -> str | None:
+        return self.source
+
+    def translated(self, say: Callable[[str, Where], str], right_to_left: bool) -> RulesComponent:
+        changed = super().translated(say, right_to_left)
+        assert isinstance(changed, RulesComponent)
+        changed.tables = {name: translated_table(spec, say, self.where_is("tables"), right_to_left)
+                          for name, spec in self.tables.items()}
+        return changed
+
+
+@dataclass
+class RulesTableSpec(Loaded):
+    deck: str
+    columns: list[str]
+    headings: list[str] | None = None
+    group: bool = True   # one row per distinct card with its count, not one per copy
+    summarise_by: str | None = None  # one row per value of this field, other columns listed
+    where: dict[str, Any] = field(default_factory=dict)  # only the cards that match
+
+
 _PLACEHOLDER = re.compile(r"^\{\{\s*([A-Za-z][A-Za-z0-9_-]*)\s*\}\}$")
 ACCENT = colors.HexColor("#1f3a5f")
+
+
+def translated_table(spec, say, where: Where, right_to_left: bool):
+    """A rule-sheet table with its headings translated; read from the right in a right-to-left
+    language, so its columns are turned around."""
+    changed = copy.copy(spec)
+    headings = spec.headings or [c.replace("_", " ").capitalize() for c in spec.columns]
+    changed.headings = [say(heading, where) for heading in headings]
+    if right_to_left:
+        changed.columns, changed.headings = spec.columns[::-1], changed.headings[::-1]
+    return changed
 
 
 def render_rules(ctx, component) -> list[OutputFile]:
@@ -77,7 +129,7 @@ def render_rules(ctx, component) -> list[OutputFile]:
                        hint=f"shorten it or break it up ({str(exc)[:80]})") from None
     pages = document.page
     return [OutputFile(f"{component.id}-{ctx.options.paper}{ctx.options.rules_variant}.pdf", buffer.getvalue(),
-                       pages)]
+                       pages, role="home")]
 
 
 def read_rules_text(path, component) -> str:

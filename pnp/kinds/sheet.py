@@ -4,12 +4,40 @@ its data, or a single page when it has none."""
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
+from pnp.config.game import Component
 from pnp.config.deck import Card
 from pnp.impose import PAPER_SIZES, UNPRINTABLE
 from pnp.config.size import Size
 from pnp.layout.template import compile_layout
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
+
+if TYPE_CHECKING:
+    from pnp.config.deck import Deck
+    from pnp.render import BuildContext
+
+
+@dataclass(kw_only=True)
+class SheetComponent(Component, kind="sheet"):
+    """One page per card of its data (or one page when it has none), drawn at paper size.
+    With `rows`, one page lists every card instead: the layout's table takes `rows_from: rows`,
+    one row per card holding these fields."""
+
+    layout: str
+    data: str | None = None
+    where: dict[str, Any] = field(default_factory=dict)
+    rows: list[str] | None = None
+
+    def reads(self) -> str | None:
+        return self.data
+
+    def selects(self) -> dict[str, Any]:
+        return self.where
+
+    def render(self, ctx: BuildContext) -> list[OutputFile]:
+        return render_sheet(ctx, self)
 
 
 def render_sheet(ctx, component) -> list[OutputFile]:
@@ -38,7 +66,7 @@ def render_sheet(ctx, component) -> list[OutputFile]:
         layout.draw(canvas, card)
         canvas.restoreState()
         canvas.showPage()
-    return [finish(canvas, buffer, f"{component.id}-{ctx.options.paper}{ctx.options.variant}.pdf")]
+    return [finish(canvas, buffer, f"{component.id}-{ctx.options.paper}{ctx.options.variant}.pdf", role="home")]
 
 
 def headings_name_their_columns(layout, component, deck) -> None:

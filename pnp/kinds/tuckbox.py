@@ -11,13 +11,43 @@ helps); one too big for a sheet is split after the first side, with a glue tab t
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
+from pnp.config.game import Component, Game
+from pnp.errors import did_you_mean, known
 from pnp.impose import PAPER_SIZES, UNPRINTABLE
 from pnp.layout.text import has_rtl
 from pnp.units import Length, mm
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
-from pnp.render.deck import compile_deck_layouts
+from pnp.kinds.deck import compile_deck_layouts
+
+if TYPE_CHECKING:
+    from pnp.config.deck import Deck
+    from pnp.render import BuildContext
+
+
+@dataclass(kw_only=True)
+class TuckboxComponent(Component, kind="tuckbox"):
+    """A tuck box for each deck named (every deck of the game if none), sized from it."""
+
+    decks: list[str] = field(default_factory=list)
+    thickness: Any = "0.3mm"   # of one card
+    clearance: Any = "1mm"     # added to the cards' width, height and stack
+
+    def check(self, game: Game, decks: dict[str, Deck]) -> None:
+        named = [c.id for c in game.components if c.is_deck]
+        for deck_id in self.decks:
+            if deck_id not in named:
+                raise self.where_is("decks").error(f"'{deck_id}' is not a deck of this game",
+                                                   hint=did_you_mean(deck_id, named) or f"its decks: {known(named)}")
+
+    def render(self, ctx: BuildContext) -> list[OutputFile]:
+        return render_tuckboxes(ctx, self)
+
+    def cutting(self, duplex: str) -> str:
+        return "cut on the solid lines, fold on the dashed ones, glue the grey flaps"
+
 
 GLUE = mm(8)     # the glue flap down the side
 TAB = mm(10)     # the glue tab that joins a net split over two sheets
@@ -83,7 +113,7 @@ def render_tuckboxes(ctx, component) -> list[OutputFile]:
         raise component.where_is("kind").error(
             f"no deck of this game has pieces a tuck box on {options.paper} paper can hold",
             hint="remove the tuckbox component")
-    return [finish(canvas, buffer, f"{component.id}-{options.paper}{options.variant}.pdf")]
+    return [finish(canvas, buffer, f"{component.id}-{options.paper}{options.variant}.pdf", role="home")]
 
 
 def most_cards(front, thickness: float, clearance: float, paper) -> int:

@@ -8,8 +8,6 @@ from __future__ import annotations
 import copy
 
 from pnp.config.deck import Card, Deck
-from pnp.config.game import RulesComponent
-from pnp.config.typed import Where
 from pnp.lang.file import Translation, data_file_name, load_translation
 
 
@@ -62,27 +60,6 @@ def translated_game(game, translation: Translation):
     result.spec = copy.copy(game.spec)
     result.spec.title = say(game.spec.title, game.spec.where_is("title"))
     result.spec.credit = say(game.spec.credit, game.spec.where_is("credit"))
-    components = []
-    for component in game.components:
-        changed = copy.copy(component)
-        for key in ("title", "description"):
-            if getattr(component, key):
-                setattr(changed, key, say(getattr(component, key), component.where_is(key)))
-        if isinstance(component, RulesComponent):
-            changed.tables = {name: translated_table(spec, say, component.where_is("tables"),
-                                                     translation.right_to_left)
-                              for name, spec in component.tables.items()}
-        components.append(changed)
-    result.components = components
+    result.components = [component.translated(say, translation.right_to_left)   # each kind knows its words
+                         for component in game.components]
     return result
-
-
-def translated_table(spec, say, where: Where, right_to_left: bool):
-    """A rule-sheet table with its headings translated; read from the right in a right-to-left
-    language, so its columns are turned around."""
-    changed = copy.copy(spec)
-    headings = spec.headings or [c.replace("_", " ").capitalize() for c in spec.columns]
-    changed.headings = [say(heading, where) for heading in headings]
-    if right_to_left:
-        changed.columns, changed.headings = spec.columns[::-1], changed.headings[::-1]
-    return changed

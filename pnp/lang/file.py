@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.paths import file_error, gate
-from pnp.config.game import RulesComponent
 from pnp.config.typed import Loaded, Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.lang import lang_file
@@ -229,7 +228,7 @@ def read_cards(node, where: Where, files: dict) -> dict:
 
 
 def read_rules(node, where: Where, spec: LangSpec, game) -> dict:
-    sheets = {c.source: c for c in game.components if isinstance(c, RulesComponent)}
+    sheets = {c.rule_sheet(): c for c in game.components if c.rule_sheet()}
     rules = {}
     for name, entry in spec.rules.items():
         at = where.key(node, "rules").key(node["rules"], name)

@@ -23,6 +23,8 @@ class OutputFile:
     pages: int = 0     # 0 for files that are not PDFs
     component: str | None = None   # the component it was made for; None: the whole game's
     note: str = ""     # what the print-all cover adds about it (which edges got less bleed)
+    role: str = ""     # what it is for: "home" (the component's home PDF, what print-all joins),
+                       # "whole" (a board on one page), "shop" (a print shop's files); "" otherwise
 
 
 def starting_font() -> str:
@@ -70,7 +72,7 @@ def new_canvas(buffer: io.BytesIO, pagesize, title: str, kind: type[Canvas] = Ca
     return canvas
 
 
-def finish(canvas: Canvas, buffer: io.BytesIO, name: str) -> OutputFile:
+def finish(canvas: Canvas, buffer: io.BytesIO, name: str, role: str = "") -> OutputFile:
     pages = canvas.getPageNumber() - 1
     canvas.save()
-    return OutputFile(name, buffer.getvalue(), pages)
+    return OutputFile(name, buffer.getvalue(), pages, role=role)

@@ -15,13 +15,12 @@ from PIL import Image, ImageChops, ImageDraw
 from pnp.config.deck import Card
 from pnp.outputs.folder import OutputFolder
 from pnp.outputs.pdf import OutputFile
-from pnp.outputs.pieces import pieces_pdf
-from pnp.outputs.raster import rasterise
 from pnp.playtest.diff import CardChange, GameState, compare, earlier_state, game_state
 from pnp.playtest.earlier import earlier_game
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions
-from pnp.render.deck import compile_deck_layouts
+from pnp.render.distinct import pictures_of
+from pnp.kinds.deck import compile_deck_layouts
 
 FACE_DPI = 100
 GAP = 16
@@ -64,7 +63,7 @@ def faces(state: GameState, component_id: str, cards: list[Card]) -> list[tuple[
     if back is not None:
         pieces += [(back, as_drawn(card)) for card in cards]
     pictures = [Image.open(io.BytesIO(png)).convert("RGB")
-                for png in rasterise(pieces_pdf(pieces, 0.0, component_id, "changes.pdf").data, FACE_DPI)]
+                for png in pictures_of(pieces, FACE_DPI, component_id)]
     fronts, backs = pictures[:len(cards)], pictures[len(cards):]
     return [(face, backs[i] if backs else None) for i, face in enumerate(fronts)]
 

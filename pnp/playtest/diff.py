@@ -29,7 +29,7 @@ def game_state(root: Path, game_id: str, kept: dict | None = None, diagnostics: 
     """The game in `root`, with its record: `kept` when a build made one, else worked out (the
     layouts compiled, nothing drawn)."""
     from pnp.render import BuildContext, PrintOptions
-    from pnp.render.deck import compile_deck_layouts
+    from pnp.kinds.deck import compile_deck_layouts
     project = Project(root, diagnostics or Diagnostics())
     checked = project.check(game_id)   # rule problems do not matter here: this compares
     record = kept

@@ -126,7 +126,7 @@ def source_bytes(kept: str | dict) -> bytes:
 
 def game_record(root: Path, game, decks: dict, compiled: dict) -> dict:
     """The playtest part of a build record. `compiled` holds each deck's (front, back) as the
-    build compiled them (pnp.render.deck keeps them), so nothing is compiled twice. Both parts
+    build compiled them (pnp.kinds.deck keeps them), so nothing is compiled twice. Both parts
     are kept compressed: a card costs about 20 bytes of the record."""
     root = Path(root)
     resolved_root = root.resolve()

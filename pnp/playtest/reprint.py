@@ -175,7 +175,7 @@ def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component) -> list[t
     them for a component that is new); a board's whole-board file and assembly page are not
     pieces to print again."""
     from pnp.outputs.raster import rasterise
-    new_files = [f for f in component.render(ctx) if "-whole" not in f.name]
+    new_files = [f for f in component.render(ctx) if f.role != "whole"]
     old_component = next((c for c in old_ctx.game.components if c.id == component.id and c.kind == component.kind), None)
     old_files = {f.name: f for f in old_component.render(old_ctx)} if old_component is not None else {}
     first = 1 if component.kind == "board" else 0   # page 1 of a tiled board shows how to assemble it
@@ -212,7 +212,7 @@ def tile_labels(ctx: BuildContext, component) -> list[str]:
     """The names of a board's tiles, in page order (A1, A2, ... B1)."""
     from pnp.impose import tile_board
     from pnp.units import Length
-    from pnp.render.board import compile_board
+    from pnp.kinds.board import compile_board
     layout, _ = compile_board(ctx, component)
     overlap = Length.parse(component.overlap, component.where_is("overlap")).points
     return [tile.label for tile in tile_board((layout.width, layout.height), paper_of(ctx), overlap)]

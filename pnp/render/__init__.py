@@ -1,22 +1,38 @@
-"""One renderer per component kind (a component's `render` names its own); each turns a
-component into finished files. What every renderer is given: the build's options and context."""
+"""What every renderer is given (the build's options and context) and what a component hands a
+print shop (`ShopPieces`). The renderers themselves are in pnp/kinds/, one module per kind;
+the shop formats in pnp/exporters/."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from pnp.config.deck import BUILTIN_FIELDS
+from pnp.config.deck import BUILTIN_FIELDS, Card
 from pnp.contents.stated import facts_of
 from pnp.impose import Duplex
 from pnp.layout.ink import InkSaver
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pnp.config.deck import Deck
-    from pnp.config.game import Game
+    from pnp.config.game import Component, Game
+    from pnp.diagnostics import Diagnostics
+    from pnp.fonts import FontBook
     from pnp.lang.file import Translation
-    from pnp.project import Project
+    from pnp.layout.template import CompiledLayout
+
+
+class Root(Protocol):
+    """The root folder a build draws from, as renderers use it (pnp.project.Project is one;
+    the project sits above the kinds it loads, so renderers name only what they read)."""
+
+    root: Path
+    diagnostics: Diagnostics
+
+    @property
+    def fonts(self) -> FontBook: ...
 
 
 DUPLEX_NAMES = {"long-edge": "", "short-edge": "short-edge", "none": "no-duplex", "fold": "fold"}
@@ -70,7 +86,7 @@ class PrintOptions:
 
 @dataclass
 class BuildContext:
-    project: Project
+    project: Root
     game: Game
     decks: dict[str, Deck]
     options: PrintOptions
@@ -91,3 +107,20 @@ class BuildContext:
                     right_to_left=self.translation is not None and self.translation.right_to_left,
                     ink_saver=InkSaver() if self.options.ink_saver and safe is None else None)
 
+
+@dataclass
+class ShopPieces:
+    """What a component gives a print shop, compiled at the shop's bleed and safe zone: the
+    cards of a deck (`deck`, with a front and maybe a back), or one whole piece (`card` drawn
+    by `front`, as a board). Every exporter takes these, whatever kind made them."""
+
+    component: Component
+    front: CompiledLayout
+    back: CompiledLayout | None
+    deck: Deck | None           # None: one whole piece
+    card: Card | None = None    # the whole piece's values
+    radius: float = 0.0         # the cut pieces' rounded corners, points
+
+    @property
+    def whole(self) -> bool:
+        return self.deck is None

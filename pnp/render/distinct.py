@@ -1,9 +1,17 @@
 """The distinct cards of a deck, and its distinct backs: what shop files, Tabletop Simulator
-sheets, proofs and the preview draw once each."""
+sheets, proofs and the preview draw once each; and `pictures_of`, the one way they become PNGs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from pnp.config.deck import Card
+from pnp.outputs.pieces import pieces_pdf
+from pnp.outputs.raster import rasterise, rounded
+
+if TYPE_CHECKING:
+    from pnp.layout.template import CompiledLayout
 
 
 def first_copies(deck) -> list[Card]:
@@ -27,3 +35,16 @@ def distinct_backs(back, cards: list[Card]) -> list[Card]:
     for card in cards:
         found.setdefault(back_key(back, card), card)
     return list(found.values())
+
+
+def pictures_of(pages: list[tuple[CompiledLayout, Card]], dpi: float, title: str, bleed: float = 0.0,
+                radius: float = 0.0, before: Callable[[int], None] | None = None) -> list[bytes]:
+    """Each (layout, card) as a PNG: drawn once into a pieces PDF (one piece a page, trim plus
+    `bleed`) and rasterised, so a picture is the same drawing as the home sheets. With `radius`
+    the corners are cut round as the shop cuts them, the bleed rounding with the trim; `before(i)`
+    is called as page i is drawn (the preview files warnings by card). Shop files, Tabletop
+    Simulator and Playground sheets, proofs, showcases and the preview all come through here."""
+    images = rasterise(pieces_pdf(pages, bleed, title, "pieces.pdf", before).data, dpi)
+    if radius:
+        images = [rounded(image, (radius + bleed) * dpi / 72) for image in images]
+    return images

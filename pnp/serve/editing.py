@@ -197,7 +197,7 @@ class LayoutEditor:
         layout files this game may have written: its decks' layouts inside layouts/."""
         from pnp.layout.choice import ChosenLayout
         from pnp.render import BuildContext, PrintOptions
-        from pnp.render.deck import compile_deck_layouts
+        from pnp.kinds.deck import compile_deck_layouts
         from pnp.render.distinct import first_copies
         from pnp.serve.pictures import PREVIEW_BLEED
         project = self._project()

@@ -16,12 +16,11 @@ from pathlib import Path
 
 from pnp.diagnostics import Diagnostics
 from pnp.units import mm
-from pnp.outputs.pieces import pieces_pdf
 from pnp.outputs.raster import rasterise
 from pnp.project import Project
 from pnp.render import BuildContext, PrintOptions
-from pnp.render.deck import compile_deck_layouts
-from pnp.render.distinct import distinct_backs, first_copies
+from pnp.kinds.deck import compile_deck_layouts
+from pnp.render.distinct import distinct_backs, first_copies, pictures_of
 from pnp.request import BuildRequest
 
 FACE_DPI = 150          # sharp enough to read a card at twice its printed size on screen
@@ -194,9 +193,10 @@ class Preview:
             told.append([])
             diagnostics.current = told[-1]
 
-        pdf = pieces_pdf([(layout, card) for layout, card, _ in todo], PREVIEW_BLEED, name, name, before)
+        pngs = pictures_of([(layout, card) for layout, card, _ in todo], FACE_DPI, name, PREVIEW_BLEED,
+                           before=before)
         diagnostics.current = None
-        for (_, _, key), png, warnings in zip(todo, rasterise(pdf.data, FACE_DPI), told):
+        for (_, _, key), png, warnings in zip(todo, pngs, told):
             self.store.put(key, png, warnings)
 
     def _pages(self, ctx, component, look: str) -> dict:
