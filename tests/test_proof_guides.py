@@ -55,3 +55,12 @@ def test_showcase_pictures_have_the_width_background_and_cards_asked_for(mini, t
 def test_showcase_names_a_card_the_deck_does_not_have(mini, tmp_path):
     result = run("proof", "--game", "mini", "--out", str(tmp_path), "--showcase", "--pick", "Rook", root=mini)
     assert result.exit_code == 1 and "no card named 'Rook' to show; its cards: Bishop, Knight" in result.stderr
+
+
+def test_a_board_is_proofed_as_its_tiled_pages_not_again_whole(mini, tmp_path):
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("contents:", "  - {id: board, kind: board, layout: mini/board}\ncontents:"))
+    (mini / "layouts/mini/board.yaml").write_text("size: [300mm, 200mm]\nelements:\n  - {kind: box, fill: '#2e6b2e'}\n")
+    assert run("proof", "--game", "mini", "--out", str(tmp_path), root=mini).exit_code == 0
+    pages = sorted(p.name for p in (tmp_path / "mini/proof").glob("board-*.png"))
+    assert pages and all(name.startswith("board-a4-page-") for name in pages), pages

@@ -42,7 +42,7 @@ def proof_game(project: Project, game_id: str, out: Path, paper: str | None, gui
                 from pnp.commands.showcase import showcase as showcase_pictures
                 files.extend(showcase_pictures(ctx, component, *showcase))
         for rendered in component.render(ctx):
-            if rendered.name.startswith(f"{component.id}-whole"):
+            if rendered.role == "whole":
                 continue   # the tiled pages show the board already
             stem = rendered.name.removesuffix(".pdf")
             for number, image in enumerate(rasterise(rendered.data, PAGE_DPI), start=1):

@@ -206,7 +206,7 @@ class Preview:
         pictures = self._page_sets.get(key)
         if pictures is None or any(picture not in self.store for picture in pictures):
             files = component.render(ctx)
-            whole = [f for f in files if f.name.startswith(f"{component.id}-whole")]   # a board: not its tiles
+            whole = [f for f in files if f.role == "whole"]   # a board: not its tiles
             pictures = []
             for number, png in enumerate((png for f in (whole or files) for png in rasterise(f.data, PAGE_DPI)), 1):
                 pictures.append(f"{key}-{number}")
