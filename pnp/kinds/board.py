@@ -1,4 +1,4 @@
-"""Boards: one large piece, tiled over home paper and whole on one page for a print shop.
+"""The `board` kind (`BoardComponent`): one large piece, tiled over home paper and whole on one page for a print shop.
 
 The board is drawn once into a PDF form; every tile stamps that form through a clipping
 window, so the tiles are one drawing and match exactly where they overlap."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reportlab.lib import colors
 
@@ -19,9 +19,6 @@ from pnp.layout.template import compile_layout
 from pnp.units import Length, mm
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
 from pnp.render import BuildContext, ShopPieces
-
-if TYPE_CHECKING:
-    from pnp.config.deck import Deck
 
 
 @dataclass(kw_only=True)

@@ -1,4 +1,6 @@
-"""Decks on home paper: pages of fronts, each followed by its page of backs."""
+"""The `deck` kind: its spec (`DeckComponent`), the check of a front or back chosen by a field,
+what a shop takes (its cards), and decks on home paper: pages of fronts, each followed by its
+page of backs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rule sheets: Markdown from the game folder laid out with reportlab's platypus.
+"""The `rules` kind (`RulesComponent`, its tables and their translation): rule sheets, Markdown from the game folder laid out with reportlab's platypus.
 
 Headings, paragraphs, bulleted and numbered lists, bold/italic and tables are supported. Raw
 HTML is off, and text is escaped before it becomes paragraph markup, so a rule sheet cannot
@@ -43,7 +43,6 @@ from pnp.outputs.pdf import OutputFile, draft_kind, starting_font
 from pnp.config.deck import select
 
 if TYPE_CHECKING:
-    from pnp.config.deck import Deck
     from pnp.render import BuildContext
 
 

@@ -1,4 +1,4 @@
-"""Sheets: a layout drawn on a whole page (a scoreboard, a roster sheet), one page per card of
+"""The `sheet` kind (`SheetComponent`): a layout drawn on a whole page (a scoreboard, a roster sheet), one page per card of
 its data, or a single page when it has none."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from pnp.layout.template import compile_layout
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
 
 if TYPE_CHECKING:
-    from pnp.config.deck import Deck
     from pnp.render import BuildContext
 
 

@@ -1,4 +1,4 @@
-"""Tuck boxes: a box to keep each printed deck in, sized from the deck.
+"""The `tuckbox` kind (`TuckboxComponent`, the check of the decks it names): a box to keep each printed deck in, sized from the deck.
 
 The inside is the card's width and height plus clearance, and as deep as the cards are thick
 (the deck's total times a card's thickness, 0.3 mm by default, plus clearance). The net is a
