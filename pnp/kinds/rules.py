@@ -1,4 +1,5 @@
-"""The `rules` kind (`RulesComponent`, its tables and their translation): rule sheets, Markdown from the game folder laid out with reportlab's platypus.
+"""The `rules` kind (`RulesComponent`, its tables and their translation): rule sheets, Markdown
+from the game folder laid out with reportlab's platypus.
 
 Headings, paragraphs, bulleted and numbered lists, bold/italic and tables are supported. Raw
 HTML is off, and text is escaped before it becomes paragraph markup, so a rule sheet cannot
