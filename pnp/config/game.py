@@ -52,6 +52,10 @@ class Component(Tagged, family="component", noun="a map with id and kind"):
         """Only the cards of its data whose fields match these (its `where:`)."""
         return {}
 
+    def layout_names(self) -> list[str]:
+        """The layouts it is drawn with (what `pnp serve --edit` may change for it)."""
+        return []
+
     def render(self, ctx: BuildContext) -> list[OutputFile]:
         raise NotImplementedError
 
@@ -97,6 +101,10 @@ class DeckComponent(Component, kind="deck"):
 
     def selects(self) -> dict[str, Any]:
         return self.where
+
+    def layout_names(self) -> list[str]:
+        return [name for side in (self.front, self.back) if side for name in
+                (side.names() if isinstance(side, LayoutChoice) else [str(side)])]
 
     def check(self, game: Game, decks: dict[str, Deck]) -> None:
         for side in (self.front, self.back):
@@ -150,6 +158,9 @@ class BoardComponent(Component, kind="board"):
     data: str | None = None
     overlap: Any = "12mm"
 
+    def layout_names(self) -> list[str]:
+        return [self.layout]
+
     def reads(self) -> str | None:
         return self.data
 
@@ -174,6 +185,9 @@ class SheetComponent(Component, kind="sheet"):
     data: str | None = None
     where: dict[str, Any] = field(default_factory=dict)
     rows: list[str] | None = None
+
+    def layout_names(self) -> list[str]:
+        return [self.layout]
 
     def reads(self) -> str | None:
         return self.data
