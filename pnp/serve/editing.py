@@ -295,7 +295,7 @@ class LayoutEditor:
             if isinstance(value, yaml.ScalarNode):
                 settings[key.value] = value.value if value.style in ("|", ">") else _typed(written, value.value)
             else:   # a condition or a list, shown as one line of YAML
-                settings[key.value] = scalar_text(yaml.safe_load(written))
+                settings[key.value] = scalar_text(value_of(text, value))
             if key.value in ("x", "y", "w", "h", "inset") and isinstance(value, yaml.ScalarNode):
                 units[key.value] = unit_of(value.value)
         return settings, units
@@ -319,6 +319,12 @@ def _typed(written: str, fallback: str) -> Any:
         return yaml.safe_load(written)
     except yaml.YAMLError:
         return fallback
+
+
+def value_of(text: str, node: yaml.Node) -> Any:
+    """A value as written in `text`: a block list's first line, cut from its own, gets back the
+    indent the lines after it keep (a repeat's `elements`)."""
+    return yaml.safe_load(" " * node.start_mark.column + text[node.start_mark.index:node.end_mark.index])
 
 
 def found_path(root: Path, name: str) -> Path:
@@ -370,7 +376,7 @@ def with_override(text: str, source: Source, changes: dict, shown: str) -> str:
     for key, value in node.value:
         written = base_text[value.start_mark.index:value.end_mark.index]
         if not isinstance(value, yaml.ScalarNode) or value.style in ("|", ">") or "\n" in written:
-            written = scalar_text(yaml.safe_load(written), '"', in_flow=True)
+            written = scalar_text(value_of(base_text, value), '"', in_flow=True)
         parts.append(f"{key.value}: {written}")
     item = "{" + ", ".join(parts) + "}"
     document = node_at(text, [], shown)
