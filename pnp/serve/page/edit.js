@@ -93,7 +93,11 @@ function elementAt(event) {
   const x = (event.clientX - rect.left) / s - b, y = (event.clientY - rect.top) / s - b;
   const under = edit.info.elements.filter((el) => x >= el.box.x - 0.5 && x <= el.box.x + el.box.w + 0.5 &&
     y >= el.box.y - 0.5 && y <= el.box.y + el.box.h + 0.5);
-  return under.length ? under[under.length - 1].index : null;   // the last drawn is on top
+  // The smallest box under the pointer, the last drawn of equal ones: a repeat or a table
+  // spans the whole board by default and would otherwise hide what lies under it.
+  let best = null;
+  for (const el of under) if (!best || el.box.w * el.box.h <= best.box.w * best.box.h) best = el;
+  return best ? best.index : null;
 }
 
 function current() {
