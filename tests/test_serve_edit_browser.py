@@ -222,4 +222,5 @@ def test_a_boards_title_is_selected_and_dragged_on_the_board_and_built_there(boa
     layout.write_text(original)
     subprocess.run([sys.executable, "-m", "pnp", "build", "--game", "big-ten", "--root", str(root), "--out",
                     str(tmp_path / "before"), "-q"], check=True, capture_output=True)
-    assert abs(left - text_left(tmp_path / "before/big-ten/board-whole.pdf", "BIG TEN FOOTBALL") - (moved - 259.8)) < 0.1
+    before = text_left(tmp_path / "before/big-ten/board-whole.pdf", "BIG TEN FOOTBALL")
+    assert abs(left - before - (moved - 259.8)) < 0.1, (before, left, moved)

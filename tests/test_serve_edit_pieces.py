@@ -101,7 +101,7 @@ def test_a_board_has_one_side_and_one_card(big_ten):
                   "component=rules&card=0&side=front", "component=tuck-boxes&card=0&side=front"):
         status, _, data = big_ten.request(f"/api/edit/elements?{query}")
         assert status == 400, query
-        assert b"one side" in data or b"no card 2" in data or b"no deck, board or sheet" in data, data
+        assert b"has no back" in data or b"no card 2" in data or b"no deck, board or sheet" in data, data
 
 
 @pytest.fixture
@@ -113,7 +113,7 @@ def test_a_sheets_page_is_edited_and_the_build_prints_it_moved(monster_ball, roo
     pages = {page["id"]: page for page in monster_ball.state()["snapshot"]["pages"]}
     assert pages["scoreboard"]["layout"] == "monster-ball/scoreboard"
     listing = elements(monster_ball, "scoreboard", picture=True)
-    assert listing["bleed_mm"] == 0 and listing["safe_mm"] == 0       # a page inside the printable area
+    assert listing["bleed_mm"] == 0 and listing["size_mm"] == [205.9, 269.4]   # letter's printable area
     heading = with_text(listing, "MONSTER BALL SCOREBOARD")
     assert (heading["file"], heading["line"]) == ("layouts/monster-ball/scoreboard.yaml", 8)
 
@@ -147,7 +147,8 @@ def test_a_token_is_edited_like_a_card(monster_ball, root):
     status, answer = edit(monster_ball, listing, name["index"], {"size": 8})
     assert status == 200, answer
     line = original.splitlines()[name["line"] - 1]
-    assert changed_lines(original, layout.read_text()) == sorted(["-" + line, "+" + line.replace("size: 7,", "size: 8,")])
+    assert changed_lines(original, layout.read_text()) == sorted(
+        ["-" + line, "+" + line.replace("size: 7,", "size: 8,")])
 
 
 @pytest.fixture

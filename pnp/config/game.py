@@ -56,6 +56,12 @@ class Component(Tagged, family="component", noun="a map with id and kind"):
         """The layouts it is drawn with (what `pnp serve --edit` may change for it)."""
         return []
 
+    def pieces(self, ctx: BuildContext, side: str, bleed: float) -> tuple[Any, list]:
+        """The layout its `side` (front or back) is drawn with, compiled with `bleed` where the
+        kind draws one (a deck's may be a choice per card), and the card of each distinct
+        piece; (None, []) when it has no such side. The layout editor draws from these."""
+        return None, []
+
     def render(self, ctx: BuildContext) -> list[OutputFile]:
         raise NotImplementedError
 
@@ -105,6 +111,12 @@ class DeckComponent(Component, kind="deck"):
     def layout_names(self) -> list[str]:
         return [name for side in (self.front, self.back) if side for name in
                 (side.names() if isinstance(side, LayoutChoice) else [str(side)])]
+
+    def pieces(self, ctx: BuildContext, side: str, bleed: float) -> tuple[Any, list]:
+        from pnp.render.deck import compile_deck_layouts
+        from pnp.render.distinct import first_copies
+        front, back = compile_deck_layouts(ctx, self, bleed)
+        return front if side == "front" else back, first_copies(ctx.decks[self.id])
 
     def check(self, game: Game, decks: dict[str, Deck]) -> None:
         for side in (self.front, self.back):
@@ -161,6 +173,13 @@ class BoardComponent(Component, kind="board"):
     def layout_names(self) -> list[str]:
         return [self.layout]
 
+    def pieces(self, ctx: BuildContext, side: str, bleed: float) -> tuple[Any, list]:
+        from pnp.render.board import compile_board
+        if side != "front":
+            return None, []
+        layout, card = compile_board(ctx, self)
+        return layout, [card]
+
     def reads(self) -> str | None:
         return self.data
 
@@ -188,6 +207,10 @@ class SheetComponent(Component, kind="sheet"):
 
     def layout_names(self) -> list[str]:
         return [self.layout]
+
+    def pieces(self, ctx: BuildContext, side: str, bleed: float) -> tuple[Any, list]:
+        from pnp.render.sheet import compile_sheet
+        return compile_sheet(ctx, self) if side == "front" else (None, [])
 
     def reads(self) -> str | None:
         return self.data

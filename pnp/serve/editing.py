@@ -60,42 +60,25 @@ class Source:
 @dataclass
 class Piece:
     """One piece as the editor shows it: the layout that draws this card (a deck's choice
-    already made), the card, and the guides round it."""
+    already made) and the card."""
 
-    layout: Any          # a CompiledLayout
+    layout: Any          # a CompiledLayout; its bleed is the preview's on a card, none on a board or sheet
     card: Any
-    bleed: float         # points drawn outside the trim: a deck's preview bleed, none on a board or sheet
-    safe: float          # the safe zone's inset (a sheet's layout is already inside the printable area)
 
 
 def piece_of(ctx, component, card_index: int, side: str) -> Piece:
     """The layout and card a build draws for this piece, compiled by the kind's own code."""
     from pnp.layout.choice import ChosenLayout
-    from pnp.render.board import compile_board
-    from pnp.render.deck import compile_deck_layouts
-    from pnp.render.distinct import first_copies
-    from pnp.render.sheet import compile_sheet
-    from pnp.serve.pictures import PREVIEW_BLEED, SAFE_ZONE
-    if component.is_deck:
-        front, back = compile_deck_layouts(ctx, component, PREVIEW_BLEED)
-        layout = front if side == "front" else back
-        if layout is None:
-            raise EditRefused("this deck has no back")
-        cards, bleed, safe = first_copies(ctx.decks[component.id]), PREVIEW_BLEED, SAFE_ZONE
-    elif side != "front":
-        raise EditRefused(f"'{component.id}' has one side")
-    elif component.kind == "board":
-        layout, card = compile_board(ctx, component)
-        cards, bleed, safe = [card], 0.0, SAFE_ZONE
-    else:
-        layout, cards = compile_sheet(ctx, component)
-        bleed, safe = 0.0, 0.0
+    from pnp.serve.pictures import PREVIEW_BLEED
+    layout, cards = component.pieces(ctx, side, PREVIEW_BLEED)
+    if layout is None:
+        raise EditRefused(f"'{component.id}' has no {side}")
     if not 0 <= card_index < len(cards):
         raise EditRefused(f"'{component.id}' has no card {card_index + 1}; reload the page")
     card = cards[card_index]
     if isinstance(layout, ChosenLayout):
         layout = layout.pick(card)   # the layout this card is drawn with is the one edited
-    return Piece(layout, card, bleed, safe)
+    return Piece(layout, card)
 
 
 def drawn(piece: Piece) -> str:
@@ -105,8 +88,9 @@ def drawn(piece: Piece) -> str:
     from pnp.outputs.pieces import pieces_pdf
     from pnp.outputs.raster import rasterise
     from pnp.serve.pictures import FACE_DPI
-    pdf = pieces_pdf([(piece.layout, piece.card)], piece.bleed, "edit", "edit.pdf")
-    longest_inches = (max(piece.layout.width, piece.layout.height) + 2 * piece.bleed) / 72
+    bleed = piece.layout.bleed
+    pdf = pieces_pdf([(piece.layout, piece.card)], bleed, "edit", "edit.pdf")
+    longest_inches = (max(piece.layout.width, piece.layout.height) + 2 * bleed) / 72
     png = next(iter(rasterise(pdf.data, min(FACE_DPI, EDIT_PIXELS / longest_inches))))
     return base64.b64encode(png).decode()
 
@@ -171,7 +155,7 @@ class LayoutEditor:
     # --- what the page reads ---------------------------------------------------------------
     def elements(self, component_id: str, card_index: int, side: str, picture: bool = False) -> dict:
         """What is on the piece, and with `picture` the piece drawn (a PNG, base64)."""
-        from pnp.serve.pictures import RENDER_LOCK
+        from pnp.serve.pictures import RENDER_LOCK, SAFE_ZONE
         with RENDER_LOCK:
             piece, editable = self._piece(component_id, card_index, side)
             layout = piece.layout
@@ -193,7 +177,7 @@ class LayoutEditor:
             files = {self._shown(path): digest(path) for _, path in chain(self.root, name)}
             answer = dict(component=component_id, card=card_index, side=side, layout=name,
                           size_mm=[round(width_mm, 3), round(height_mm, 3)],
-                          bleed_mm=round(piece.bleed / mm(1), 3), safe_mm=round(piece.safe / mm(1), 3),
+                          bleed_mm=round(layout.bleed / mm(1), 3), safe_mm=round(SAFE_ZONE / mm(1), 3),
                           own_writable=found_path(self.root, name).resolve() in editable,
                           palette=sorted(self._template(name).palette), files=files, elements=elements,
                           fonts=sorted(component_fonts(self.root)))

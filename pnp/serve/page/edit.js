@@ -72,7 +72,6 @@ function drawStage() {
   place(trim, { x: 0, y: 0, w, h });
   const safe = element("div", { class: "edit-safe" });
   place(safe, { x: info.safe_mm, y: info.safe_mm, w: w - 2 * info.safe_mm, h: h - 2 * info.safe_mm });
-  safe.hidden = info.safe_mm === 0;   // a sheet's page: its layout is inside the printable area already
   stage.replaceChildren(element("img", { src: edit.picture, alt: "the piece", draggable: "false" }), trim, safe, ...boxes);
 }
 
