@@ -151,6 +151,20 @@ def test_a_token_is_edited_like_a_card(monster_ball, root):
         ["-" + line, "+" + line.replace("size: 7,", "size: 8,")])
 
 
+def test_each_page_of_a_sheet_is_its_own_cards(mini, tmp_path):
+    """A sheet without `rows` prints a page per card, copies included: the page's picture N
+    opens the editor on card N."""
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("  - id: rules\n", "  - {id: sheet, kind: sheet, data: cards.yaml, "
+                                                                 "layout: mini/card}\n  - id: rules\n"))
+    served = Served(mini, "mini", tmp_path / "out", edit=True)
+    sheet = next(page for page in served.state()["snapshot"]["pages"] if page["id"] == "sheet")
+    assert len(sheet["pictures"]) == 6 and sheet["layout"] == "mini/card"   # 4 Knights, 2 Bishops
+    assert [elements(served, "sheet", n)["label"] for n in (0, 3, 4, 5)] == ["Knight", "Knight", "Bishop", "Bishop"]
+    status, _, data = served.request("/api/edit/elements?component=sheet&card=6&side=front")
+    assert status == 400 and b"'sheet' has no card 7" in data
+
+
 @pytest.fixture
 def chosen(mini, tmp_path):
     """The mini game with its front chosen by name: the Bishop has a layout of its own."""

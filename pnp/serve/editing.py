@@ -175,7 +175,7 @@ class LayoutEditor:
                              w=round(w / mm(1), 3), h=round(h / mm(1), 3)),
                     settings=settings, units=units))
             files = {self._shown(path): digest(path) for _, path in chain(self.root, name)}
-            answer = dict(component=component_id, card=card_index, side=side, layout=name,
+            answer = dict(component=component_id, card=card_index, side=side, label=piece.card.label, layout=name,
                           size_mm=[round(width_mm, 3), round(height_mm, 3)],
                           bleed_mm=round(layout.bleed / mm(1), 3), safe_mm=round(SAFE_ZONE / mm(1), 3),
                           own_writable=found_path(self.root, name).resolve() in editable,

@@ -260,7 +260,7 @@ const PANEL_KEYS = {
 
 function drawPanel() {
   const el = current(), info = edit.info;
-  $("edit-title").textContent = el ? `${el.id || "(no id)"} · ${el.kind}` : `${info.layout} — choose an element`;
+  $("edit-title").textContent = el ? `${el.id || "(no id)"} · ${el.kind}` : `${info.label} in ${info.layout} — choose an element`;
   $("edit-where").textContent = el ? `${el.file}:${el.line}` : "";
   const form = $("edit-form");
   form.replaceChildren();
