@@ -1,7 +1,7 @@
 // The layout editor of `pnp serve --edit`: select the elements of a piece (a card, a board, a
 // sheet's page), drag, resize, nudge and retype them; every change is checked by the server as
-// a build would and saved to the layout file that defines the element. Lengths are kept in mm here and written back in the
-// unit the layout already uses for that key.
+// a build would and saved to the layout file that defines the element. Lengths are kept in mm
+// here and written back in the unit the layout already uses for that key.
 "use strict";
 
 const edit = {
