@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import signal
 import subprocess
 import sys
 
@@ -26,14 +27,16 @@ MM = 72 / 25.4
 
 
 def serve_editing(root, out, game: str):
+    """`pnp serve --edit` in a session of its own: stopped with the worker processes it may
+    have started to draw a big game's pages (stopped alone mid-drawing, those would live on)."""
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "pnp", "serve", "--game", game, "--root", str(root),
                                 "--out", str(out), "--port", str(port), "--edit"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     line = process.stderr.readline()
     assert f":{port}/" in line and "editing" in line, line + process.stderr.read()
     yield f"http://127.0.0.1:{port}/"
-    process.terminate()
+    os.killpg(process.pid, signal.SIGTERM)
     process.wait(timeout=30)
 
 
