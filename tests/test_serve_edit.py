@@ -22,8 +22,9 @@ def editing(root, tmp_path):
     return Served(root, "jukem", tmp_path / "out", edit=True)
 
 
-def elements(served: Served, deck="cards", card=0, side="front") -> dict:
-    status, _, data = served.request(f"/api/edit/elements?deck={deck}&card={card}&side={side}")
+def elements(served: Served, component="cards", card=0, side="front", picture=False) -> dict:
+    query = f"component={component}&card={card}&side={side}" + ("&picture=1" if picture else "")
+    status, _, data = served.request(f"/api/edit/elements?{query}")
     assert status == 200, data
     return json.loads(data)
 
@@ -31,7 +32,7 @@ def elements(served: Served, deck="cards", card=0, side="front") -> dict:
 def edit(served: Served, listing: dict, element_id: str, changes: dict, target="defining", headers=None,
          path="/api/edit") -> tuple[int, dict]:
     index = next(e["index"] for e in listing["elements"] if e["id"] == element_id)
-    body = json.dumps(dict(deck=listing["deck"], card=listing["card"], side=listing["side"], index=index,
+    body = json.dumps(dict(component=listing["component"], card=listing["card"], side=listing["side"], index=index,
                            target=target, changes=changes, files=listing["files"])).encode()
     status, _, data = served.request(path, method="POST", body=body, headers=headers)
     return status, json.loads(data) if data.startswith(b"{") else {"text": data.decode()}
@@ -109,9 +110,9 @@ def test_a_write_without_the_token_from_another_site_or_not_json_is_refused(edit
 
 def test_editing_is_off_unless_asked_for(root, tmp_path):
     served = Served(root, "jukem", tmp_path / "out")
-    status, _, _ = served.request("/api/edit/elements?deck=cards&card=0&side=front")
+    status, _, _ = served.request("/api/edit/elements?component=cards&card=0&side=front")
     assert status == 404
-    body = json.dumps(dict(deck="cards", card=0, side="front", index=2, changes={"x": "1mm"})).encode()
+    body = json.dumps(dict(component="cards", card=0, side="front", index=2, changes={"x": "1mm"})).encode()
     assert served.request("/api/edit", method="POST", body=body)[0] == 404
     assert served.state()["editing"] is False
 
@@ -154,12 +155,12 @@ def test_only_the_served_games_layouts_are_written(editing, root):
     """An element of a layout no deck of the game uses cannot be reached: elements are numbered
     in the card's own layout, and a number past its end is refused."""
     listing = elements(editing)
-    body = json.dumps(dict(deck="cards", card=0, side="front", index=len(listing["elements"]) + 5,
+    body = json.dumps(dict(component="cards", card=0, side="front", index=len(listing["elements"]) + 5,
                            changes={"x": "1mm"}, files=listing["files"])).encode()
     status, _, data = editing.request("/api/edit", method="POST", body=body)
     assert status == 400 and b"no element" in data
-    for bad in ({"deck": "../../etc"}, {"side": "inside"}, {"changes": {"extends": "x"}}, {"changes": {"x": [1]}}):
-        request = dict(deck="cards", card=0, side="front", index=2, changes={"x": "1mm"}, files=listing["files"])
+    for bad in ({"component": "../../etc"}, {"side": "inside"}, {"changes": {"extends": "x"}}, {"changes": {"x": [1]}}):
+        request = dict(component="cards", card=0, side="front", index=2, changes={"x": "1mm"}, files=listing["files"])
         request.update(bad)
         status, _, _ = editing.request("/api/edit", method="POST", body=json.dumps(request).encode())
         assert status == 400, bad
@@ -172,9 +173,9 @@ def test_a_layout_that_is_a_link_out_of_layouts_is_neither_read_nor_written(edit
     card.unlink()
     card.symlink_to(outside)
     before = outside.read_text()
-    status, _, data = editing.request("/api/edit/elements?deck=cards&card=0&side=front")
+    status, _, data = editing.request("/api/edit/elements?component=cards&card=0&side=front")
     assert status == 400 and b"outside the layouts folder" in data
-    body = json.dumps(dict(deck="cards", card=0, side="front", index=2, changes={"x": "20mm"})).encode()
+    body = json.dumps(dict(component="cards", card=0, side="front", index=2, changes={"x": "20mm"})).encode()
     status, _, data = editing.request("/api/edit", method="POST", body=body)
     assert status == 400 and b"outside the layouts folder" in data
     assert outside.read_text() == before and card.is_symlink()

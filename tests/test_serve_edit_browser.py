@@ -4,12 +4,13 @@ Select the Jukem card's title, drag it 5 mm right, resize it, change its colour 
 undo once: the layout file then differs from the original in the moved and resized values
 only (its comments intact), and a build puts the title where the page showed it. Set
 PNP_SCREENSHOT_EDIT=folder to keep pictures of the editor as it selects, drags and edits in
-the panel (the README's are made this way)."""
+the panel, and as it moves a board's title (the README's are made this way)."""
 
 from __future__ import annotations
 
 import difflib
 import os
+import signal
 import subprocess
 import sys
 
@@ -25,17 +26,28 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 MM = 72 / 25.4
 
 
-@pytest.fixture
-def editing_server(root, tmp_path):
+def serve_editing(root, out, game: str):
+    """`pnp serve --edit` in a session of its own: stopped with the worker processes it may
+    have started to draw a big game's pages (stopped alone mid-drawing, those would live on)."""
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "pnp", "serve", "--game", "jukem", "--root", str(root),
-                                "--out", str(tmp_path / "out"), "--port", str(port), "--edit"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen([sys.executable, "-m", "pnp", "serve", "--game", game, "--root", str(root),
+                                "--out", str(out), "--port", str(port), "--edit"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     line = process.stderr.readline()
     assert f":{port}/" in line and "editing" in line, line + process.stderr.read()
     yield f"http://127.0.0.1:{port}/"
-    process.terminate()
+    os.killpg(process.pid, signal.SIGTERM)
     process.wait(timeout=30)
+
+
+@pytest.fixture
+def editing_server(root, tmp_path):
+    yield from serve_editing(root, tmp_path / "out", "jukem")
+
+
+@pytest.fixture
+def board_server(root, tmp_path):
+    yield from serve_editing(root, tmp_path / "out", "big-ten")
 
 
 def title_centres(pdf_path) -> list[float]:
@@ -161,3 +173,57 @@ def test_select_drag_resize_recolour_and_undo_save_only_the_changed_values(editi
     assert len(after) == len(before) > 0
     for old, new in zip(before, after):
         assert abs(new - old - 7.0) < 0.1, (old, new)
+
+
+def text_left(pdf_path, words: str) -> float:
+    """The left edge (mm) of `words` on the first page."""
+    text = pypdfium2.PdfDocument(pdf_path)[0].get_textpage()
+    start, count = text.search(words, match_case=True).get_next()
+    return min(text.get_charbox(i)[0] for i in range(start, start + count)) / MM
+
+
+def test_a_boards_title_is_selected_and_dragged_on_the_board_and_built_there(board_server, browser, root, tmp_path):
+    layout = root / "layouts/big-ten/board.yaml"
+    original = layout.read_text()
+    wait = WebDriverWait(browser, 120, poll_frequency=0.1)
+    browser.get(board_server)
+    button = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#pages-board button.edit-page"))[0]
+    wait.until(lambda d: d.execute_script(
+        "return [...document.querySelectorAll('#pages-board img')].every(i => i.complete && i.naturalWidth > 0)"))
+    button.click()
+    wait.until(lambda d: d.execute_script("return Boolean(edit.info && edit.info.layout === 'big-ten/board')"))
+    index = browser.execute_script("return edit.info.elements.find(e => e.settings.text === 'BIG TEN FOOTBALL').index")
+
+    title = browser.find_element(By.CSS_SELECTOR, f".edit-box[data-index='{index}']")
+    ActionChains(browser).move_to_element(title).click().perform()
+    wait.until(lambda d: "text" in d.find_element(By.ID, "edit-title").text)
+    assert browser.find_element(By.ID, "edit-where").text == "layouts/big-ten/board.yaml:51"
+    assert panel_value(browser, "x") == "259.8mm" and panel_value(browser, "text") == "BIG TEN FOOTBALL"
+    picture(browser, "board-select")
+
+    # Drag it about 20 mm right (Alt: onto the 0.5 mm grid, no guides); the board redraws live.
+    scale = browser.execute_script("return editScale()")
+    status = browser.find_element(By.ID, "edit-status")
+    title = browser.find_element(By.CSS_SELECTOR, f".edit-box[data-index='{index}']")
+    (ActionChains(browser).key_down(Keys.ALT).click_and_hold(title).move_by_offset(round(20 * scale), 0)
+     .move_by_offset(0, 0).perform())
+    wait.until(lambda d: d.execute_script("return edit.picture !== document.querySelector('#edit-stage img').src"))
+    picture(browser, "board")
+    ActionChains(browser).release().key_up(Keys.ALT).perform()
+    wait.until(lambda d: status.text.startswith("saved"))
+    moved = float(panel_value(browser, "x").removesuffix("mm"))
+    assert 18 <= moved - 259.8 <= 22 and moved * 2 == round(moved * 2), moved
+    line = original.splitlines()[50]
+    changed = [row for row in difflib.unified_diff(original.splitlines(), layout.read_text().splitlines(), lineterm="")
+               if row[:1] in "+-" and not row.startswith(("+++", "---"))]
+    assert changed == ["-" + line, "+" + line.replace("x: 259.8mm", f"x: {moved:g}mm")], changed
+
+    # The built board has the title where the page put it, to 0.1 mm.
+    subprocess.run([sys.executable, "-m", "pnp", "build", "--game", "big-ten", "--root", str(root), "--out",
+                    str(tmp_path / "built"), "-q"], check=True, capture_output=True)
+    left = text_left(tmp_path / "built/big-ten/board-whole.pdf", "BIG TEN FOOTBALL")
+    layout.write_text(original)
+    subprocess.run([sys.executable, "-m", "pnp", "build", "--game", "big-ten", "--root", str(root), "--out",
+                    str(tmp_path / "before"), "-q"], check=True, capture_output=True)
+    before = text_left(tmp_path / "before/big-ten/board-whole.pdf", "BIG TEN FOOTBALL")
+    assert abs(left - before - (moved - 259.8)) < 0.1, (before, left, moved)

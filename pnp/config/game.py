@@ -51,6 +51,16 @@ class Component(Tagged, family="component", noun="a map with id and kind"):
         """Only the cards of its data whose fields match these (its `where:`)."""
         return {}
 
+    def layout_names(self) -> list[str]:
+        """The layouts it is drawn with (what `pnp serve --edit` may change for it)."""
+        return []
+
+    def pieces(self, ctx: Any, side: str, bleed: float) -> tuple[Any, list[Any]]:
+        """The layout its `side` (front or back) is drawn with, compiled with `bleed` where the
+        kind draws one (a deck's may be a choice per card), and the card of each distinct
+        piece; (None, []) when it has no such side. The layout editor draws from these."""
+        return None, []
+
     def render(self, ctx: Any) -> list[Any]:
         """Its home files (pnp.outputs.pdf.OutputFile) drawn in a build (pnp.render.BuildContext),
         by the kind's own module; typed loosely here because drawing sits above the schema."""

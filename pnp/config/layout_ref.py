@@ -31,6 +31,10 @@ class LayoutChoice(Loaded):
     layouts: dict[str, LayoutName]       # value -> layout name
     default: LayoutName | None = None
 
+    def names(self) -> list[str]:
+        """Every layout it chooses between, the default last."""
+        return [str(name) for name in self.layouts.values()] + ([str(self.default)] if self.default else [])
+
     def check(self, fields) -> None:
         """Refuse a `by` the deck's cards lack, and a choice of no layouts."""
         if self.by not in fields:

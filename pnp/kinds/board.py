@@ -32,6 +32,15 @@ class BoardComponent(Component, kind="board"):
     def reads(self) -> str | None:
         return self.data
 
+    def layout_names(self) -> list[str]:
+        return [self.layout]
+
+    def pieces(self, ctx: BuildContext, side: str, bleed: float) -> tuple[Any, list[Any]]:
+        if side != "front":
+            return None, []
+        layout, card = compile_board(ctx, self)
+        return layout, [card]
+
     def render(self, ctx: BuildContext) -> list[OutputFile]:
         return render_board(ctx, self)
 

@@ -45,6 +45,15 @@ class DeckComponent(Component, kind="deck"):
     def selects(self) -> dict[str, Any]:
         return self.where
 
+    def layout_names(self) -> list[str]:
+        return [name for side in (self.front, self.back) if side for name in
+                (side.names() if isinstance(side, LayoutChoice) else [str(side)])]
+
+    def pieces(self, ctx: BuildContext, side: str, bleed: float) -> tuple[Any, list[Any]]:
+        from pnp.render.distinct import first_copies
+        front, back = compile_deck_layouts(ctx, self, bleed)
+        return front if side == "front" else back, first_copies(ctx.decks[self.id])
+
     def check(self, game: Game, decks: dict[str, Deck]) -> None:
         for side in (self.front, self.back):
             if isinstance(side, LayoutChoice):

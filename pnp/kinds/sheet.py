@@ -35,11 +35,33 @@ class SheetComponent(Component, kind="sheet"):
     def selects(self) -> dict[str, Any]:
         return self.where
 
+    def layout_names(self) -> list[str]:
+        return [self.layout]
+
+    def pieces(self, ctx: BuildContext, side: str, bleed: float) -> tuple[Any, list[Any]]:
+        return compile_sheet(ctx, self) if side == "front" else (None, [])
+
     def render(self, ctx: BuildContext) -> list[OutputFile]:
         return render_sheet(ctx, self)
 
 
 def render_sheet(ctx, component) -> list[OutputFile]:
+    paper = PAPER_SIZES[ctx.options.paper]
+    layout, cards = compile_sheet(ctx, component)
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, paper, f"{ctx.game.title}: {component.title or component.id}")
+    for card in cards:
+        canvas.saveState()
+        canvas.translate((paper[0] - layout.width) / 2, (paper[1] - layout.height) / 2)
+        layout.draw(canvas, card)
+        canvas.restoreState()
+        canvas.showPage()
+    return [finish(canvas, buffer, f"{component.id}-{ctx.options.paper}{ctx.options.variant}.pdf", role="home")]
+
+
+def compile_sheet(ctx, component):
+    """The sheet's layout and the card of each of its pages (the preview's editor draws a page
+    from the same two)."""
     paper = PAPER_SIZES[ctx.options.paper]
     deck = ctx.decks.get(component.id)
     # The layout fills the printable area unless it names a size of its own.
@@ -52,20 +74,10 @@ def render_sheet(ctx, component) -> list[OutputFile]:
     if component.rows and deck is not None:
         headings_name_their_columns(layout, component, deck)
     if deck is None:
-        cards = [blank_card()]
-    elif component.rows:
-        cards = [listing(deck, component.rows)]
-    else:
-        cards = deck.expanded()
-    buffer = io.BytesIO()
-    canvas = new_canvas(buffer, paper, f"{ctx.game.title}: {component.title or component.id}")
-    for card in cards:
-        canvas.saveState()
-        canvas.translate((paper[0] - layout.width) / 2, (paper[1] - layout.height) / 2)
-        layout.draw(canvas, card)
-        canvas.restoreState()
-        canvas.showPage()
-    return [finish(canvas, buffer, f"{component.id}-{ctx.options.paper}{ctx.options.variant}.pdf", role="home")]
+        return layout, [blank_card()]
+    if component.rows:
+        return layout, [listing(deck, component.rows)]
+    return layout, deck.expanded()
 
 
 def headings_name_their_columns(layout, component, deck) -> None:

@@ -1,16 +1,18 @@
-"""Editing a card's layout from the preview (`pnp serve --edit`), saved back to the YAML.
+"""Editing a layout from the preview (`pnp serve --edit`), saved back to the YAML.
 
-The page asks what is on a card (`elements`): each element of the layout that draws it, with
-its box in mm, the file and line that define it and its settings as written. It sends back
-a few changed values for one element (`change`): they are spliced into the file that defines
-the element (pnp.yaml_edit keeps every other byte), or into the card's own layout as an
-override of an inherited element. Before anything is written the changed file is loaded as
-a draft, the game checked and the card drawn, exactly as a build would, so a bad value is
-refused with the build's own message and the file is left alone.
+A piece is a deck's card (front or back, in the layout a front choice picks for that card), a
+board, or a page of a sheet, named by its component's id and the card's number. The page asks
+what is on a piece (`elements`): each element of the layout that draws it, with its box in mm,
+the file and line that define it and its settings as written. It sends back a few changed
+values for one element (`change`): they are spliced into the file that defines the element
+(pnp.yaml_edit keeps every other byte), or into the piece's own layout as an override of an
+inherited element. Before anything is written the changed file is loaded as a draft, the game
+checked and the piece drawn, exactly as a build would, so a bad value is refused with the
+build's own message and the file is left alone.
 
-Only layout files of the served game's decks, inside the project's layouts/ folder, are ever
-written: pnp's bundled layouts and anything else are refused, and no path comes from the
-request (layouts are named, elements numbered). An edit made in a text editor since the page
+Only layout files of the served game's decks, boards and sheets, inside the project's layouts/
+folder, are ever written: pnp's bundled layouts and anything else are refused, and no path
+comes from the request (components are named, elements numbered). An edit made in a text editor since the page
 looked is never overwritten: the page sends the digest of each file it saw."""
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from pnp.yaml_source import drafted
 EDITABLE = ("x", "y", "w", "h", "inset", "text", "font", "size", "colour", "fill", "stroke", "align",
             "valign", "when")
 MAX_TEXT = 500     # characters in one edited value (a request's body is at most 4 KB)
+EDIT_PIXELS = 2000  # the longest side of the picture the editor draws (a board would be huge at 150 dpi)
 
 
 class EditRefused(PnpError):
@@ -52,6 +55,44 @@ class Source:
     path: Path
     position: int        # its number in that file's `elements`
     id: str | None
+
+
+@dataclass
+class Piece:
+    """One piece as the editor shows it: the layout that draws this card (a deck's choice
+    already made) and the card."""
+
+    layout: Any          # a CompiledLayout; its bleed is the preview's on a card, none on a board or sheet
+    card: Any
+
+
+def piece_of(ctx, component, card_index: int, side: str) -> Piece:
+    """The layout and card a build draws for this piece, compiled by the kind's own code."""
+    from pnp.layout.choice import ChosenLayout
+    from pnp.serve.pictures import PREVIEW_BLEED
+    layout, cards = component.pieces(ctx, side, PREVIEW_BLEED)
+    if layout is None:
+        raise EditRefused(f"'{component.id}' has no {side}")
+    if not 0 <= card_index < len(cards):
+        raise EditRefused(f"'{component.id}' has no card {card_index + 1}; reload the page")
+    card = cards[card_index]
+    if isinstance(layout, ChosenLayout):
+        layout = layout.pick(card)   # the layout this card is drawn with is the one edited
+    return Piece(layout, card)
+
+
+def drawn(piece: Piece) -> str:
+    """The piece drawn as a build draws it and rasterised (a PNG, base64): a card as sharp as
+    the preview's, a board no more than EDIT_PIXELS across."""
+    import base64
+    from pnp.outputs.pieces import pieces_pdf
+    from pnp.outputs.raster import rasterise
+    from pnp.serve.pictures import FACE_DPI
+    bleed = piece.layout.bleed
+    pdf = pieces_pdf([(piece.layout, piece.card)], bleed, "edit", "edit.pdf")
+    longest_inches = (max(piece.layout.width, piece.layout.height) + 2 * bleed) / 72
+    png = next(iter(rasterise(pdf.data, min(FACE_DPI, EDIT_PIXELS / longest_inches))))
+    return base64.b64encode(png).decode()
 
 
 def digest(path: Path) -> str:
@@ -112,11 +153,12 @@ class LayoutEditor:
         self._lock = threading.Lock()
 
     # --- what the page reads ---------------------------------------------------------------
-    def elements(self, deck_id: str, card_index: int, side: str) -> dict:
-        from pnp.serve.pictures import PREVIEW_BLEED, SAFE_ZONE
-        from pnp.serve.pictures import RENDER_LOCK
+    def elements(self, component_id: str, card_index: int, side: str, picture: bool = False) -> dict:
+        """What is on the piece, and with `picture` the piece drawn (a PNG, base64)."""
+        from pnp.serve.pictures import RENDER_LOCK, SAFE_ZONE
         with RENDER_LOCK:
-            component, layout, card, editable = self._piece(deck_id, card_index, side)
+            piece, editable = self._piece(component_id, card_index, side)
+            layout = piece.layout
             name = layout.name
             template_elements = self._template(name).elements
             found = sources(self.root, name)
@@ -133,23 +175,26 @@ class LayoutEditor:
                              w=round(w / mm(1), 3), h=round(h / mm(1), 3)),
                     settings=settings, units=units))
             files = {self._shown(path): digest(path) for _, path in chain(self.root, name)}
-            return dict(deck=deck_id, card=card_index, side=side, layout=name,
-                        size_mm=[round(width_mm, 3), round(height_mm, 3)],
-                        bleed_mm=round(PREVIEW_BLEED / mm(1), 3), safe_mm=round(SAFE_ZONE / mm(1), 3),
-                        own_writable=found_path(self.root, name).resolve() in editable,
-                        palette=sorted(self._template(name).palette), files=files, elements=elements,
-                        fonts=sorted(component_fonts(self.root)))
+            answer = dict(component=component_id, card=card_index, side=side, label=piece.card.label, layout=name,
+                          size_mm=[round(width_mm, 3), round(height_mm, 3)],
+                          bleed_mm=round(layout.bleed / mm(1), 3), safe_mm=round(SAFE_ZONE / mm(1), 3),
+                          own_writable=found_path(self.root, name).resolve() in editable,
+                          palette=sorted(self._template(name).palette), files=files, elements=elements,
+                          fonts=sorted(component_fonts(self.root)))
+            if picture:
+                answer["picture"] = drawn(piece)
+            return answer
 
     # --- what the page asks to change -------------------------------------------------------
     def change(self, request: dict, draw_only: bool = False) -> dict:
         """Check the edit as a build would and, unless `draw_only`, save it. Returns the card
         drawn with the edit (a PNG, base64) and, once saved, the new element list."""
         from pnp.serve.pictures import RENDER_LOCK
-        deck_id, card_index, side = _request_piece(request)
+        component_id, card_index, side = _request_piece(request)
         index, target, changes = _request_change(request)
         with self._lock, RENDER_LOCK:
-            component, layout, card, editable = self._piece(deck_id, card_index, side)
-            name = layout.name
+            piece, editable = self._piece(component_id, card_index, side)
+            name = piece.layout.name
             found = sources(self.root, name)
             if not 0 <= index < len(found):
                 raise EditRefused(f"the layout has no element {index + 1}; reload the page")
@@ -174,11 +219,11 @@ class LayoutEditor:
                 raise EditRefused(f"{self._shown(path)} is not a layout file of this game inside "
                                   f"layouts/ (pnp's own layouts are never changed); choose 'override "
                                   f"in {name}' to change it for this game")
-            picture = self._checked(path, text, deck_id, card_index, side)
+            picture = self._checked(path, text, component_id, card_index, side)
             if draw_only:
                 return dict(picture=picture)
             write_atomically(path, text)
-        result = self.elements(deck_id, card_index, side)
+        result = self.elements(component_id, card_index, side)
         result["picture"] = picture
         return result
 
@@ -192,57 +237,36 @@ class LayoutEditor:
         from pnp.layout.template import load_template
         return load_template(self.root, name, _nowhere())
 
-    def _piece(self, deck_id: str, card_index: int, side: str):
-        """The deck component, the layout that draws this card on this side, the card, and the
-        layout files this game may have written: its decks' layouts inside layouts/."""
-        from pnp.layout.choice import ChosenLayout
+    def _piece(self, component_id: str, card_index: int, side: str) -> tuple[Piece, set[Path]]:
+        """The piece as a build draws it, and the layout files this game may have written: its
+        decks', boards' and sheets' layouts inside layouts/."""
         from pnp.render import BuildContext, PrintOptions
-        from pnp.kinds.deck import compile_deck_layouts
-        from pnp.render.distinct import first_copies
-        from pnp.serve.pictures import PREVIEW_BLEED
         project = self._project()
         checked = project.check(self.game_id)
         ctx = BuildContext(project, checked.game, checked.decks, PrintOptions(paper=checked.game.spec.paper))
-        component = next((c for c in checked.game.components if c.is_deck and c.id == deck_id), None)
-        if component is None:
-            raise EditRefused(f"the game has no deck '{deck_id}'; reload the page")
-        cards = first_copies(checked.decks[deck_id])
-        if not 0 <= card_index < len(cards):
-            raise EditRefused(f"the deck has no card {card_index + 1}; reload the page")
-        card = cards[card_index]
-        front, back = compile_deck_layouts(ctx, component, PREVIEW_BLEED)
-        layout = front if side == "front" else back
-        if layout is None:
-            raise EditRefused("this deck has no back")
-        if isinstance(layout, ChosenLayout):
-            layout = layout.pick(card)
+        component = next((c for c in checked.game.components if c.id == component_id), None)
+        if component is None or not component.layout_names():
+            raise EditRefused(f"the game has no deck, board or sheet '{component_id}'; reload the page")
+        piece = piece_of(ctx, component, card_index, side)
         editable = set()
         for other in checked.game.components:
-            if not other.is_deck:
-                continue
-            for named in _layout_names(other.front) + _layout_names(other.back):
+            for named in other.layout_names():
                 for _, path in chain(self.root, named):
                     resolved = path.resolve()
                     if self.layouts_folder in resolved.parents and not path.is_symlink():
                         editable.add(resolved)
-        return component, layout, card, editable
+        return piece, editable
 
-    def _checked(self, path: Path, text: str, deck_id: str, card_index: int, side: str) -> str:
-        """The edit loaded in place of the file, the game checked and this card drawn, as a
-        build would; the card's picture (PNG, base64). Any problem is refused, file untouched."""
-        import base64
-        from pnp.outputs.pieces import pieces_pdf
-        from pnp.outputs.raster import rasterise
-        from pnp.serve.pictures import FACE_DPI, PREVIEW_BLEED
+    def _checked(self, path: Path, text: str, component_id: str, card_index: int, side: str) -> str:
+        """The edit loaded in place of the file, the game checked and this piece drawn, as a
+        build would; its picture (PNG, base64). Any problem is refused, file untouched."""
         with drafted(path, text):
             try:
-                _, layout, card, _ = self._piece(deck_id, card_index, side)
-                pdf = pieces_pdf([(layout, card)], PREVIEW_BLEED, "edit", "edit.pdf")
+                piece, _ = self._piece(component_id, card_index, side)
+                return drawn(piece)
             except PnpError as exc:
                 raise EditRefused(exc.message, file=exc.file, line=exc.line, field=exc.field,
                                   hint=exc.hint) from None
-        png = next(iter(rasterise(pdf.data, FACE_DPI)))
-        return base64.b64encode(png).decode()
 
     def _settings(self, source: Source) -> tuple[dict, dict]:
         """The element's settings as written (lengths with their units), and each length's unit."""
@@ -255,7 +279,7 @@ class LayoutEditor:
             if isinstance(value, yaml.ScalarNode):
                 settings[key.value] = value.value if value.style in ("|", ">") else _typed(written, value.value)
             else:   # a condition or a list, shown as one line of YAML
-                settings[key.value] = scalar_text(yaml.safe_load(written))
+                settings[key.value] = scalar_text(value_of(text, value))
             if key.value in ("x", "y", "w", "h", "inset") and isinstance(value, yaml.ScalarNode):
                 units[key.value] = unit_of(value.value)
         return settings, units
@@ -281,18 +305,14 @@ def _typed(written: str, fallback: str) -> Any:
         return fallback
 
 
+def value_of(text: str, node: yaml.Node) -> Any:
+    """A value as written in `text`: a block list's first line, cut from its own, gets back the
+    indent the lines after it keep (a repeat's `elements`)."""
+    return yaml.safe_load(" " * node.start_mark.column + text[node.start_mark.index:node.end_mark.index])
+
+
 def found_path(root: Path, name: str) -> Path:
     return chain(root, name)[0][1]
-
-
-def _layout_names(value) -> list[str]:
-    """The layouts a deck's front or back names: one, or each of a choice's."""
-    from pnp.config.layout_ref import LayoutChoice
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, LayoutChoice):
-        return [str(name) for name in value.layouts.values()] + ([str(value.default)] if value.default else [])
-    return []
 
 
 def unit_of(text: str) -> str:
@@ -303,10 +323,11 @@ def unit_of(text: str) -> str:
 
 
 def _request_piece(request: dict) -> tuple[str, int, str]:
-    deck, card, side = request.get("deck"), request.get("card"), request.get("side", "front")
-    if not isinstance(deck, str) or not isinstance(card, int) or isinstance(card, bool) or side not in ("front", "back"):
-        raise EditRefused("an edit names a deck (text), a card (a number) and a side (front or back)")
-    return deck, card, side
+    component, card, side = request.get("component"), request.get("card"), request.get("side", "front")
+    if not isinstance(component, str) or not isinstance(card, int) or isinstance(card, bool) \
+            or side not in ("front", "back"):
+        raise EditRefused("an edit names a component (text), a card (a number) and a side (front or back)")
+    return component, card, side
 
 
 def _request_change(request: dict) -> tuple[int, str, dict]:
@@ -339,7 +360,7 @@ def with_override(text: str, source: Source, changes: dict, shown: str) -> str:
     for key, value in node.value:
         written = base_text[value.start_mark.index:value.end_mark.index]
         if not isinstance(value, yaml.ScalarNode) or value.style in ("|", ">") or "\n" in written:
-            written = scalar_text(yaml.safe_load(written), '"', in_flow=True)
+            written = scalar_text(value_of(base_text, value), '"', in_flow=True)
         parts.append(f"{key.value}: {written}")
     item = "{" + ", ".join(parts) + "}"
     document = node_at(text, [], shown)

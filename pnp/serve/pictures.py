@@ -212,8 +212,10 @@ class Preview:
                 pictures.append(f"{key}-{number}")
                 self.store.put(pictures[-1], png, [])
             self._page_sets[key] = pictures
+        # a board's or sheet's layout: with --edit, each picture opens the editor on its card
+        layouts = component.layout_names()
         return dict(id=component.id, title=component.title or component.id, kind=component.kind,
-                    pictures=pictures)
+                    pictures=pictures, layout=layouts[0] if layouts else None)
 
 
 def matching_back(back, card, backs: list):

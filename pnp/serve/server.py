@@ -7,8 +7,9 @@
     GET  /img/<key>.png         a picture, by the hash of what it was drawn from (immutable)
     POST /api/build             build the PDFs with the page's options into the output folder
     GET  /download/<name>       a file that a build started from this page wrote
-    GET  /api/edit/elements     with --edit: the elements of one card's layout (pnp.serve.editing)
-    POST /api/edit/preview      with --edit: the card drawn with a changed element, nothing saved
+    GET  /api/edit/elements     with --edit: the elements of one piece's layout (a card, a board, a
+                                sheet's page; pnp.serve.editing), and with picture=1 the piece drawn
+    POST /api/edit/preview      with --edit: the piece drawn with a changed element, nothing saved
     POST /api/edit              with --edit: the change checked as a build would, then saved
     GET  /table                 the table view: shuffle, deal and draw a deck (pnp.serve.table)
     GET  /api/odds?deck&hand&…  exact odds of a hand, as `pnp odds` gives them
@@ -56,7 +57,8 @@ from pnp.serve.editing import EditRefused, LayoutEditor
 from pnp.serve.live import LiveGame, error_json
 from pnp.serve.pictures import RENDER_LOCK, PreviewOptions
 
-ASSETS = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
+ASSETS = {"index.html": "text/html; charset=utf-8", "dom.js": "text/javascript; charset=utf-8",
+          "app.js": "text/javascript; charset=utf-8",
           "style.css": "text/css; charset=utf-8", "edit.js": "text/javascript; charset=utf-8",
           "edit.css": "text/css; charset=utf-8", "table.html": "text/html; charset=utf-8",
           "table.js": "text/javascript; charset=utf-8", "table.css": "text/css; charset=utf-8"}
@@ -268,7 +270,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
         except ValueError:
             return self._error(HTTPStatus.BAD_REQUEST, "card is a number")
         try:
-            self._json(editor.elements(query.get("deck", ""), card, query.get("side", "front")))
+            self._json(editor.elements(query.get("component", ""), card, query.get("side", "front"),
+                                       picture=query.get("picture") == "1"))
         except PnpError as exc:
             self._json(dict(error=error_json(exc)), status=HTTPStatus.BAD_REQUEST)
 

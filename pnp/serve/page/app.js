@@ -2,8 +2,8 @@
 // Pictures are named by the hash of what they were drawn from, so after an edit only the
 // cards that changed get a new address and only those are fetched.
 "use strict";
+// $ and element() are dom.js's.
 
-const $ = (id) => document.getElementById(id);
 let state = null;        // the last state the server sent
 let shownCard = null;    // "deck/index" of the card in the dialog
 // This session's token, put in the page by the server: every request that changes anything
@@ -20,18 +20,6 @@ function change(path, value) {
 
 function choices() {
   return { paper: $("paper").value, ink: $("ink").checked ? "1" : "", lang: $("lang").value };
-}
-
-function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) if (child) node.append(child);
-  return node;
 }
 
 // A piece picture with its trim, bleed and safe-zone guides. The picture includes the bleed.
@@ -76,11 +64,18 @@ function drawDeck(deck) {
     grid);
 }
 
+// A board's or sheet's pages; with --edit each has an "Edit layout" button (edit.js), page N
+// showing the component's card N.
 function drawPages(component) {
   const grid = element("div", { class: "grid" });
-  component.pictures.forEach((key, index) => grid.append(
-    element("a", { href: `/img/${key}.png`, target: "_blank" },
-      element("img", { src: `/img/${key}.png`, alt: `${component.title}, page ${index + 1}` }))));
+  component.pictures.forEach((key, index) => {
+    const picture = element("a", { href: `/img/${key}.png`, target: "_blank" },
+      element("img", { src: `/img/${key}.png`, alt: `${component.title}, page ${index + 1}` }));
+    if (!state.editing || !component.layout) return grid.append(picture);
+    grid.append(element("div", { class: "page" }, picture, element("button", {
+      type: "button", class: "edit-page", "data-component": component.id, "data-card": index,
+      title: `edit ${component.layout}`, text: "Edit layout" })));
+  });
   return element("section", { class: "pages", id: `pages-${component.id}` },
     element("h2", {}, component.title + " ", element("small", { text: `${component.pictures.length} page(s)` })), grid);
 }

@@ -1,51 +1,49 @@
-// The layout editor of `pnp serve --edit`: select a card's elements, drag, resize, nudge and
-// retype them; every change is checked by the server as a build would and saved to the
-// layout file that defines the element. Lengths are kept in mm here and written back in the
-// unit the layout already uses for that key.
+// The layout editor of `pnp serve --edit`: select the elements of a piece (a card, a board, a
+// sheet's page), drag, resize, nudge and retype them; every change is checked by the server as
+// a build would and saved to the layout file that defines the element. Lengths are kept in mm
+// here and written back in the unit the layout already uses for that key.
 "use strict";
 
 const edit = {
-  info: null,          // the server's answer: the card's layout, its elements, file digests
-  ref: null,           // {deck, card, side}
+  info: null,          // the server's answer: the piece's layout, its elements, file digests
+  ref: null,           // {component, card, side}: a deck's card, or a board's or sheet's page
   selected: null,      // element index
   hover: null,
   undo: [], redo: [],
   drag: null,          // {mode, startX, startY, box, moved}
-  picture: null,       // the card picture shown (a data URL after an edit)
+  picture: null,       // the piece as the server last drew it (a data URL)
   previewing: false, previewAgain: false,
   nudge: null,         // {timer, before}
   queue: Promise.resolve(),   // saves, one at a time
 };
 const SNAP_PX = 6;     // pointer distance within which an edge snaps to a guide
 
+// Pixels per mm: a card fits 460 x 560 px; a wide board takes the width the window has.
 function editScale() {
   const [w, h] = edit.info.size_mm, b = edit.info.bleed_mm;
-  return Math.min(460 / (w + 2 * b), 560 / (h + 2 * b), 8);
+  const width = Math.max(460, Math.min(window.innerWidth * 0.94 - 400, 1400));
+  return Math.min(width / (w + 2 * b), 560 / (h + 2 * b), 8);
 }
 
-async function openEditor(deckId, cardIndex, side) {
-  edit.ref = { deck: deckId, card: cardIndex, side };
-  edit.undo = []; edit.redo = []; edit.selected = null; edit.picture = null;
+async function openEditor(componentId, cardIndex, side) {
+  edit.ref = { component: componentId, card: cardIndex, side };
+  edit.undo = []; edit.redo = []; edit.selected = null; edit.picture = null; edit.info = null;
   await loadElements();
   if (!$("edit-dialog").open) $("edit-dialog").showModal();
   $("edit-stage").focus();
 }
 
+// The piece's elements and the piece drawn as the files now are (on opening, and after a file
+// changed on disk).
 async function loadElements() {
-  const query = new URLSearchParams({ deck: edit.ref.deck, card: edit.ref.card, side: edit.ref.side });
+  const query = new URLSearchParams({ ...edit.ref, picture: "1" });
   const response = await fetch(`/api/edit/elements?${query}`, { cache: "no-store" });
   const answer = await response.json();
   if (answer.error) return say(answer.error.text, true);
   edit.info = answer;
+  edit.picture = `data:image/png;base64,${answer.picture}`;
   drawStage();
   drawPanel();
-}
-
-function cardPicture() {
-  if (edit.picture) return edit.picture;
-  const [deck, card] = findCard(`${edit.ref.deck}/${edit.ref.card}`);
-  const key = edit.ref.side === "back" && card.back ? card.back : card.face;
-  return `/img/${key}.png`;
 }
 
 function say(text, bad = false) {
@@ -74,7 +72,7 @@ function drawStage() {
   place(trim, { x: 0, y: 0, w, h });
   const safe = element("div", { class: "edit-safe" });
   place(safe, { x: info.safe_mm, y: info.safe_mm, w: w - 2 * info.safe_mm, h: h - 2 * info.safe_mm });
-  stage.replaceChildren(element("img", { src: cardPicture(), alt: "the card", draggable: "false" }), trim, safe, ...boxes);
+  stage.replaceChildren(element("img", { src: edit.picture, alt: "the piece", draggable: "false" }), trim, safe, ...boxes);
 }
 
 function place(node, box) {
@@ -94,7 +92,11 @@ function elementAt(event) {
   const x = (event.clientX - rect.left) / s - b, y = (event.clientY - rect.top) / s - b;
   const under = edit.info.elements.filter((el) => x >= el.box.x - 0.5 && x <= el.box.x + el.box.w + 0.5 &&
     y >= el.box.y - 0.5 && y <= el.box.y + el.box.h + 0.5);
-  return under.length ? under[under.length - 1].index : null;   // the last drawn is on top
+  // The smallest box under the pointer, the last drawn of equal ones: a repeat or a table
+  // spans the whole board by default and would otherwise hide what lies under it.
+  let best = null;
+  for (const el of under) if (!best || el.box.w * el.box.h <= best.box.w * best.box.h) best = el;
+  return best ? best.index : null;
 }
 
 function current() {
@@ -258,7 +260,7 @@ const PANEL_KEYS = {
 
 function drawPanel() {
   const el = current(), info = edit.info;
-  $("edit-title").textContent = el ? `${el.id || "(no id)"} · ${el.kind}` : `${info.layout} — choose an element`;
+  $("edit-title").textContent = el ? `${el.id || "(no id)"} · ${el.kind}` : `${info.label} in ${info.layout} — choose an element`;
   $("edit-where").textContent = el ? `${el.file}:${el.line}` : "";
   const form = $("edit-form");
   form.replaceChildren();
@@ -400,4 +402,10 @@ $("dialog-edit").addEventListener("click", () => {
   const [deckId, index] = shownCard.split("/");
   $("card-dialog").close();
   openEditor(deckId, Number(index), side()).catch((error) => say(String(error), true));
+});
+// A board's or a sheet's page: its "Edit layout" button (app.js, drawPages) names the page.
+$("pieces").addEventListener("click", (event) => {
+  const button = event.target.closest("button.edit-page");
+  if (!button) return;
+  openEditor(button.dataset.component, Number(button.dataset.card), "front").catch((error) => say(String(error), true));
 });

@@ -2,8 +2,8 @@
 // pictures the preview draws; beside it the exact odds the server works out (GET /api/odds,
 // the code of `pnp odds`). Nothing here changes a file: counts typed in are tried only.
 "use strict";
+// $ and element() are dom.js's.
 
-const $ = (id) => document.getElementById(id);
 let snapshot = null;     // the game's data and picture keys, from /api/state
 let deckId = null;
 let counts = [];         // the counts tried, per distinct card (start: the data's)
@@ -32,18 +32,6 @@ function shuffled(items) {
     [out[i], out[j]] = [out[j], out[i]];
   }
   return out;
-}
-
-function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) if (child) node.append(child);
-  return node;
 }
 
 function deck() {
