@@ -14,16 +14,14 @@ from typing import TYPE_CHECKING, Any
 from pnp.cache import fingerprint
 from pnp.checkpoints import reached
 from pnp.outputs.folder import OutputFolder
-from pnp.impose import PAPER_SIZES
-from pnp.outputs.pdf import DRAFT, OutputFile
 from pnp.errors import PnpError
-from pnp.outputs.print_all import home_part, print_all, print_all_name
-from pnp.project import Project
-from pnp.render import BuildContext, PrintOptions
 from pnp.request import BuildRequest
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:   # the drawing code is imported only once a build has something to draw
     from pnp.commands.progress import ProgressBar
+    from pnp.outputs.pdf import OutputFile
+    from pnp.project import Project
+    from pnp.options import PrintOptions
 
 
 @dataclass
@@ -69,6 +67,8 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
             project.diagnostics.warn(warning)
         return [Written(folder.folder / f["name"], f["pages"], f["size"], 0.0, reused=True)
                 for f in previous]
+    from pnp.outputs.pdf import DRAFT
+    from pnp.render import BuildContext
     checked = project.check(game_id)
     game, decks = checked.game, checked.decks
     if not options.draft:
@@ -136,6 +136,8 @@ def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int
     """Every file of a build, in memory, each with the time it took. The pieces are drawn
     from `ctx.game` (translated in a translated build); the print-all cover is pnp's own page
     and names the parts as `game` does."""
+    from pnp.impose import PAPER_SIZES
+    from pnp.outputs.print_all import home_part, print_all
     project = ctx.project
     rendered: list[tuple[OutputFile, float]] = []
     parts = []
@@ -169,6 +171,7 @@ def distinct_names(game, files: list[OutputFile], game_id: str, options: PrintOp
     """No two files of a build share a name (one would silently replace the other): a
     component whose files would take the name of another's, or of the print-all file, is an
     error at its id. The print-all name is reserved even before it is made."""
+    from pnp.outputs.print_all import print_all_name
     by_id = {component.id: component for component in game.components}
     reserved = print_all_name(game_id, f"{options.paper}{options.variant}")
     seen: dict[str, Any] = {reserved: None}

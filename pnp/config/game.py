@@ -23,7 +23,7 @@ from pnp.contents import facts, kinds  # noqa: F401 - every rule kind registers 
 from pnp.contents.kinds import Rule
 from pnp.yaml_source import display_path, load_yaml
 from pnp.errors import PnpError, did_you_mean, known
-from pnp.layout.template import Size
+from pnp.layout.size import Size
 
 if TYPE_CHECKING:   # only for annotations: rendering is imported when a component renders
     from pnp.config.deck import Deck
