@@ -11,15 +11,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pnp.cache import fingerprint
+from pnp.cache import fingerprint, inputs_read, salt
 from pnp.checkpoints import reached
 from pnp.outputs.folder import OutputFolder
 from pnp.errors import PnpError
+from pnp.inputs import BuildInputs
 from pnp.request import BuildRequest
 
 if TYPE_CHECKING:   # the drawing code is imported only once a build has something to draw
     from pnp.commands.progress import ProgressBar
     from pnp.outputs.pdf import OutputFile
+    from pnp.outputs.reuse import Reuse
     from pnp.project import Project
     from pnp.options import PrintOptions
 
@@ -34,7 +36,7 @@ class Written:
     removed: bool = False  # written for a component the game no longer has, and removed
 
 
-def timed(render, *args) -> list[tuple[OutputFile, float]]:
+def timed(render, *args) -> list[tuple[OutputFile, float | None]]:
     """The files `render(*args)` makes, each with its share of the time it took."""
     started = time.perf_counter()
     files = render(*args)
@@ -58,7 +60,7 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     folder.recover()   # a commit a kill cut short is finished or undone before anything is judged
     project.fetch_data(game_id)   # data given by URL: its local copy counts in what changed
     asked = (project.root, game_id, options, paper, tuple(shops))   # before options get the paper
-    inputs = fingerprint(*asked)
+    inputs, read = inputs_read(*asked)
     previous = folder.up_to_date(inputs)
     if previous is not None and not keep_printed and not options.lang and stands_in(folder):
         previous = None   # the files are a watch's: build to record what this build's cards are
@@ -68,9 +70,13 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         return [Written(folder.folder / f["name"], f["pages"], f["size"], 0.0, reused=True)
                 for f in previous]
     from pnp.outputs.pdf import DRAFT
+    from pnp.outputs.reuse import Reuse, component_keys
     from pnp.render import BuildContext
     checked = project.check(game_id)
     game, decks = checked.game, checked.decks
+    # what each component reads, keyed from the same reading as `inputs` (shops draw no home file)
+    drawn_for = BuildInputs(project.root, (game_id,), options, paper).digest(salt(), read=[])
+    reuse = Reuse(folder, component_keys(game, drawn_for, read), folder.read_record())
     if not options.draft:
         checked.require_valid()
     for problem in checked.problems:   # a draft: built anyway, each rule problem told as a warning
@@ -85,7 +91,7 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         ctx.tick = progress(steps * (1 + len(shops)))
     marked = DRAFT.set(options.draft)
     try:
-        rendered = render_all(ctx, game, game_id, options, shops, steps)
+        rendered = render_all(ctx, game, game_id, options, shops, steps, reuse)
     finally:
         DRAFT.reset(marked)
     if ctx.translation is not None:   # built with the source text where a translation lacks it
@@ -104,8 +110,9 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         else:
             playtest = game_record(project.root, game, decks, ctx.compiled)
     paths = folder.commit([file for file, _ in rendered], unchanged, project.diagnostics.warnings,
-                          components=output_components(game), playtest=playtest)
-    return [Written(path, file.pages, len(file.data), spent)
+                          components=output_components(game), playtest=playtest,
+                          parts=reuse.parts if unchanged is not None else None)
+    return [Written(path, file.pages, len(file.data), spent or 0.0, reused=spent is None)
             for path, (file, spent) in zip(paths, rendered)] + \
         [Written(path, 0, 0, 0.0, removed=True) for path in folder.removed]
 
@@ -132,19 +139,18 @@ def made_for(component_id: str, lang: str | None) -> str:
     return f"{component_id}@{lang}" if lang else component_id
 
 
-def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int) -> list:
-    """Every file of a build, in memory, each with the time it took. The pieces are drawn
-    from `ctx.game` (translated in a translated build); the print-all cover is pnp's own page
-    and names the parts as `game` does."""
+def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int, reuse: Reuse) -> list:
+    """Every file of a build, in memory, each with the time it took (None: taken from the last
+    build, `reuse`). The pieces are drawn from `ctx.game` (translated in a translated build);
+    the print-all cover is pnp's own page and names the parts as `game` does."""
     from pnp.impose import PAPER_SIZES
     from pnp.outputs.print_all import home_part, print_all
     project = ctx.project
-    rendered: list[tuple[OutputFile, float]] = []
+    rendered: list[tuple[OutputFile, float | None]] = []
     parts = []
     drawn = {component.id: component for component in ctx.game.components}
     for component in game.components:
-        files = [(replace(file, component=made_for(component.id, options.lang)), spent)
-                 for file, spent in timed(drawn[component.id].render, ctx)]
+        files = reused(ctx, drawn[component.id], reuse) or drawn_now(ctx, drawn[component.id], reuse)
         rendered += files
         parts.append(home_part(options, drawn[component.id], [file for file, _ in files]))
         if not component.is_deck:   # a deck ticks card by card as it draws
@@ -165,6 +171,30 @@ def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int
         ctx.tick(steps)
     distinct_names(game, [file for file, _ in rendered], game_id, options)
     return rendered
+
+
+def reused(ctx, component, reuse: Reuse) -> list[tuple[OutputFile, float | None]]:
+    """A component's files as the last build wrote them, when it read the same (its warnings
+    told again); [] when it must be drawn."""
+    kept = reuse.kept(component.id)
+    if kept is None:
+        return []
+    for warning in kept.warnings:
+        ctx.project.diagnostics.warn(warning)
+    if component.is_deck:   # the build record's cards come from its compiled layouts
+        from pnp.render.deck import compile_deck_layouts
+        ctx.compiled[component.id] = compile_deck_layouts(ctx, component, ctx.options.bleed)
+        ctx.tick(component.steps(ctx.decks))
+    return [(file, None) for file in kept.files]
+
+
+def drawn_now(ctx, component, reuse: Reuse) -> list[tuple[OutputFile, float | None]]:
+    """A component drawn, its files and warnings noted for the next build to reuse."""
+    with ctx.project.diagnostics.listening() as heard:
+        files = [(replace(file, component=made_for(component.id, ctx.options.lang)), spent)
+                 for file, spent in timed(component.render, ctx)]
+    reuse.drawn(component.id, [file for file, _ in files], heard)
+    return files
 
 
 def distinct_names(game, files: list[OutputFile], game_id: str, options: PrintOptions) -> None:
