@@ -102,3 +102,31 @@ def test_a_missing_file_is_drawn_again(root, tmp_path):
     told = build(root, "big-ten", out).output
     assert (out / "big-ten/offense-letter.pdf").read_bytes() == kept
     assert "offense-letter.pdf  14 pages, 54 KiB, unchanged" not in told
+
+
+def test_validate_draws_every_page_but_makes_no_file_of_a_decks(root, monkeypatch):
+    """Issue 31, item 6: validate draws as a build does, and leaves out writing the file."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.commands.validate import validate_game
+    from pnp.project import Project
+    saved, shown = [], []
+    real_save, real_show = Canvas.save, Canvas.showPage
+    monkeypatch.setattr(Canvas, "save", lambda self: (saved.append(1), real_save(self))[1])
+    monkeypatch.setattr(Canvas, "showPage", lambda self: (shown.append(1), real_show(self))[1])
+    problems, _ = validate_game(Project(root), "big-ten")
+    assert problems == []
+    assert len(shown) > 50      # the decks' pages, the board's, the rule sheet's, the tuck boxes'
+    assert len(saved) == 1      # only the rule sheet, which reportlab's platypus lays out by writing it
+
+
+def test_icons_are_found_again_when_the_folder_changes(mini):
+    from pnp.layout.icons import icons_of
+    game = mini / "card_data/mini"
+    (game / "icons").mkdir(exist_ok=True)
+    before = icons_of(game)
+    assert "star" not in before
+    (game / "icons/star.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>')
+    assert icons_of(game)["star"] == (game / "icons/star.svg").resolve()
+    (game / "icons/star.svg").unlink()
+    assert "star" not in icons_of(game)
