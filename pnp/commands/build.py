@@ -181,9 +181,10 @@ def reused(ctx, component, reuse: Reuse) -> list[tuple[OutputFile, float | None]
         return []
     for warning in kept.warnings:
         ctx.project.diagnostics.warn(warning)
-    if component.is_deck:   # the build record's cards come from its compiled layouts
-        from pnp.render.deck import compile_deck_layouts
-        ctx.compiled[component.id] = compile_deck_layouts(ctx, component, ctx.options.bleed)
+    if component.is_deck:
+        if not ctx.options.lang:   # the build record's cards come from its compiled layouts
+            from pnp.render.deck import compile_deck_layouts
+            ctx.compiled[component.id] = compile_deck_layouts(ctx, component, ctx.options.bleed)
         ctx.tick(component.steps(ctx.decks))
     return [(file, None) for file in kept.files]
 
