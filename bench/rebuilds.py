@@ -25,10 +25,10 @@ REPO = Path(__file__).resolve().parent.parent
 CARD = ("card_data/big-ten/defense.yaml", 'name: "Run Blitz"', 'name: "Safety Blitz"')
 
 
-def timed(command: list[str], env: dict) -> tuple[float, float]:
+def timed(command: list[str], env: dict, cwd: Path) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one whole process."""
     started = time.perf_counter()
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(command, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - started
     if status != 0:
@@ -45,7 +45,8 @@ class Checkout:
         for folder in ("card_data", "layouts", "fonts"):
             shutil.copytree(REPO / folder, self.root / folder, symlinks=False)
         self.out = work / "out"
-        # the checkout's own package comes before any installed pnp; bytecode kept, as installed
+        # the checkout's own package comes before any installed pnp (run from its folder, which
+        # `python -m` puts first); bytecode kept, as an installed pnp has it
         self.env = {**os.environ, "PYTHONPATH": str(source)}
         self.env.pop("PYTHONDONTWRITEBYTECODE", None)
         self.flip = False
@@ -83,14 +84,14 @@ def main() -> None:
         checkouts = [Checkout(source, Path(temp) / str(n)) for n, source in enumerate(sources)]
         for checkout in checkouts:   # a first build, and bytecode written
             timed(checkout.pnp("build", "--all", "--root", str(checkout.root), "--out", str(checkout.out), "-q"),
-                  checkout.env)
+                  checkout.env, checkout.source)
         print("| workload | " + " | ".join(f"{c.source.name}: wall, CPU" for c in checkouts) + " |")
         print("|---|" + "---|" * len(checkouts))
         for name in checkouts[0].workloads():
             found: list[list[tuple[float, float]]] = [[] for _ in checkouts]
             for i in range(options.runs):
                 for checkout, times in zip(checkouts, found):
-                    times.append(timed(checkout.workloads()[name](i), checkout.env))
+                    times.append(timed(checkout.workloads()[name](i), checkout.env, checkout.source))
             cells = [f"{statistics.median(t[0] for t in times):.2f} s, {statistics.median(t[1] for t in times):.2f} s"
                      for times in found]
             print(f"| {name} | " + " | ".join(cells) + " |", flush=True)

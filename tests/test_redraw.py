@@ -130,3 +130,17 @@ def test_icons_are_found_again_when_the_folder_changes(mini):
     assert icons_of(game)["star"] == (game / "icons/star.svg").resolve()
     (game / "icons/star.svg").unlink()
     assert "star" not in icons_of(game)
+
+
+def test_a_build_in_two_processes_writes_the_bytes_of_one(root, tmp_path, monkeypatch):
+    """Issue 31, item 5: --jobs 2 draws components in processes of their own, same bytes."""
+    from pnp.commands import parallel
+    apart: list[set[str]] = []
+    real = parallel.drawn_apart
+    monkeypatch.setattr(parallel, "drawn_apart", lambda *args: (apart.append(set(found := real(*args))), found)[1])
+    build(root, "big-ten", tmp_path / "one", "--jobs", "1")
+    assert apart == []
+    build(root, "big-ten", tmp_path / "two", "--jobs", "2")
+    assert apart and {"offense", "defense", "rules", "tuck-boxes"} <= apart[0]   # drawn in the other processes
+    one, two = state(tmp_path / "one/big-ten"), state(tmp_path / "two/big-ten")
+    assert {name: sha for name, (sha, _) in one.items()} == {name: sha for name, (sha, _) in two.items()}

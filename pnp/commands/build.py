@@ -46,7 +46,7 @@ def timed(render, *args) -> list[tuple[OutputFile, float | None]]:
 
 def build_game(project: Project, game_id: str, out: Path, paper: str | None,
                options: PrintOptions, shops: Sequence = (), progress=None,
-               keep_printed: bool = False) -> list[Written]:
+               keep_printed: bool = False, jobs: int = 1) -> list[Written]:
     """Build every component of one game into out/<game_id>/.
 
     Everything is rendered in memory first and written only when all of it succeeded, all
@@ -54,7 +54,9 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     When nothing the build reads has changed since the last build there, nothing is redone.
     `progress(total)` may return a function to call with each step done. With `keep_printed`
     (pnp watch), the record keeps the cards of the last build that had none (a `pnp build`),
-    so `pnp diff` and `--reprint` still compare with what was printed."""
+    so `pnp diff` and `--reprint` still compare with what was printed. With `jobs` above one,
+    components are drawn in that many processes at once (pnp.commands.parallel), the same
+    bytes as in one."""
     folder = OutputFolder(out / game_id, language=options.lang)
     folder.check_place(project.root, out)
     folder.recover()   # a commit a kill cut short is finished or undone before anything is judged
@@ -91,7 +93,7 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         ctx.tick = progress(steps * (1 + len(shops)))
     marked = DRAFT.set(options.draft)
     try:
-        rendered = render_all(ctx, game, game_id, options, shops, steps, reuse)
+        rendered = render_all(ctx, game, game_id, options, shops, steps, reuse, jobs)
     finally:
         DRAFT.reset(marked)
     if ctx.translation is not None:   # built with the source text where a translation lacks it
@@ -139,7 +141,8 @@ def made_for(component_id: str, lang: str | None) -> str:
     return f"{component_id}@{lang}" if lang else component_id
 
 
-def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int, reuse: Reuse) -> list:
+def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int, reuse: Reuse,
+               jobs: int = 1) -> list:
     """Every file of a build, in memory, each with the time it took (None: taken from the last
     build, `reuse`). The pieces are drawn from `ctx.game` (translated in a translated build);
     the print-all cover is pnp's own page and names the parts as `game` does."""
@@ -149,8 +152,13 @@ def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int
     rendered: list[tuple[OutputFile, float | None]] = []
     parts = []
     drawn = {component.id: component for component in ctx.game.components}
+    ahead = {}   # components drawn in other processes, by id
+    if jobs > 1:
+        from pnp.commands.parallel import drawn_apart
+        ahead = drawn_apart(ctx, [drawn[c.id] for c in game.components if c.id not in reuse.reusable()], jobs)
     for component in game.components:
-        files = reused(ctx, drawn[component.id], reuse) or drawn_now(ctx, drawn[component.id], reuse)
+        files = reused(ctx, drawn[component.id], reuse) or \
+            drawn_now(ctx, drawn[component.id], reuse, ahead.get(component.id))
         rendered += files
         parts.append(home_part(options, drawn[component.id], [file for file, _ in files]))
         if not component.is_deck:   # a deck ticks card by card as it draws
@@ -189,11 +197,22 @@ def reused(ctx, component, reuse: Reuse) -> list[tuple[OutputFile, float | None]
     return [(file, None) for file in kept.files]
 
 
-def drawn_now(ctx, component, reuse: Reuse) -> list[tuple[OutputFile, float | None]]:
-    """A component drawn, its files and warnings noted for the next build to reuse."""
-    with ctx.project.diagnostics.listening() as heard:
-        files = [(replace(file, component=made_for(component.id, ctx.options.lang)), spent)
-                 for file, spent in timed(component.render, ctx)]
+def drawn_now(ctx, component, reuse: Reuse, apart=None) -> list[tuple[OutputFile, float | None]]:
+    """A component drawn (or `apart`: as another process drew it, its files and warnings),
+    its files and warnings noted for the next build to reuse."""
+    if apart is not None:
+        made, heard = apart
+        for warning in heard:
+            ctx.project.diagnostics.warn(warning)
+        if component.is_deck:
+            if not ctx.options.lang:   # the build record's cards come from its compiled layouts
+                from pnp.render.deck import compile_deck_layouts
+                ctx.compiled[component.id] = compile_deck_layouts(ctx, component, ctx.options.bleed)
+            ctx.tick(component.steps(ctx.decks))
+    else:
+        with ctx.project.diagnostics.listening() as heard:
+            made = timed(component.render, ctx)
+    files = [(replace(file, component=made_for(component.id, ctx.options.lang)), spent) for file, spent in made]
     reuse.drawn(component.id, [file for file, _ in files], heard)
     return files
 
@@ -225,7 +244,7 @@ def distinct_names(game, files: list[OutputFile], game_id: str, options: PrintOp
 
 def languages_built(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence = (),
                     progress: Callable[[str], ProgressBar] | None = None, as_written: bool = False,
-                    keep_printed: bool = False) -> Iterator[tuple[str, list[Written]]]:
+                    keep_printed: bool = False, jobs: int = 1) -> Iterator[tuple[str, list[Written]]]:
     """One game built as `request` asks, once per language it names (the game as written when
     it names none; with `as_written`, that too), each as (label, files written).
     `progress(label)` gives the bar a build reports its steps to; `keep_printed` is build_game's
@@ -238,15 +257,15 @@ def languages_built(project: Project, game_id: str, out: Path, request: BuildReq
         bar = progress(label) if progress is not None else None
         with bar if bar is not None else nullcontext():
             written = build_game(project, game_id, out, request.paper, request.options_for(lang=lang), shops,
-                                 bar.start if bar is not None else None, keep_printed=keep_printed)
+                                 bar.start if bar is not None else None, keep_printed=keep_printed, jobs=jobs)
         yield label, written
 
 
 def build_as_asked(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence = (),
-                   quiet: bool = False) -> None:
+                   quiet: bool = False, jobs: int = 1) -> None:
     """`pnp build` of one game: each language with its progress bar, then the files it wrote."""
     from pnp.commands.progress import ProgressBar, summarise
     for label, written in languages_built(project, game_id, out, request, shops,
-                                          lambda label: ProgressBar(label, enabled=not quiet)):
+                                          lambda label: ProgressBar(label, enabled=not quiet), jobs=jobs):
         if not quiet:
             summarise(label, written, out)

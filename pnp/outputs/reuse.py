@@ -80,6 +80,11 @@ class Reuse:
         self.last: dict = last if isinstance(last, dict) else {}
         self.parts: dict[str, dict] = {}
 
+    def reusable(self) -> set[str]:
+        """The components the last build drew from the same keys (their files not yet checked)."""
+        return {id for id, part in self.last.items()
+                if isinstance(part, dict) and part.get("key") == self.keys.get(id)}
+
     def kept(self, component_id: str) -> Kept | None:
         """The component's files from the last build, if it was drawn from the same key and
         every file is still there as written; else None (it is drawn again)."""
