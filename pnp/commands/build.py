@@ -187,14 +187,21 @@ def reused(ctx, component, reuse: Reuse) -> list[tuple[OutputFile, float | None]
     kept = reuse.kept(component.id)
     if kept is None:
         return []
-    for warning in kept.warnings:
+    taken_over(ctx, component, kept.warnings)
+    return [(file, None) for file in kept.files]
+
+
+def taken_over(ctx, component, warnings: list[str]) -> None:
+    """What drawing a component here would have done besides its files, for one drawn
+    elsewhere (by the last build, or another process): its warnings told, its progress, and
+    a deck's layouts compiled, which the build record's cards come from."""
+    for warning in warnings:
         ctx.project.diagnostics.warn(warning)
     if component.is_deck:
-        if not ctx.options.lang:   # the build record's cards come from its compiled layouts
+        if not ctx.options.lang:   # a translated build keeps no cards in its record
             from pnp.render.deck import compile_deck_layouts
             ctx.compiled[component.id] = compile_deck_layouts(ctx, component, ctx.options.bleed)
         ctx.tick(component.steps(ctx.decks))
-    return [(file, None) for file in kept.files]
 
 
 def drawn_now(ctx, component, reuse: Reuse, apart=None) -> list[tuple[OutputFile, float | None]]:
@@ -202,13 +209,7 @@ def drawn_now(ctx, component, reuse: Reuse, apart=None) -> list[tuple[OutputFile
     its files and warnings noted for the next build to reuse."""
     if apart is not None:
         made, heard = apart
-        for warning in heard:
-            ctx.project.diagnostics.warn(warning)
-        if component.is_deck:
-            if not ctx.options.lang:   # the build record's cards come from its compiled layouts
-                from pnp.render.deck import compile_deck_layouts
-                ctx.compiled[component.id] = compile_deck_layouts(ctx, component, ctx.options.bleed)
-            ctx.tick(component.steps(ctx.decks))
+        taken_over(ctx, component, heard)
     else:
         with ctx.project.diagnostics.listening() as heard:
             made = timed(component.render, ctx)
