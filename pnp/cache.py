@@ -14,7 +14,7 @@ from pathlib import Path
 from pnp import __version__
 from pnp.inputs import BuildInputs
 
-SALT = "pnp-cache-1"
+SALT = "pnp-cache-2"   # 2: files counted by their digests, components keyed one by one
 PACKAGE = Path(__file__).resolve().parent
 
 
@@ -30,4 +30,18 @@ def code_digest() -> str:
 
 def fingerprint(root: Path, game_id: str, options, paper: str | None, shops: tuple) -> str:
     """The key of one build: what BuildInputs says it reads, the options and pnp's code."""
-    return BuildInputs(Path(root), (game_id,), options, paper, shops).digest(f"{SALT}\0{code_digest()}")
+    return inputs_read(root, game_id, options, paper, shops)[0]
+
+
+def inputs_read(root: Path, game_id: str, options, paper: str | None,
+                shops: tuple) -> tuple[str, list[tuple[str, Path, bytes]]]:
+    """The key of one build and the digest of each file it reads, taken in one pass (the
+    keys of its components, pnp.outputs.reuse, are made from the same reading)."""
+    inputs = BuildInputs(Path(root), (game_id,), options, paper, shops)
+    read = inputs.file_digests()
+    return inputs.digest(salt(), read), read
+
+
+def salt() -> str:
+    """What every key starts from: the cache's version and pnp's own code."""
+    return f"{SALT}\0{code_digest()}"

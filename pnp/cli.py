@@ -127,8 +127,11 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
               "per deck the new, redrawn and extra cards behind a cover that lists what to take out "
               "and add; a board's changed tiles. Files end in -reprint; the full build's files and its "
               "record stay as they are.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Processes to draw components in at once (default: the number of cores); the "
+              "files are the same whatever the number.")
 @since_option
-def build(games, every, out, root, request, refresh, quiet, reprint, since):
+def build(games, every, out, root, request, refresh, quiet, reprint, since, jobs):
     """Build print-ready PDFs for one or more games.
 
     \b
@@ -166,7 +169,8 @@ def build(games, every, out, root, request, refresh, quiet, reprint, since):
         report.each_game(ids, reprint_one)
         conclude(report)
         return
-    report.each_game(ids, lambda game_id: build_as_asked(project, game_id, out, request, presets, quiet))
+    jobs = jobs or os.cpu_count() or 1
+    report.each_game(ids, lambda game_id: build_as_asked(project, game_id, out, request, presets, quiet, jobs))
     conclude(report)
 
 

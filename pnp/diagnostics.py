@@ -4,6 +4,9 @@ at the end, and the exit status."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import click
 
 from pnp.errors import ManyProblems, PnpError
@@ -15,11 +18,25 @@ class Diagnostics:
     def __init__(self):
         self.warnings: list[str] = []
         self._seen: set[str] = set()
+        self._heard: list[list[str]] = []   # for each `listening()` under way, what it was told
 
     def warn(self, message: str) -> None:
+        for heard in self._heard:
+            heard.append(message)
         if message not in self._seen:
             self._seen.add(message)
             self.warnings.append(message)
+
+    @contextlib.contextmanager
+    def listening(self) -> Iterator[list[str]]:
+        """Every warning given inside the block, told before or not: what a component's drawing
+        warns of, kept in the build record to be told again when the drawing is reused."""
+        heard: list[str] = []
+        self._heard.append(heard)
+        try:
+            yield heard
+        finally:
+            self._heard.remove(heard)
 
 
 class Report(Diagnostics):

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable, Literal
 
+from pnp.options import Duplex  # noqa: F401 - defined beside PrintOptions, light to import
 from pnp.errors import PnpError
 from pnp.units import mm
 
@@ -25,7 +26,6 @@ MARK_WIDTH = 0.25           # points
 MARK_GUTTER = mm(2)         # the narrowest gutter pnp chooses (a narrower one is a sliver to cut twice)
 MIN_MARK_GUTTER = CLEAR + MARK_WIDTH   # a mark beside one piece, CLEAR from the piece across the gutter
 MARGIN_FOR_MARK = INKJET_MARGIN + MARK_OFFSET + CUTTABLE_MARK
-Duplex = Literal["long-edge", "short-edge", "none", "fold"]
 Orientation = Literal["any", "upright", "turned"]
 
 

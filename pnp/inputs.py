@@ -75,24 +75,31 @@ class BuildInputs:
                 yield (f"pnp:{folder.name}/{path.relative_to(folder).as_posix()}" if own
                        else path.relative_to(root).as_posix()), path
 
-    def digest(self, code: str) -> str:
-        """The build cache's key: `code` (pnp's own source), the options and every byte read."""
+    def digest(self, code: str, read: list[tuple[str, Path, bytes]] | None = None) -> str:
+        """The build cache's key: `code` (pnp's own source), the options and every byte read
+        (`read`: the files' digests, when already taken)."""
         options = sorted(asdict(self.options).items()) if self.options is not None else None
         digest = hashlib.sha256(f"{code}\0{self.paper}\0{options}".encode())
         for shop in self.shops:
             digest.update(f"\0shop\0{shop.id}\0{shop}".encode())
+        for name, _, content in (read if read is not None else self.file_digests()):
+            digest.update(f"\0{name}\0".encode() + content)
+        return digest.hexdigest()
+
+    def file_digests(self) -> list[tuple[str, Path, bytes]]:
+        """Every file read as (its name, its path, the SHA-256 of its bytes); a link that
+        leads out is never read (a build refuses it): where it points counts instead."""
         folders = self.folders()
+        read = []
         for name, path in self.files():
-            digest.update(f"\0{name}\0".encode())
             try:
-                if leads_out(path, folders):   # never read (a build refuses it): where it points counts
-                    digest.update(os.readlink(path).encode(errors="surrogateescape"))
-                    continue
-                digest.update(path.read_bytes())
+                content = os.readlink(path).encode(errors="surrogateescape") if leads_out(path, folders) \
+                    else path.read_bytes()
             except OSError as exc:   # unreadable, or gone since the folder was listed
                 raise PnpError(f"cannot read {name}: {exc.strerror or exc}",
                                hint="check its permissions, or wait until the files stop changing") from None
-        return digest.hexdigest()
+            read.append((name, path, hashlib.sha256(content).digest()))
+        return read
 
     def look(self, leave_out: Iterable[Path] = ()) -> str:
         """Sizes and modification times of every file read but `leave_out`: cheap to take, and

@@ -30,13 +30,15 @@ def own_folders() -> tuple[Path, ...]:
     return tuple(found)
 
 
-def inside(path: Path, folders: Sequence[Path]) -> bool:
-    """Whether a resolved path is one of the folders or lies in one of them (each resolved)."""
+def inside(path: Path, folders: Sequence[Path], resolved: bool = False) -> bool:
+    """Whether a resolved path is one of the folders or lies in one of them (each resolved,
+    unless they already are)."""
     for folder in folders:
-        try:
-            folder = folder.resolve()
-        except (OSError, RuntimeError):
-            continue
+        if not resolved:
+            try:
+                folder = folder.resolve()
+            except (OSError, RuntimeError):
+                continue
         if path == folder or folder in path.parents:
             return True
     return False
@@ -53,7 +55,7 @@ def gate(path: Path, folders: Sequence[Path], fail: Fail, what: str, shown: str 
         resolved = path.resolve()
     except (OSError, RuntimeError):   # a link that leads to itself
         raise fail(f"{what} path '{shown}' is a link that never ends (a symlink loop)") from None
-    own = inside(resolved, own_folders())
+    own = inside(resolved, own_folders(), resolved=True)   # resolved once per process
     if not own and not inside(resolved, folders):
         raise fail(f"{what} path '{shown}' leads outside {where_to}")
     if resolved.exists() and not (resolved.is_file() or resolved.is_dir()):

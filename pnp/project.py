@@ -80,12 +80,27 @@ class Project:
     def fetch_data(self, game_id: str) -> None:
         """Download the data a game gives by URL where there is no local copy yet, or every
         one with `refresh`: done before a build looks at what changed, so new data counts."""
+        if not self._names_an_address(game_id):   # the common case, told without loading the game
+            return
         game = self.game(game_id)
         for component in game.components:
             name = component.reads()
             if name and is_url(name):
                 local_data(game.folder, name, component.where_is("data"), self.refresh,
                            self.diagnostics.warn)
+
+    def _names_an_address(self, game_id: str) -> bool:
+        """Whether the game's manifest could give data by URL: no web address in its text, none
+        in the game. A manifest that is a link, or cannot be read, is loaded (through the read
+        gate), to say why."""
+        folder = self.root / "card_data" / game_id
+        manifest = folder / "game.yaml"
+        if folder.is_symlink() or manifest.is_symlink():
+            return True
+        try:
+            return b"://" in manifest.read_bytes()
+        except OSError:
+            return True
 
     def decks(self, game: Game) -> dict[str, Deck]:
         """Each component with data, as the deck of cards it draws (its `where` applied)."""

@@ -7,7 +7,7 @@ combination is a `UsageProblem`, which the command line reports with exit status
 
 To add a print option: a field here (with its check in `check`), a click option in
 pnp.commands.options whose parameter name is the field's name, and, if it changes what is
-drawn, a field of the same name in PrintOptions (pnp.render), which `options_for` fills."""
+drawn, a field of the same name in PrintOptions (pnp.options), which `options_for` fills."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from pnp.units import mm
 
 if TYPE_CHECKING:
     from pnp.config.shop import ShopPreset
-    from pnp.render import PrintOptions
+    from pnp.options import PrintOptions
 
 PAPERS = ("letter", "a4")
 DUPLEX = ("long-edge", "short-edge", "none", "fold")
@@ -72,7 +72,7 @@ class BuildRequest:
         """The drawing options of one build: this request's, on the game's paper unless another
         was asked for, in language `lang` (None: the game as written). (build_game, which
         loads the game, puts in its paper itself.)"""
-        from pnp.render import PrintOptions
+        from pnp.options import PrintOptions
         shared = {f.name for f in fields(PrintOptions)} & {f.name for f in fields(self)}
         values: dict[str, Any] = {name: getattr(self, name) for name in shared}
         values.update(paper=self.paper or game_paper, lang=lang)

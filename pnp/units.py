@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from reportlab.lib import colors as rl_colors
-
 from pnp.yaml_source import type_name
 from pnp.errors import did_you_mean
 
@@ -70,10 +68,48 @@ _HEX = re.compile(r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 NO_COLOUR = ("none", "transparent", "")
 
 
+# reportlab's colour names a layout or card may use (tests/test_start_up.py keeps the list
+# equal to reportlab's), so that a deck's colour fields are checked without loading reportlab
+COLOUR_NAMES = frozenset("""
+    aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue
+    blueviolet brown burlywood cadetblue chartreuse chocolate coral cornflower cornflowerblue
+    cornsilk crimson cyan darkblue darkcyan darkgoldenrod darkgray darkgreen darkgrey darkkhaki
+    darkmagenta darkolivegreen darkorange darkorchid darkred darksalmon darkseagreen
+    darkslateblue darkslategray darkslategrey darkturquoise darkviolet deeppink deepskyblue
+    dimgray dimgrey dodgerblue fidblue fidlightblue fidred firebrick floralwhite forestgreen
+    fuchsia gainsboro ghostwhite gold goldenrod gray green greenyellow grey honeydew hotpink
+    indianred indigo ivory khaki lavender lavenderblush lawngreen lemonchiffon lightblue
+    lightcoral lightcyan lightgoldenrodyellow lightgreen lightgrey lightpink lightsalmon
+    lightseagreen lightskyblue lightslategray lightslategrey lightsteelblue lightyellow lime
+    limegreen linen magenta maroon mediumaquamarine mediumblue mediumorchid mediumpurple
+    mediumseagreen mediumslateblue mediumspringgreen mediumturquoise mediumvioletred
+    midnightblue mintcream mistyrose moccasin navajowhite navy oldlace olive olivedrab orange
+    orangered orchid palegoldenrod palegreen paleturquoise palevioletred papayawhip peachpuff
+    peru pink plum powderblue purple red rosybrown royalblue saddlebrown salmon sandybrown
+    seagreen seashell sienna silver skyblue slateblue slategray slategrey snow springgreen
+    steelblue tan teal thistle tomato transparent turquoise violet wheat white whitesmoke yellow
+    yellowgreen
+""".split())
+
+
+def colour_problem(text: str) -> str | None:
+    """Why `text` is not a colour ('#rrggbb', '#rgb', a CSS name or 'none'); None if it is one."""
+    text = text.strip()
+    if text.lower() in NO_COLOUR or _HEX.match(text) or text.lower() in COLOUR_NAMES:
+        return None
+    hint = did_you_mean(text.lower(), sorted(COLOUR_NAMES))
+    return (f"'{text}' is not a colour; use '#rrggbb' or a name like 'navy'"
+            + (f" ({hint})" if hint else ""))
+
+
 def parse_colour(text: str):
     """A reportlab colour for '#rrggbb', '#rgb' or a CSS colour name; None for 'none'.
 
     Raises ValueError with a sentence when the text is not a colour."""
+    problem = colour_problem(text)
+    if problem is not None:
+        raise ValueError(problem)
+    from reportlab.lib import colors as rl_colors   # here: loading a game's data draws nothing
     text = text.strip()
     if text.lower() in NO_COLOUR:
         return None
@@ -82,12 +118,7 @@ def parse_colour(text: str):
         if len(digits) == 3:
             digits = "".join(d * 2 for d in digits)
         return rl_colors.HexColor("#" + digits)
-    named = rl_colors.getAllNamedColors()
-    if text.lower() in named:
-        return named[text.lower()]
-    hint = did_you_mean(text.lower(), named)
-    raise ValueError(f"'{text}' is not a colour; use '#rrggbb' or a name like 'navy'"
-                     + (f" ({hint})" if hint else ""))
+    return rl_colors.getAllNamedColors()[text.lower()]
 
 
 def colour_hex(colour) -> str:

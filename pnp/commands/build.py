@@ -11,19 +11,19 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pnp.cache import fingerprint
+from pnp.cache import fingerprint, inputs_read, salt
 from pnp.checkpoints import reached
 from pnp.outputs.folder import OutputFolder
-from pnp.impose import PAPER_SIZES
-from pnp.outputs.pdf import DRAFT, OutputFile
 from pnp.errors import PnpError
-from pnp.exporters.print_all import home_part, print_all, print_all_name
-from pnp.project import Project
-from pnp.render import BuildContext, PrintOptions
+from pnp.inputs import BuildInputs
 from pnp.request import BuildRequest
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:   # the drawing code is imported only once a build has something to draw
     from pnp.commands.progress import ProgressBar
+    from pnp.outputs.pdf import OutputFile
+    from pnp.outputs.reuse import Reuse
+    from pnp.project import Project
+    from pnp.options import PrintOptions
 
 
 @dataclass
@@ -36,7 +36,7 @@ class Written:
     removed: bool = False  # written for a component the game no longer has, and removed
 
 
-def timed(render, *args) -> list[tuple[OutputFile, float]]:
+def timed(render, *args) -> list[tuple[OutputFile, float | None]]:
     """The files `render(*args)` makes, each with its share of the time it took."""
     started = time.perf_counter()
     files = render(*args)
@@ -46,7 +46,7 @@ def timed(render, *args) -> list[tuple[OutputFile, float]]:
 
 def build_game(project: Project, game_id: str, out: Path, paper: str | None,
                options: PrintOptions, shops: Sequence = (), progress=None,
-               keep_printed: bool = False) -> list[Written]:
+               keep_printed: bool = False, jobs: int = 1) -> list[Written]:
     """Build every component of one game into out/<game_id>/.
 
     Everything is rendered in memory first and written only when all of it succeeded, all
@@ -54,13 +54,15 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     When nothing the build reads has changed since the last build there, nothing is redone.
     `progress(total)` may return a function to call with each step done. With `keep_printed`
     (pnp watch), the record keeps the cards of the last build that had none (a `pnp build`),
-    so `pnp diff` and `--reprint` still compare with what was printed."""
+    so `pnp diff` and `--reprint` still compare with what was printed. With `jobs` above one,
+    components are drawn in that many processes at once (pnp.commands.parallel), the same
+    bytes as in one."""
     folder = OutputFolder(out / game_id, language=options.lang)
     folder.check_place(project.root, out)
     folder.recover()   # a commit a kill cut short is finished or undone before anything is judged
     project.fetch_data(game_id)   # data given by URL: its local copy counts in what changed
     asked = (project.root, game_id, options, paper, tuple(shops))   # before options get the paper
-    inputs = fingerprint(*asked)
+    inputs, read = inputs_read(*asked)
     previous = folder.up_to_date(inputs)
     if previous is not None and not keep_printed and not options.lang and stands_in(folder):
         previous = None   # the files are a watch's: build to record what this build's cards are
@@ -69,8 +71,14 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
             project.diagnostics.warn(warning)
         return [Written(folder.folder / f["name"], f["pages"], f["size"], 0.0, reused=True)
                 for f in previous]
+    from pnp.outputs.pdf import DRAFT
+    from pnp.outputs.reuse import Reuse, component_keys
+    from pnp.render import BuildContext
     checked = project.check(game_id)
     game, decks = checked.game, checked.decks
+    # what each component reads, keyed from the same reading as `inputs` (shops draw no home file)
+    drawn_for = BuildInputs(project.root, (game_id,), options, paper).digest(salt(), read=[])
+    reuse = Reuse(folder, component_keys(game, drawn_for, read), folder.read_record())
     if not options.draft:
         checked.require_valid()
     for problem in checked.problems:   # a draft: built anyway, each rule problem told as a warning
@@ -85,7 +93,7 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         ctx.tick = progress(steps * (1 + len(shops)))
     marked = DRAFT.set(options.draft)
     try:
-        rendered = render_all(ctx, game, game_id, options, shops, steps)
+        rendered = render_all(ctx, game, game_id, options, shops, steps, reuse, jobs)
     finally:
         DRAFT.reset(marked)
     if ctx.translation is not None:   # built with the source text where a translation lacks it
@@ -104,8 +112,9 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         else:
             playtest = game_record(project.root, game, decks, ctx.compiled)
     paths = folder.commit([file for file, _ in rendered], unchanged, project.diagnostics.warnings,
-                          components=output_components(game), playtest=playtest)
-    return [Written(path, file.pages, len(file.data), spent)
+                          components=output_components(game), playtest=playtest,
+                          parts=reuse.parts if unchanged is not None else None)
+    return [Written(path, file.pages, len(file.data), spent or 0.0, reused=spent is None)
             for path, (file, spent) in zip(paths, rendered)] + \
         [Written(path, 0, 0, 0.0, removed=True) for path in folder.removed]
 
@@ -132,17 +141,24 @@ def made_for(component_id: str, lang: str | None) -> str:
     return f"{component_id}@{lang}" if lang else component_id
 
 
-def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int) -> list:
-    """Every file of a build, in memory, each with the time it took. The pieces are drawn
-    from `ctx.game` (translated in a translated build); the print-all cover is pnp's own page
-    and names the parts as `game` does."""
+def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int, reuse: Reuse,
+               jobs: int = 1) -> list:
+    """Every file of a build, in memory, each with the time it took (None: taken from the last
+    build, `reuse`). The pieces are drawn from `ctx.game` (translated in a translated build);
+    the print-all cover is pnp's own page and names the parts as `game` does."""
+    from pnp.impose import PAPER_SIZES
+    from pnp.exporters.print_all import home_part, print_all
     project = ctx.project
-    rendered: list[tuple[OutputFile, float]] = []
+    rendered: list[tuple[OutputFile, float | None]] = []
     parts = []
     drawn = {component.id: component for component in ctx.game.components}
+    ahead = {}   # components drawn in other processes, by id
+    if jobs > 1:
+        from pnp.commands.parallel import drawn_apart
+        ahead = drawn_apart(ctx, [drawn[c.id] for c in game.components if c.id not in reuse.reusable()], jobs)
     for component in game.components:
-        files = [(replace(file, component=made_for(component.id, options.lang)), spent)
-                 for file, spent in timed(drawn[component.id].render, ctx)]
+        files = reused(ctx, drawn[component.id], reuse) or \
+            drawn_now(ctx, drawn[component.id], reuse, ahead.get(component.id))
         rendered += files
         parts.append(home_part(options, drawn[component.id], [file for file, _ in files]))
         if not component.is_deck:   # a deck ticks card by card as it draws
@@ -165,10 +181,48 @@ def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int
     return rendered
 
 
+def reused(ctx, component, reuse: Reuse) -> list[tuple[OutputFile, float | None]]:
+    """A component's files as the last build wrote them, when it read the same (its warnings
+    told again); [] when it must be drawn."""
+    kept = reuse.kept(component.id)
+    if kept is None:
+        return []
+    taken_over(ctx, component, kept.warnings)
+    return [(file, None) for file in kept.files]
+
+
+def taken_over(ctx, component, warnings: list[str]) -> None:
+    """What drawing a component here would have done besides its files, for one drawn
+    elsewhere (by the last build, or another process): its warnings told, its progress, and
+    a deck's layouts compiled, which the build record's cards come from."""
+    for warning in warnings:
+        ctx.project.diagnostics.warn(warning)
+    if component.is_deck:
+        if not ctx.options.lang:   # a translated build keeps no cards in its record
+            from pnp.kinds.deck import compile_deck_layouts
+            ctx.compiled[component.id] = compile_deck_layouts(ctx, component, ctx.options.bleed)
+        ctx.tick(component.steps(ctx.decks))
+
+
+def drawn_now(ctx, component, reuse: Reuse, apart=None) -> list[tuple[OutputFile, float | None]]:
+    """A component drawn (or `apart`: as another process drew it, its files and warnings),
+    its files and warnings noted for the next build to reuse."""
+    if apart is not None:
+        made, heard = apart
+        taken_over(ctx, component, heard)
+    else:
+        with ctx.project.diagnostics.listening() as heard:
+            made = timed(component.render, ctx)
+    files = [(replace(file, component=made_for(component.id, ctx.options.lang)), spent) for file, spent in made]
+    reuse.drawn(component.id, [file for file, _ in files], heard)
+    return files
+
+
 def distinct_names(game, files: list[OutputFile], game_id: str, options: PrintOptions) -> None:
     """No two files of a build share a name (one would silently replace the other): a
     component whose files would take the name of another's, or of the print-all file, is an
     error at its id. The print-all name is reserved even before it is made."""
+    from pnp.exporters.print_all import print_all_name
     by_id = {component.id: component for component in game.components}
     reserved = print_all_name(game_id, f"{options.paper}{options.variant}")
     seen: dict[str, Any] = {reserved: None}
@@ -191,7 +245,7 @@ def distinct_names(game, files: list[OutputFile], game_id: str, options: PrintOp
 
 def languages_built(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence = (),
                     progress: Callable[[str], ProgressBar] | None = None, as_written: bool = False,
-                    keep_printed: bool = False) -> Iterator[tuple[str, list[Written]]]:
+                    keep_printed: bool = False, jobs: int = 1) -> Iterator[tuple[str, list[Written]]]:
     """One game built as `request` asks, once per language it names (the game as written when
     it names none; with `as_written`, that too), each as (label, files written).
     `progress(label)` gives the bar a build reports its steps to; `keep_printed` is build_game's
@@ -204,15 +258,15 @@ def languages_built(project: Project, game_id: str, out: Path, request: BuildReq
         bar = progress(label) if progress is not None else None
         with bar if bar is not None else nullcontext():
             written = build_game(project, game_id, out, request.paper, request.options_for(lang=lang), shops,
-                                 bar.start if bar is not None else None, keep_printed=keep_printed)
+                                 bar.start if bar is not None else None, keep_printed=keep_printed, jobs=jobs)
         yield label, written
 
 
 def build_as_asked(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence = (),
-                   quiet: bool = False) -> None:
+                   quiet: bool = False, jobs: int = 1) -> None:
     """`pnp build` of one game: each language with its progress bar, then the files it wrote."""
     from pnp.commands.progress import ProgressBar, summarise
     for label, written in languages_built(project, game_id, out, request, shops,
-                                          lambda label: ProgressBar(label, enabled=not quiet)):
+                                          lambda label: ProgressBar(label, enabled=not quiet), jobs=jobs):
         if not quiet:
             summarise(label, written, out)

@@ -46,4 +46,5 @@ def summarise(game_id: str, written: list, out: Path) -> None:
             click.echo(f"  {item.path}  removed: its component is no longer in game.yaml")
             continue
         pages = f"{item.pages} page{'s' if item.pages != 1 else ''}, " if item.pages else ""
-        click.echo(f"  {item.path}  {pages}{item.size / 1024:.0f} KiB, {item.seconds:.2f} s")
+        spent = "unchanged, not drawn again" if item.reused else f"{item.seconds:.2f} s"
+        click.echo(f"  {item.path}  {pages}{item.size / 1024:.0f} KiB, {spent}")

@@ -19,15 +19,20 @@ from pnp.request import BuildRequest
 def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
     """(rule and translation problems, number of rules checked). Load and drawing errors raise
     PnpError."""
+    from pnp.outputs.pdf import CHECKING
     checked = project.check(game_id)
     game = checked.game
     ctx = BuildContext(project, game, checked.decks, BuildRequest().options_for(game.spec.paper))
     files = []
-    for component in game.components:
-        files += [replace(file, component=component.id) for file in component.render(ctx)]
-    from pnp.commands.build import distinct_names
-    distinct_names(game, files, game_id, ctx.options)   # as a build would stop on them
-    return checked.problems + each_translation_drawn(ctx), len(game.contents)
+    checking = CHECKING.set(True)   # every page drawn, no file made of them
+    try:
+        for component in game.components:
+            files += [replace(file, component=component.id) for file in component.render(ctx)]
+        from pnp.commands.build import distinct_names
+        distinct_names(game, files, game_id, ctx.options)   # as a build would stop on them
+        return checked.problems + each_translation_drawn(ctx), len(game.contents)
+    finally:
+        CHECKING.reset(checking)
 
 
 def each_translation_drawn(ctx) -> list[str]:

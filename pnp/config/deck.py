@@ -190,12 +190,11 @@ def field_value(spec: FieldSpec, value, where: Where):
     if kind == "table":
         return convert(list[list[str | int | float]], value, where)
     if kind == "colour":
-        from pnp.units import parse_colour
+        from pnp.units import colour_problem
         text = convert(str, value, where)
-        try:
-            parse_colour(text)
-        except ValueError as exc:
-            raise where.error(str(exc)) from None
+        problem = colour_problem(text)
+        if problem is not None:
+            raise where.error(problem)
         return text
     raise AssertionError(kind)
 

@@ -16,13 +16,11 @@ timeout). Anything less is a failed download: the earlier copy stays as it was.
 from __future__ import annotations
 
 import hashlib
-import http.client
 import json
 import os
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -88,6 +86,7 @@ def check_address(address: str, where) -> None:
 
 def download(address: str) -> bytes:
     """The whole body at `address`, within TOTAL_SECONDS, or DownloadFailed (an OSError)."""
+    import http.client   # here: a build that downloads nothing does not load the HTTP machinery
     done = threading.Event()
     stop = threading.Event()
     result: dict = {}
@@ -120,6 +119,7 @@ def download(address: str) -> bytes:
 
 
 def read_whole(address: str, stop: threading.Event) -> bytes:
+    import urllib.request
     request = urllib.request.Request(address, headers={"User-Agent": "pnp (print-and-play builder)"})
     with urllib.request.urlopen(request, timeout=TIMEOUT) as response:   # noqa: S310 (http/https only)
         declared = response.headers.get("Content-Length")

@@ -10,6 +10,7 @@ form made once per PDF and colour), a PNG with its own pixels (a form once per P
 
 from __future__ import annotations
 
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -25,17 +26,41 @@ CAP_HEIGHT = 0.72             # of the font size: where capitals reach, near eno
 
 
 def icons_of(game_dir: Path) -> dict[str, Path]:
-    """The icons a game has: icons/NAME.svg or .png (SVG first), each inside the game folder."""
+    """The icons a game has: icons/NAME.svg or .png (SVG first), each inside the game folder.
+    Every text element asks; the folder is gone through again only when an entry in it changed."""
+    return dict(_icons_found(game_dir, _folder_state(game_dir / "icons")))
+
+
+def _folder_state(folder: Path) -> tuple:
+    """What changes when anything in the folder does: each entry's name, inode, change time
+    and mode (a file edited, replaced, linked or made a link), and where each link points."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+        state = os.lstat(folder)
+        return (state.st_ino, state.st_ctime_ns, state.st_mode, folder.resolve(),
+                tuple((entry.name, *_entry_state(entry)) for entry in entries))
+    except OSError:
+        return ()
+
+
+def _entry_state(entry: os.DirEntry) -> tuple:
+    state = entry.stat(follow_symlinks=False)
+    target = os.readlink(entry.path) if entry.is_symlink() else ""
+    return state.st_ino, state.st_ctime_ns, state.st_mode, target
+
+
+@lru_cache(maxsize=8)
+def _icons_found(game_dir: Path, state: tuple) -> tuple[tuple[str, Path], ...]:
     folder = game_dir / "icons"
     if not folder.is_dir():
-        return {}
+        return ()
     gate(folder, [game_dir], file_error(folder), "the icons folder", shown="icons")
     found: dict[str, Path] = {}
     for path in sorted(folder.iterdir()):
         if path.suffix.lower() in (".svg", ".png") and path.stem not in found:
             gate(path, [game_dir], file_error(path), "icon", shown=f"icons/{path.name}")
             found[path.stem] = path
-    return found
+    return tuple(found.items())
 
 
 def with_tokens(text: str, icons: dict[str, Path], fail) -> tuple[str, tuple[tuple[str, float], ...]]:

@@ -185,6 +185,9 @@ class CompiledLayout:
 
     def _form(self, canvas, index: int, look: tuple, drawers, card) -> str:
         forms = canvas.__dict__.setdefault("_pnp_forms", {})
+        # held by the canvas, so no layout compiled later for it (a tuck box's, deck after
+        # deck) can be given this one's id and take its forms
+        canvas.__dict__.setdefault("_pnp_form_layouts", {})[id(self)] = self
         key = (id(self), index, look)
         if key not in forms:
             name = f"pnp{len(forms)}"

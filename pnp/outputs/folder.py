@@ -136,11 +136,13 @@ class OutputFolder:
 
     def commit(self, files, fingerprint: str | None = None, warnings: Sequence[str] = (),
                components: set[str] | None = None, playtest: dict | None = None,
-               keep_record: bool = False) -> list[Path]:
+               keep_record: bool = False, parts: dict | None = None) -> list[Path]:
         """Write every file (name, data) into the folder, or none of them. Given the game's
         `components`, files pnp wrote for one it no longer has are removed afterwards.
         `playtest` is kept in the record for `pnp diff` (pnp.playtest.record); `keep_record`
-        leaves the last build's record as it is (a reprint is not a build of the whole game)."""
+        leaves the last build's record as it is (a reprint is not a build of the whole game).
+        `parts` (pnp.outputs.reuse) is what the next build needs to reuse each component's
+        files. A file that already holds the new bytes is left alone (its time too)."""
         names: set[str] = set()
         for file in files:
             self.target(file.name)   # every path is checked before anything is written
@@ -164,6 +166,8 @@ class OutputFolder:
                     for f in files], "warnings": list(warnings)}
                 if playtest is not None and record is not None:
                     record["playtest"] = playtest
+                if parts is not None and record is not None:
+                    record["components"] = parts
                 if keep_record:
                     record = self.read_record()
                 journal = {"renames": staged, "manifest": dict(sorted(manifest.items())), "record": record,
@@ -336,6 +340,18 @@ class OutputFolder:
             raise PnpError(f"{shown} is not a journal pnp wrote here ({exc}): {advice}") from None
         return journal
 
+    def kept(self, name: str, expected: str) -> bytes | None:
+        """The bytes of the folder's file `name` if it is a plain file holding what the last
+        build wrote (SHA-256 `expected`); else None."""
+        path = self.target(name)
+        try:
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                return None
+            data = path.read_bytes()
+        except OSError:
+            return None
+        return data if digest(data) == expected else None
+
     def _holds(self, name: str, expected: str | None) -> bool:
         """Whether the folder's file `name` is a plain file with these contents."""
         path = self.target(name)
@@ -463,6 +479,8 @@ class OutputFolder:
         staged: list[dict] = []
         try:
             for file in files:
+                if self._holds(file.name, digest(file.data)):
+                    continue   # the same bytes: nothing to write, and its time says when it last changed
                 target = self.target(file.name)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 fd, temp = tempfile.mkstemp(prefix=f"{PART}{target.name}.", dir=target.parent)

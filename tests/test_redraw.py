@@ -1,0 +1,146 @@
+"""Redraw only what changed (issue 31, item 3): a component whose inputs did not change is
+taken from the last build's files, which keep their bytes and times; what is drawn again
+gives the same bytes as a build from scratch."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import pypdfium2
+
+from conftest import build, run
+
+OLD = 1_000_000_000   # a time long past, set on every file before the rebuild
+
+
+def state(folder: Path) -> dict[str, tuple[str, int]]:
+    """Each output file's SHA-256 and modification time."""
+    return {path.name: (hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns)
+            for path in sorted(folder.glob("*.pdf"))}
+
+
+def age(folder: Path) -> None:
+    for path in folder.glob("*.pdf"):
+        os.utime(path, (OLD, OLD))
+
+
+def change_a_card(root: Path) -> None:
+    data = root / "card_data/big-ten/defense.yaml"
+    text = data.read_text(encoding="utf-8")
+    assert 'name: "Run Blitz"' in text
+    data.write_text(text.replace('name: "Run Blitz"', 'name: "Safety Blitz"'), encoding="utf-8")
+
+
+def test_a_changed_card_rewrites_its_deck_alone(root, tmp_path):
+    out = tmp_path / "out"
+    build(root, "big-ten", out)
+    folder = out / "big-ten"
+    age(folder)
+    before = state(folder)
+    change_a_card(root)
+    told = build(root, "big-ten", out).output
+    after = state(folder)
+    changed = {name for name in before if before[name] != after[name]}
+    assert changed == {"defense-letter.pdf", "big-ten-print-all-letter.pdf"}
+    for name in set(before) - changed:
+        assert after[name][1] == OLD * 10**9   # not written at all
+    assert "offense-letter.pdf  14 pages, 54 KiB, unchanged, not drawn again" in told
+    assert "defense-letter.pdf  14 pages, 89 KiB, unchanged" not in told
+
+    # what was reused and what was drawn again is what a build from scratch makes
+    fresh = tmp_path / "fresh"
+    build(root, "big-ten", fresh)
+    assert {name: sha for name, (sha, _) in state(fresh / "big-ten").items()} == \
+        {name: sha for name, (sha, _) in after.items()}
+
+
+def pixels(path: Path, index: int) -> bytes:
+    document = pypdfium2.PdfDocument(str(path))
+    try:
+        return document[index].render(scale=0.5).to_pil().tobytes()
+    finally:
+        document.close()
+
+
+def test_the_print_all_file_shows_the_parts_as_written(root, tmp_path):
+    """Assembled from the parts (reused and redrawn alike), its pages are theirs."""
+    out = tmp_path / "out"
+    build(root, "big-ten", out)
+    change_a_card(root)
+    build(root, "big-ten", out)
+    folder = out / "big-ten"
+    whole = folder / "big-ten-print-all-letter.pdf"
+    # the cover and its blank back, then offense (14 pages), then defense
+    assert pixels(whole, 2) == pixels(folder / "offense-letter.pdf", 0)      # reused
+    assert pixels(whole, 2 + 14) == pixels(folder / "defense-letter.pdf", 0)  # drawn again
+    assert pixels(whole, 2 + 14 + 5) == pixels(folder / "defense-letter.pdf", 5)
+    assert pixels(whole, 2 + 14) != pixels(folder / "offense-letter.pdf", 0)
+
+
+def test_a_reused_component_tells_its_warnings_again(root, tmp_path):
+    out = tmp_path / "out"
+    first = run("build", "--game", "monster-ball", "--out", str(out), root=root)
+    warned = [line for line in (first.stderr or first.output).splitlines() if line.startswith("warning: tokens:")]
+    assert warned
+    data = root / "card_data/monster-ball/monsters.yaml"   # the rosters' data, not the tokens'
+    data.write_text(data.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
+    again = run("build", "--game", "monster-ball", "--out", str(out), root=root)
+    assert again.exit_code == 0
+    assert "tokens-letter.pdf" in again.output and "not drawn again" in again.output
+    for line in warned:
+        assert line in (again.stderr or again.output)
+
+
+def test_a_missing_file_is_drawn_again(root, tmp_path):
+    out = tmp_path / "out"
+    build(root, "big-ten", out)
+    kept = (out / "big-ten/offense-letter.pdf").read_bytes()
+    (out / "big-ten/offense-letter.pdf").unlink()
+    change_a_card(root)
+    told = build(root, "big-ten", out).output
+    assert (out / "big-ten/offense-letter.pdf").read_bytes() == kept
+    assert "offense-letter.pdf  14 pages, 54 KiB, unchanged" not in told
+
+
+def test_validate_draws_every_page_but_makes_no_file_of_a_decks(root, monkeypatch):
+    """Issue 31, item 6: validate draws as a build does, and leaves out writing the file."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.commands.validate import validate_game
+    from pnp.project import Project
+    saved, shown = [], []
+    real_save, real_show = Canvas.save, Canvas.showPage
+    monkeypatch.setattr(Canvas, "save", lambda self: (saved.append(1), real_save(self))[1])
+    monkeypatch.setattr(Canvas, "showPage", lambda self: (shown.append(1), real_show(self))[1])
+    problems, _ = validate_game(Project(root), "big-ten")
+    assert problems == []
+    assert len(shown) > 50      # the decks' pages, the board's, the rule sheet's, the tuck boxes'
+    assert len(saved) == 1      # only the rule sheet, which reportlab's platypus lays out by writing it
+
+
+def test_icons_are_found_again_when_the_folder_changes(mini):
+    from pnp.layout.icons import icons_of
+    game = mini / "card_data/mini"
+    (game / "icons").mkdir(exist_ok=True)
+    before = icons_of(game)
+    assert "star" not in before
+    (game / "icons/star.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>')
+    assert icons_of(game)["star"] == (game / "icons/star.svg").resolve()
+    (game / "icons/star.svg").unlink()
+    assert "star" not in icons_of(game)
+
+
+def test_a_build_in_two_processes_writes_the_bytes_of_one(root, tmp_path, monkeypatch):
+    """Issue 31, item 5: --jobs 2 draws components in processes of their own, same bytes."""
+    from pnp.commands import parallel
+    apart: list[set[str]] = []
+    real = parallel.drawn_apart
+    monkeypatch.setattr(parallel, "drawn_apart", lambda *args: (apart.append(set(found := real(*args))), found)[1])
+    build(root, "big-ten", tmp_path / "one", "--jobs", "1")
+    assert apart == []
+    build(root, "big-ten", tmp_path / "two", "--jobs", "2")
+    assert apart and {"offense", "defense", "rules", "tuck-boxes"} <= apart[0]   # drawn in the other processes
+    one, two = state(tmp_path / "one/big-ten"), state(tmp_path / "two/big-ten")
+    assert {name: sha for name, (sha, _) in one.items()} == {name: sha for name, (sha, _) in two.items()}

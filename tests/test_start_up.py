@@ -1,0 +1,87 @@
+"""Starting fast (issue 31, item 4): `pnp --help`, `pnp list` and a rebuild where nothing
+changed import no drawing code. Checked by the modules a fresh process has loaded when it
+ends (timings belong in bench/), so the test holds on a busy machine."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pnp.units import COLOUR_NAMES, colour_problem, parse_colour
+
+# what only drawing needs: the PDF and picture libraries and pnp's renderers and layout machinery
+DRAWING = ("reportlab", "PIL", "pypdfium2", "pypdf", "pnp.render", "pnp.outputs.pdf", "pnp.outputs.print_all",
+           "pnp.fonts", "pnp.impose")
+LIGHT_LAYOUT = {"pnp.layout", "pnp.layout.binding"}   # data, not drawing
+
+LOADED = """
+import json, sys
+from pnp.cli import main
+sys.argv = ["pnp"] + sys.argv[1:]
+try:
+    main()
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def loaded_modules(*args: str) -> list[str]:
+    """The modules a `pnp ARGS` process has imported when it is done."""
+    finished = subprocess.run([sys.executable, "-c", LOADED, *args], capture_output=True, text=True, timeout=120)
+    return json.loads(finished.stderr.strip().splitlines()[-1])
+
+
+def drawing_code(modules: list[str]) -> list[str]:
+    return [name for name in modules
+            if name.split(".")[0] in DRAWING or any(name == d or name.startswith(d + ".") for d in DRAWING)
+            or (name.startswith("pnp.layout.") and name not in LIGHT_LAYOUT)]
+
+
+def test_help_and_list_import_no_drawing_code(root):
+    assert drawing_code(loaded_modules("--help")) == []
+    listed = loaded_modules("list", "--root", str(root))
+    assert "pnp.config.game" in listed   # it did load the games
+    assert drawing_code(listed) == []
+
+
+def test_a_rebuild_with_nothing_changed_imports_no_drawing_code(root, tmp_path):
+    out = tmp_path / "out"
+    first = loaded_modules("build", "--game", "12th-player", "--root", str(root), "--out", str(out), "-q")
+    assert "pnp.render.deck" in first and "reportlab.pdfgen.canvas" in first   # drew: the check can see it
+    assert (out / "12th-player" / "cards-letter.pdf").is_file()
+    again = loaded_modules("build", "--game", "12th-player", "--root", str(root), "--out", str(out), "-q")
+    assert drawing_code(again) == []
+    (root / "card_data/12th-player/rules.md").write_text(
+        (root / "card_data/12th-player/rules.md").read_text() + "\n", encoding="utf-8")
+    changed = loaded_modules("build", "--game", "12th-player", "--root", str(root), "--out", str(out), "-q")
+    assert "reportlab.pdfgen.canvas" in changed
+
+
+def test_colour_names_are_reportlabs():
+    """Deck colour fields are checked without reportlab, by pnp's copy of its names."""
+    from reportlab.lib import colors
+    assert COLOUR_NAMES == {name for name in colors.getAllNamedColors()
+                            if name == name.lower() and not name.startswith("_")}
+    assert colour_problem("Navy") is None and colour_problem("#abc") is None and colour_problem("none") is None
+    assert parse_colour("navy") == colors.navy
+    problem = colour_problem("navvy")
+    assert problem is not None and "'navvy' is not a colour" in problem and "navy" in problem.split(";")[1]
+    with pytest.raises(ValueError, match="not a colour"):
+        parse_colour("#12")
+
+
+def test_a_game_without_web_addresses_is_not_loaded_to_look_for_downloads(root, tmp_path, monkeypatch):
+    """fetch_data tells from the manifest's text that there is nothing to download."""
+    from pnp.project import Project
+    project = Project(root)
+    monkeypatch.setattr(Project, "game", lambda self, game_id: pytest.fail("loaded the game"))
+    project.fetch_data("jukem")
+    manifest = Path(root) / "card_data/jukem/game.yaml"
+    manifest.write_text(manifest.read_text() + "# see https://example.org\n", encoding="utf-8")
+    with pytest.raises(pytest.fail.Exception):
+        project.fetch_data("jukem")
