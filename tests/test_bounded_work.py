@@ -8,7 +8,7 @@ import time
 import pytest
 
 from conftest import build, pdf, run
-from pnp.kinds import rules as rulesheet
+from pnp.kinds import rule_sheet as rulesheet
 from test_serve import Served
 
 SECONDS = 30   # each case ends well within this, even on a busy machine (today's take minutes)

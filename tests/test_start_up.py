@@ -52,7 +52,7 @@ def test_help_and_list_import_no_drawing_code(root):
 def test_a_rebuild_with_nothing_changed_imports_no_drawing_code(root, tmp_path):
     out = tmp_path / "out"
     first = loaded_modules("build", "--game", "12th-player", "--root", str(root), "--out", str(out), "-q")
-    assert "pnp.render.deck" in first and "reportlab.pdfgen.canvas" in first   # drew: the check can see it
+    assert "pnp.layout.template" in first and "reportlab.pdfgen.canvas" in first   # drew: the check can see it
     assert (out / "12th-player" / "cards-letter.pdf").is_file()
     again = loaded_modules("build", "--game", "12th-player", "--root", str(root), "--out", str(out), "-q")
     assert drawing_code(again) == []

@@ -129,5 +129,5 @@ def rule_sheets(game) -> dict:
 
 def read_source(game, component) -> str:
     from pnp.paths import safe_path
-    from pnp.kinds.rules import read_rules_text
+    from pnp.kinds.rule_sheet import read_rules_text
     return read_rules_text(safe_path(game.folder, component.source, component._where, what="rule sheet"), component)

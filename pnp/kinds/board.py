@@ -7,18 +7,17 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import Any
-
-from reportlab.lib import colors
+from typing import TYPE_CHECKING, Any
 
 from pnp.config.game import Component
 from pnp.config.deck import Card
 from pnp.config.typed import where_of
-from pnp.impose import PAPER_SIZES, UNPRINTABLE, Tile, tile_board
-from pnp.layout.template import compile_layout
 from pnp.units import Length, mm
-from pnp.outputs.pdf import OutputFile, finish, new_canvas
-from pnp.render import BuildContext, ShopPieces
+
+if TYPE_CHECKING:   # drawing code is imported where a piece is drawn: loading a game draws nothing
+    from pnp.impose import Tile
+    from pnp.outputs.pdf import OutputFile
+    from pnp.render import BuildContext, ShopPieces
 
 
 @dataclass(kw_only=True)
@@ -45,6 +44,7 @@ class BoardComponent(Component, kind="board"):
         return render_board(ctx, self)
 
     def shop_pieces(self, ctx: BuildContext, bleed: float, safe: float) -> ShopPieces:
+        from pnp.render import ShopPieces
         layout, card = compile_board(ctx, self)   # whole, without bleed: a board is cut by the shop as drawn
         return ShopPieces(self, layout, None, None, card=card)
 
@@ -52,11 +52,12 @@ class BoardComponent(Component, kind="board"):
         return "trim and tape the tiles as the first page shows"
 
 
-GUIDE = colors.HexColor("#d0006f")   # alignment marks: a colour no board uses
+GUIDE = "#d0006f"   # alignment marks: a colour no board uses (reportlab reads the hex)
 
 
 def compile_board(ctx, component):
     """The board's layout and the card that fills it (its data file's one card, if any)."""
+    from pnp.layout.template import compile_layout
     deck = ctx.decks.get(component.id)
     layout = compile_layout(ctx.project.root, component.layout, component.where_is("layout"),
                             ctx.frame_args(deck))
@@ -77,6 +78,7 @@ def render_board(ctx, component) -> list[OutputFile]:
 
 
 def whole_board(component, layout, card, title: str, variant: str = "") -> OutputFile:
+    from pnp.outputs.pdf import finish, new_canvas
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, (layout.width, layout.height), title + " (whole, for a print shop)")
     layout.draw(canvas, card)
@@ -85,6 +87,8 @@ def whole_board(component, layout, card, title: str, variant: str = "") -> Outpu
 
 
 def home_tiles(ctx, component, layout, card, overlap: float, title: str, font: str) -> OutputFile:
+    from pnp.impose import PAPER_SIZES, tile_board
+    from pnp.outputs.pdf import finish, new_canvas
     paper = PAPER_SIZES[ctx.options.paper]
     tiles = tile_board((layout.width, layout.height), paper, overlap)
     buffer = io.BytesIO()
@@ -104,6 +108,7 @@ def draw_tile(canvas, tile: Tile, tiles: list[Tile], font: str) -> None:
     """One sheet: the tile's window of the board at the sheet's bottom-left printable corner,
     with the seams it shares with its neighbours drawn in board coordinates, so the marks on
     two neighbouring sheets fall on the same spot of the board."""
+    from pnp.impose import UNPRINTABLE
     ox = oy = UNPRINTABLE
     canvas.saveState()
     clip = canvas.beginPath()
@@ -113,7 +118,7 @@ def draw_tile(canvas, tile: Tile, tiles: list[Tile], font: str) -> None:
     canvas.doForm("board")
     draw_seams(canvas, tile, tiles)
     canvas.restoreState()
-    canvas.setFillColor(colors.black)
+    canvas.setFillColor((0, 0, 0))
     canvas.setFont(font, 8)
     hint = "" if tile.col == 0 and tile.row == 0 else \
         " · cut along the dashed line, then lay this sheet over its neighbour with the crosses on its edge"

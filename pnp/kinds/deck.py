@@ -11,16 +11,14 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pnp.config.game import Component, Game
 from pnp.config.layout_ref import LayoutChoice, LayoutName
-from pnp.impose import (PAPER_SIZES, UNPRINTABLE, Grid, MarksBetween, back_quarter, draw_cut_marks, fold_sheet,
-                        grid_for)
 from pnp.config.size import Size
-from pnp.layout.template import compile_layout
 from pnp.units import Length
-from pnp.outputs.pdf import OutputFile, finish, new_canvas
-from pnp.render import BuildContext, ShopPieces
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:   # drawing code is imported where a piece is drawn: loading a game draws nothing
     from pnp.config.deck import Deck
+    from pnp.impose import Grid, MarksBetween
+    from pnp.outputs.pdf import OutputFile
+    from pnp.render import BuildContext, ShopPieces
 
 
 @dataclass(kw_only=True)
@@ -63,6 +61,7 @@ class DeckComponent(Component, kind="deck"):
         return render_deck(ctx, self)
 
     def shop_pieces(self, ctx: BuildContext, bleed: float, safe: float) -> ShopPieces:
+        from pnp.render import ShopPieces
         front, back = compile_deck_layouts(ctx, self, bleed, safe)
         return ShopPieces(self, front, back, ctx.decks[self.id], radius=corner_radius(self))
 
@@ -93,6 +92,7 @@ def compile_deck_layouts(ctx, component, bleed: float, safe: float | None = None
 def deck_layout(ctx, name, where, args: dict, size, deck):
     """One layout by name, or a ChosenLayout when `name` is a LayoutChoice (checked against
     the deck's fields when the game was checked)."""
+    from pnp.layout.template import compile_layout
     if isinstance(name, str):
         return compile_layout(ctx.project.root, name, where, args, size)
     from pnp.layout.choice import ChosenLayout
@@ -125,6 +125,8 @@ def deck_gap(component) -> float | None:
 
 
 def render_deck(ctx, component) -> list[OutputFile]:
+    from pnp.impose import PAPER_SIZES, draw_cut_marks, grid_for
+    from pnp.outputs.pdf import finish, new_canvas
     options = ctx.options
     corner_radius(component)   # checked on every build, though only proofs and shop files show it
     front, back = compile_deck_layouts(ctx, component, options.bleed)
@@ -169,6 +171,7 @@ def render_deck(ctx, component) -> list[OutputFile]:
 
 def sheet_for(ctx, component, piece: tuple[float, float], count: int | None = None):
     """Where the pieces go: the deck's own sheet layout, else as many as fit the paper."""
+    from pnp.impose import PAPER_SIZES, grid_for
     options = ctx.options
     if component.sheet:
         from pnp.sheet_layouts import slot_sheet
@@ -201,6 +204,7 @@ def tell_bleed_cost(ctx, component, count: int, per_sheet: int, per_sheet_plain:
 
 def check_back_offset(ctx, component, grid: Grid, options) -> None:
     """Warn when the offset moves a back into the 5 mm a home printer cannot print."""
+    from pnp.impose import UNPRINTABLE
     width, height = grid.paper
     pw, ph = grid.piece
     for index in range(grid.per_sheet):
@@ -214,6 +218,8 @@ def check_back_offset(ctx, component, grid: Grid, options) -> None:
 
 def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
     """Gutter-fold sheets: each sheet holds fronts and their backs, mirrored across a fold."""
+    from pnp.impose import back_quarter, draw_cut_marks, fold_sheet
+    from pnp.outputs.pdf import finish, new_canvas
     options = ctx.options
     gap = deck_gap(component)
     plan = fold_sheet(paper, (front.width, front.height), gap, options.bleed, component.orientation,
@@ -247,6 +253,7 @@ def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
 
 
 def draw_fold_line(canvas, plan) -> None:
+    from pnp.impose import UNPRINTABLE
     canvas.saveState()
     canvas.setStrokeGray(0.45)
     canvas.setLineWidth(0.5)
@@ -261,6 +268,7 @@ def draw_fold_line(canvas, plan) -> None:
 
 
 def draw_backs(canvas, back, sheet, grid: Grid, options) -> None:
+    from pnp.impose import back_quarter
     quarter = back_quarter(1 if grid.turned else 0, options.duplex)
     for index, card in enumerate(sheet):
         x, y = grid.back_slot(index, options.duplex, options.back_offset)

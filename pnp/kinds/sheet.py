@@ -9,12 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.config.game import Component
 from pnp.config.deck import Card
-from pnp.impose import PAPER_SIZES, UNPRINTABLE
 from pnp.config.size import Size
-from pnp.layout.template import compile_layout
-from pnp.outputs.pdf import OutputFile, finish, new_canvas
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:   # drawing code is imported where a piece is drawn: loading a game draws nothing
+    from pnp.outputs.pdf import OutputFile
     from pnp.render import BuildContext
 
 
@@ -46,6 +44,8 @@ class SheetComponent(Component, kind="sheet"):
 
 
 def render_sheet(ctx, component) -> list[OutputFile]:
+    from pnp.impose import PAPER_SIZES
+    from pnp.outputs.pdf import finish, new_canvas
     paper = PAPER_SIZES[ctx.options.paper]
     layout, cards = compile_sheet(ctx, component)
     buffer = io.BytesIO()
@@ -62,6 +62,8 @@ def render_sheet(ctx, component) -> list[OutputFile]:
 def compile_sheet(ctx, component):
     """The sheet's layout and the card of each of its pages (the preview's editor draws a page
     from the same two)."""
+    from pnp.impose import PAPER_SIZES, UNPRINTABLE
+    from pnp.layout.template import compile_layout
     paper = PAPER_SIZES[ctx.options.paper]
     deck = ctx.decks.get(component.id)
     # The layout fills the printable area unless it names a size of its own.

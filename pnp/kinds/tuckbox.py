@@ -16,14 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.config.game import Component, Game
 from pnp.errors import did_you_mean, known
-from pnp.impose import PAPER_SIZES, UNPRINTABLE
-from pnp.layout.text import has_rtl
 from pnp.units import Length, mm
-from pnp.outputs.pdf import OutputFile, finish, new_canvas
 from pnp.kinds.deck import compile_deck_layouts
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:   # drawing code is imported where a piece is drawn: loading a game draws nothing
     from pnp.config.deck import Deck
+    from pnp.outputs.pdf import OutputFile
     from pnp.render import BuildContext
 
 
@@ -76,6 +74,8 @@ def box_for(front, cards: int, thickness: float, clearance: float) -> Box:
 
 
 def render_tuckboxes(ctx, component) -> list[OutputFile]:
+    from pnp.impose import PAPER_SIZES
+    from pnp.outputs.pdf import finish, new_canvas
     options = ctx.options
     paper = PAPER_SIZES[options.paper]
     thickness = Length.parse(component.thickness, component.where_is("thickness")).points
@@ -136,12 +136,14 @@ def fits(box: Box, paper) -> bool:
 
 
 def placeable(size: tuple[float, float], paper) -> bool:
+    from pnp.impose import UNPRINTABLE
     room = (paper[0] - 2 * UNPRINTABLE, paper[1] - 2 * UNPRINTABLE)
     return (size[0] <= room[0] and size[1] <= room[1]) or (size[1] <= room[0] and size[0] <= room[1])
 
 
 def draw_net(canvas, paper, box: Box, art, title: str, name: str, font: str, say=str) -> None:
     """The net on one sheet (turned a quarter if that fits), or split over two."""
+    from pnp.impose import UNPRINTABLE
     room = (paper[0] - 2 * UNPRINTABLE, paper[1] - 2 * UNPRINTABLE)
     width, height = box.net
     for turned in (False, True):
@@ -244,6 +246,7 @@ def thumb(canvas, cx: float, top: float, radius: float) -> None:
 
 
 def spine(canvas, x: float, y: float, depth: float, height: float, title: str, name: str, font: str) -> None:
+    from pnp.layout.text import has_rtl
     canvas.saveState()
     canvas.translate(x + depth / 2, y + height / 2)
     canvas.rotate(90)
@@ -279,6 +282,7 @@ def spine_rtl(canvas, text: str, depth: float, height: float, font: str) -> None
 
 
 def glue_label(canvas, x: float, y: float, width: float, height: float, font: str, say=str) -> None:
+    from pnp.layout.text import has_rtl
     canvas.saveState()
     canvas.setFillGray(0.85)
     canvas.rect(x, y + mm(4), width, height - mm(8), stroke=0, fill=1)

@@ -95,7 +95,7 @@ def make_pdfx(file: OutputFile, title: str) -> OutputFile:
     writer.pdf_header = b"%PDF-1.4"
     buffer = io.BytesIO()
     writer.write(buffer)
-    return OutputFile(file.name, buffer.getvalue(), file.pages)
+    return OutputFile(file.name, buffer.getvalue(), file.pages, file.component, file.note, file.role)
 
 
 def flatten_fields(writer) -> None:

@@ -99,7 +99,7 @@ class Reuse:
                 if data is None:
                     return None
                 files.append(OutputFile(entry["name"], data, int(entry["pages"]), entry["component"],
-                                        str(entry["note"])))
+                                        str(entry["note"]), str(entry["role"])))
             warnings = [str(warning) for warning in part["warnings"]]
         except (KeyError, TypeError, ValueError):   # a record from another version, or edited
             return None
@@ -112,4 +112,5 @@ class Reuse:
         self.parts[component_id] = {
             "key": self.keys[component_id], "warnings": warnings,
             "files": [{"name": file.name, "digest": digest(file.data), "pages": file.pages,
-                       "component": file.component, "note": file.note} for file in files]}
+                       "component": file.component, "note": file.note, "role": file.role}
+                      for file in files]}
