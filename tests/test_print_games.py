@@ -10,8 +10,8 @@ import pypdf
 import pytest
 
 from conftest import MM, run
-from print_checks import (bleed_problems, check_backs, check_deck_page, check_fold, excused_cuts, most_that_fit,
-                          pieces)
+from print_checks import (bleed_problems, check_backs, check_board_tile, check_deck_page, check_fold, excused_cuts,
+                          marks, most_that_fit, pieces)
 from print_games import GAMES, write_games
 
 PAPERS = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
@@ -222,3 +222,26 @@ def test_full_bleed_gives_every_side_the_whole_bleed_at_the_cost_of_pieces(tmp_p
     assert check_deck_page(page, PAPERS[paper], paper) == []
     usage = run("build", "--game", "poker", "--out", str(tmp_path / "out2"), "--full-bleed", root=root)
     assert usage.exit_code == 2 and "--full-bleed" in usage.stderr
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_a_tiled_board_marks_its_own_edges_on_every_sheet(tmp_path, paper):
+    """A 600 x 430 mm board over several sheets: on each sheet every edge of the board itself is
+    a cut line with a mark at both ends that an inkjet prints (3 mm past 6.35 mm), each mark
+    1 mm clear of the art; every edge of the board is marked on some sheet."""
+    root = write_games(tmp_path / "games")
+    result = run("build", "--game", "board-600x430", "--out", str(tmp_path / "out"), "--paper", paper, "-q",
+                 root=root)
+    assert result.exit_code == 0, result.stderr
+    reader = pypdf.PdfReader(str(tmp_path / f"out/board-600x430/board-{paper}.pdf"))
+    tiles = reader.pages[1:]
+    assert len(tiles) >= 6
+    problems = []
+    for n, page in enumerate(tiles, start=2):
+        problems += check_board_tile(page, PAPERS[paper], (600 * MM, 430 * MM), f"board-{paper} p{n}")
+    assert problems == []
+    marked = [line for page in tiles for line in marks(page)]
+    # the first sheet (A1) holds the board's top-left corner: its left and top edges are marked
+    first = marks(tiles[0])
+    assert {"vertical" if x1 == x2 else "horizontal" for x1, _, x2, _ in first} == {"vertical", "horizontal"}
+    assert len(marked) >= 4 * 4   # four edges, each with a mark at both ends on every sheet it crosses

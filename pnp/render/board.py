@@ -11,7 +11,9 @@ from reportlab.lib import colors
 
 from pnp.config.deck import Card
 from pnp.config.typed import where_of
-from pnp.impose import PAPER_SIZES, UNPRINTABLE, Tile, tile_board
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from pnp.impose import CLEAR, MARK_WIDTH, PAPER_SIZES, Tile, tile_board, tile_marks
 from pnp.layout.template import compile_layout
 from pnp.layout.units import Length, mm
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
@@ -59,16 +61,17 @@ def home_tiles(ctx, component, layout, card, overlap: float, title: str, font: s
     draw_assembly(canvas, paper, layout, tiles, overlap, component.title or component.id, font)
     canvas.showPage()
     for tile in tiles:
-        draw_tile(canvas, tile, tiles, font)
+        draw_tile(canvas, tile, tiles, (layout.width, layout.height), paper, font)
         canvas.showPage()
     return finish(canvas, buffer, f"{component.id}-{ctx.options.paper}{ctx.options.variant}.pdf")
 
 
-def draw_tile(canvas, tile: Tile, tiles: list[Tile], font: str) -> None:
-    """One sheet: the tile's window of the board at the sheet's bottom-left printable corner,
-    with the seams it shares with its neighbours drawn in board coordinates, so the marks on
-    two neighbouring sheets fall on the same spot of the board."""
-    ox = oy = UNPRINTABLE
+def draw_tile(canvas, tile: Tile, tiles: list[Tile], board: tuple[float, float], paper: tuple[float, float],
+              font: str) -> None:
+    """One sheet: the tile's window of the board, with the seams it shares with its neighbours
+    drawn in board coordinates, so the marks on two neighbouring sheets fall on the same spot
+    of the board; cut marks at the ends of the board's own edges, as on a sheet of cards."""
+    ox, oy = tile.origin
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(ox, oy, tile.width, tile.height)
@@ -77,11 +80,32 @@ def draw_tile(canvas, tile: Tile, tiles: list[Tile], font: str) -> None:
     canvas.doForm("board")
     draw_seams(canvas, tile, tiles)
     canvas.restoreState()
-    canvas.setFillColor(colors.black)
-    canvas.setFont(font, 8)
+    canvas.saveState()
+    canvas.setLineWidth(MARK_WIDTH)
+    canvas.setStrokeGray(0)
+    canvas.lines(tile_marks(tile, board, paper))
+    canvas.restoreState()
+    draw_label(canvas, tile, len(tiles), board, paper, font)
+
+
+def draw_label(canvas, tile: Tile, count: int, board: tuple[float, float], paper: tuple[float, float],
+               font: str) -> None:
+    """The sheet's name above its window, between the marks that rise from the board's left
+    and right edges (clear of them), smaller or without the hint where the window is narrow."""
+    ox, oy = tile.origin
+    left = ox + 2 * CLEAR
+    at_right_edge = tile.x + tile.width > board[0] - 0.01
+    right = ox + tile.width - 2 * CLEAR if at_right_edge else paper[0] - ox
+    name = f"Sheet {tile.label} of {count}"
     hint = "" if tile.col == 0 and tile.row == 0 else \
         " · cut along the dashed line, then lay this sheet over its neighbour with the crosses on its edge"
-    canvas.drawString(ox, oy + tile.height + mm(1.8), f"Sheet {tile.label} of {len(tiles)}{hint}")
+    text, size = name, 8.0
+    for text, size in ((name + hint, 8.0), (name + hint, 6.0), (name, 8.0), (name, 5.0)):
+        if stringWidth(text, font, size) <= right - left:
+            break
+    canvas.setFillColor(colors.black)
+    canvas.setFont(font, size)
+    canvas.drawString(left, oy + tile.height + mm(1.8), text)
 
 
 def seams(tiles: list[Tile]) -> tuple[dict, dict]:
