@@ -166,6 +166,8 @@ def draw_assembly(canvas, paper, layout, tiles: list[Tile], overlap: float, name
                       f"other sheet along its dashed line and lay it over")
     canvas.drawString(margin, height - margin - mm(11.5),
                       "the sheet to its left or above so the crosses meet, then tape from behind.")
+    canvas.drawString(margin, height - margin - mm(16),
+                      "Cut the board's own edges on the short black marks at each end of them.")
     canvas.saveState()
     canvas.translate(left, bottom)
     canvas.scale(scale, scale)
