@@ -525,6 +525,10 @@ def back_quarter(front: int, duplex: Duplex, across: bool = False) -> int:
     return (-front) % 4
 
 
+TILE_MARGIN = MARGIN_FOR_MARK   # round each tile's window: room for the marks at the board's own edges
+TILE_LABEL_ROOM = mm(6)        # above the window, for the sheet's label
+
+
 @dataclass(frozen=True)
 class Tile:
     label: str        # A1, A2 ... B1: row letter, column number
@@ -535,13 +539,19 @@ class Tile:
     width: float
     height: float
 
+    @property
+    def origin(self) -> tuple[float, float]:
+        """Where the window's bottom-left corner lies on the sheet."""
+        return TILE_MARGIN, TILE_MARGIN
+
 
 def tile_board(board: tuple[float, float], paper: tuple[float, float], overlap: float) -> list[Tile]:
     """Cover the board with sheet-sized windows, top-left first, each overlapping the one to
-    its left and the one above by exactly `overlap`; the last column and row are narrower."""
-    label_room = mm(6)
-    window_w = paper[0] - 2 * UNPRINTABLE
-    window_h = paper[1] - 2 * UNPRINTABLE - label_room
+    its left and the one above by exactly `overlap`; the last column and row are narrower.
+    Each window keeps TILE_MARGIN from the paper's edge, so a board edge on a sheet is a cut
+    line with a mark an inkjet prints at both ends (tile_marks)."""
+    window_w = paper[0] - 2 * TILE_MARGIN
+    window_h = paper[1] - 2 * TILE_MARGIN - TILE_LABEL_ROOM
     if window_w <= 2 * overlap or window_h <= 2 * overlap:
         raise PnpError("the board's overlap is too wide for a sheet of this paper")
     xs = _starts(board[0], window_w, overlap)
@@ -561,3 +571,25 @@ def _starts(length: float, window: float, overlap: float) -> list[float]:
     while starts[-1] + window < length - 1e-6:
         starts.append(starts[-1] + window - overlap)
     return starts
+
+
+def tile_marks(tile: Tile, board: tuple[float, float],
+               paper: tuple[float, float]) -> list[tuple[float, float, float, float]]:
+    """Cut marks for the board's own edges a tile shows, on the sheet: on the line of each
+    edge, past both ends of the window, from CLEAR outside it towards the paper's edge (at
+    most MARK_LENGTH, never into the printer's margin). The seams between tiles are cut on
+    their dashed lines, which run through the art."""
+    left, bottom = tile.origin
+    right, top = left + tile.width, bottom + tile.height
+    width, height = paper
+    edges_x = [x for x, on in ((left, tile.x < 0.01), (right, tile.x + tile.width > board[0] - 0.01)) if on]
+    edges_y = [y for y, on in ((bottom, tile.y < 0.01), (top, tile.y + tile.height > board[1] - 0.01)) if on]
+    lines = []
+    for start, limit, outward, vertical in ((top + CLEAR, height - UNPRINTABLE, 1, True),
+                                            (bottom - CLEAR, UNPRINTABLE, -1, True),
+                                            (right + CLEAR, width - UNPRINTABLE, 1, False),
+                                            (left - CLEAR, UNPRINTABLE, -1, False)):
+        end = start + outward * min(MARK_LENGTH, (limit - start) * outward)
+        for at in edges_x if vertical else edges_y:
+            lines.append((at, start, at, end) if vertical else (start, at, end, at))
+    return lines

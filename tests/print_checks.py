@@ -294,3 +294,32 @@ def check_fold(page, paper, label) -> list[str]:
         if not ok:
             problems.append(f"{label}: fold back {i + 1} not opposite its front")
     return problems
+
+
+_TILE = re.compile(rb"n (-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re W\* n\n1 0 0 1 (-?[\d.]+) (-?[\d.]+) cm\n/FormXob\.board Do")
+
+
+def check_board_tile(page, paper, board, label) -> list[str]:
+    """The print checks of one sheet of a tiled board: the board's own edges on it (where the
+    window shows the board's first or last column or row) are cut lines, each with a mark an
+    inkjet prints at both ends, every mark CLEAR of the art and inside the 5 mm margin; the
+    window's other edges lie under a neighbour and are not cut there."""
+    found = _TILE.search(page.get_contents().get_data())
+    if found is None:
+        return [f"{label}: no board window found"]
+    x, y, w, h, tx, ty = (float(v) for v in found.groups())
+    window = (x, y, x + w, y + h)
+    start_x, start_y = x - tx, y - ty   # where the window starts on the board
+    inside = [("vertical", window[0] / MM)] if start_x > EPS else []
+    inside += [("vertical", window[2] / MM)] if start_x + w < board[0] - EPS else []
+    inside += [("horizontal", window[1] / MM)] if start_y > EPS else []
+    inside += [("horizontal", window[3] / MM)] if start_y + h < board[1] - EPS else []
+    art = {"trim": window, "ink": window, "notches": []}
+    lines = marks(page)
+    problems = []
+    for line in lines:
+        problems += mark_problems(line, [art], label)
+        if min(line[0], line[2]) < MARGIN - EPS or max(line[0], line[2]) > paper[0] - MARGIN + EPS or \
+                min(line[1], line[3]) < MARGIN - EPS or max(line[1], line[3]) > paper[1] - MARGIN + EPS:
+            problems.append(f"{label}: mark {line} in the 5 mm margin")
+    return problems + cut_line_problems([art], lines, paper, label, inside)

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from conftest import MM, REPO, build, icons_on, pdf, placements, render_png, run
-from pnp.impose import PAPER_SIZES, UNPRINTABLE, tile_board
+from pnp.impose import PAPER_SIZES, tile_board
+from print_checks import check_board_tile
 
 TEAMS = ["Illinois", "Indiana", "Iowa", "Maryland", "Michigan", "Michigan State", "Minnesota",
          "Nebraska", "Northwestern", "Ohio State", "Penn State", "Purdue", "Rutgers", "Wisconsin"]
@@ -87,6 +88,8 @@ def test_home_board_is_tiled_with_an_assembly_page_and_labelled_sheets(out):
     assert "how the 8 sheets fit together" in reader.pages[0].extract_text()
     for page, tile in zip(reader.pages[1:], tiles):
         assert f"Sheet {tile.label} of {len(tiles)}" in page.extract_text()
+        # the board's own edges on each sheet are cut lines, marked at both ends
+        assert check_board_tile(page, PAPER_SIZES["letter"], (24 * 72, 18 * 72), tile.label) == []
 
 
 def test_neighbouring_tiles_show_the_same_overlap_strip(out):
@@ -101,8 +104,9 @@ def test_neighbouring_tiles_show_the_same_overlap_strip(out):
 
     def pixel(label, bx, by):
         tile = tiles[label]
-        px = (UNPRINTABLE + bx - tile.x) * scale
-        py = (792 - (UNPRINTABLE + by - tile.y)) * scale
+        ox, oy = tile.origin
+        px = (ox + bx - tile.x) * scale
+        py = (792 - (oy + by - tile.y)) * scale
         return pages[label].getpixel((int(round(px)), int(round(py))))
 
     def mismatch_share(first, second, points, shift: float = 0.0) -> float:

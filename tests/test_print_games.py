@@ -10,8 +10,8 @@ import pypdf
 import pytest
 
 from conftest import MM, run
-from print_checks import (bleed_problems, check_backs, check_deck_page, check_fold, excused_cuts, most_that_fit,
-                          pieces)
+from print_checks import (bleed_problems, check_backs, check_board_tile, check_deck_page, check_fold, excused_cuts,
+                          marks, most_that_fit, pieces)
 from print_games import GAMES, write_games
 
 PAPERS = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
@@ -167,37 +167,83 @@ def test_no_two_option_sets_share_a_file_name(tmp_path):
             "board-600x430/board-whole-draft.pdf"} <= set(written)
 
 
-# Each shop's published figures for the sizes pnp bundles (sources in docs/print-guide.md):
-# trim in inches, the bleed each side, and the pixels at 300 dpi the preset promises.
-SHOP_BLEED = {"tgc": 0.125, "mpc": 0.12, "drivethru": 0.125}
-TRIMS = {"poker": (2.5, 3.5), "bridge": (2.25, 3.5), "mini": (1.75, 2.5), "tarot": (2.75, 4.75),
-         "square": (3.5, 3.5), "token": (1.0, 1.0)}
+SHOP_FIGURES = "<!-- shop figures: read by tests/test_print_games.py -->"
 
 
-def test_each_shop_preset_holds_its_published_size_for_every_bundled_size():
+def shop_figures() -> list[dict]:
+    """The table of each shop's published figures in docs/print-guide.md, row by row: shop,
+    size, trim and bleed in inches, the picture's pixels or the page's inches, the source."""
+    from conftest import REPO
+    lines = (REPO / "docs/print-guide.md").read_text().split(SHOP_FIGURES, 1)[1].strip().splitlines()
+    rows = []
+    for line in lines[2:]:
+        if not line.startswith("|"):
+            break
+        shop, size, trim, bleed, made, source = (cell.strip() for cell in line.strip("|").split("|"))
+        numbers = [float(v) for v in made.split()[:3:2]]
+        rows.append({"shop": shop, "size": size, "trim": tuple(float(v) for v in trim.split(" x ")),
+                     "bleed": float(bleed), "pixels": numbers if made.endswith("px") else None,
+                     "page": numbers if made.endswith("page") else None, "source": source})
+    return rows
+
+
+def test_each_shop_figure_names_its_source_or_says_there_is_none():
+    rows = shop_figures()
+    assert len(rows) >= 12
+    for row in rows:
+        assert "http" in row["source"] or row["source"].startswith("no published source found"), row
+
+
+def test_each_shop_preset_holds_the_published_figures_for_every_bundled_size():
+    """pnp/shops/*.yaml against the table: the same sizes, the same bleed, the same pixels (for
+    DriveThruCards the page at 300 dpi), each trim the size pnp bundles under that name."""
     import yaml
     from conftest import REPO
-    for shop, bleed in SHOP_BLEED.items():
+    from pnp.layout.template import CARD_SIZES
+    rows = shop_figures()
+    for shop in ("tgc", "mpc", "drivethru"):
         preset = yaml.safe_load((REPO / f"pnp/shops/{shop}.yaml").read_text())
-        assert preset["bleed"] == f"{bleed}in" or float(preset["bleed"].removesuffix("in")) == bleed
+        mine = {row["size"]: row for row in rows if row["shop"] == shop}
+        assert set(preset["sizes"]) == set(mine), shop
         for size, pixels in preset["sizes"].items():
-            w, h = TRIMS[size]
-            assert pixels == [round((w + 2 * bleed) * 300), round((h + 2 * bleed) * 300)], (shop, size)
-    assert set(yaml.safe_load((REPO / "pnp/shops/drivethru.yaml").read_text())["sizes"]) == \
-        {"poker", "bridge", "mini", "tarot", "square"}
+            row = mine[size]
+            assert [round(v / 25.4, 3) for v in CARD_SIZES[size]] == list(row["trim"]), (shop, size)
+            assert float(preset["bleed"].removesuffix("in")) == row["bleed"], shop
+            expected = row["pixels"] or [round(v * preset.get("dpi", 300)) for v in row["page"]]
+            assert pixels == expected, (shop, size)
+            assert expected == [round((t + 2 * row["bleed"]) * 300) for t in row["trim"]], (shop, size)
 
 
-def test_drivethru_pages_are_each_bundled_size_plus_an_eighth_inch_bleed(tmp_path):
+def test_a_shop_build_writes_pictures_and_pages_of_the_published_sizes(tmp_path):
+    """The shop game (poker, bridge, mini, tarot, square) built for The Game Crafter,
+    MakePlayingCards and DriveThruCards: every PNG has the table's pixels, every DriveThruCards
+    page the table's inches with the trim inset by the bleed."""
+    from PIL import Image
     root = write_games(tmp_path / "games")
-    result = run("build", "--game", "shop", "--out", str(tmp_path / "out"), "-q", "--shop", "drivethru", root=root)
+    result = run("build", "--game", "shop", "--out", str(tmp_path / "out"), "-q", "--shop", "tgc", "--shop", "mpc",
+                 "--shop", "drivethru", root=root)
     assert result.exit_code == 0, result.stderr
-    for size, (w, h) in TRIMS.items():
-        if size == "token":
-            continue
-        reader = pypdf.PdfReader(str(tmp_path / f"out/shop/drivethru/{size}.pdf"))
-        page = reader.pages[0]
-        assert [round(float(v) / 72, 4) for v in page.mediabox] == [0, 0, w + 0.25, h + 0.25], size
-        assert [round(float(v) / 72, 4) for v in page.trimbox] == [0.125, 0.125, w + 0.125, h + 0.125], size
+    shop_folder = tmp_path / "out/shop"
+    seen = set()
+    for row in shop_figures():
+        folder = shop_folder / row["shop"] / row["size"]
+        if row["pixels"]:
+            if row["size"] == "token":
+                continue   # the shop game has no tokens; the preset test holds the figure
+            pictures = sorted(folder.glob("*.png"))
+            assert len(pictures) == 13, (row["shop"], row["size"])   # 12 faces and a back
+            for picture in pictures:
+                with Image.open(picture) as image:
+                    assert list(image.size) == row["pixels"], picture.name
+        else:
+            reader = pypdf.PdfReader(str(shop_folder / row["shop"] / f"{row['size']}.pdf"))
+            w, h = row["page"]
+            b = row["bleed"]
+            for page in reader.pages:
+                assert [round(float(v) / 72, 4) for v in page.mediabox] == [0, 0, w, h], row["size"]
+                assert [round(float(v) / 72, 4) for v in page.trimbox] == [b, b, w - b, h - b], row["size"]
+        seen.add((row["shop"], row["size"]))
+    assert len(seen) == 11
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -222,3 +268,26 @@ def test_full_bleed_gives_every_side_the_whole_bleed_at_the_cost_of_pieces(tmp_p
     assert check_deck_page(page, PAPERS[paper], paper) == []
     usage = run("build", "--game", "poker", "--out", str(tmp_path / "out2"), "--full-bleed", root=root)
     assert usage.exit_code == 2 and "--full-bleed" in usage.stderr
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_a_tiled_board_marks_its_own_edges_on_every_sheet(tmp_path, paper):
+    """A 600 x 430 mm board over several sheets: on each sheet every edge of the board itself is
+    a cut line with a mark at both ends that an inkjet prints (3 mm past 6.35 mm), each mark
+    1 mm clear of the art; every edge of the board is marked on some sheet."""
+    root = write_games(tmp_path / "games")
+    result = run("build", "--game", "board-600x430", "--out", str(tmp_path / "out"), "--paper", paper, "-q",
+                 root=root)
+    assert result.exit_code == 0, result.stderr
+    reader = pypdf.PdfReader(str(tmp_path / f"out/board-600x430/board-{paper}.pdf"))
+    tiles = reader.pages[1:]
+    assert len(tiles) >= 6
+    problems = []
+    for n, page in enumerate(tiles, start=2):
+        problems += check_board_tile(page, PAPERS[paper], (600 * MM, 430 * MM), f"board-{paper} p{n}")
+    assert problems == []
+    marked = [line for page in tiles for line in marks(page)]
+    # the first sheet (A1) holds the board's top-left corner: its left and top edges are marked
+    first = marks(tiles[0])
+    assert {"vertical" if x1 == x2 else "horizontal" for x1, _, x2, _ in first} == {"vertical", "horizontal"}
+    assert len(marked) >= 4 * 4   # four edges, each with a mark at both ends on every sheet it crosses

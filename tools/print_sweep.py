@@ -5,7 +5,8 @@
 Reads only the output (content-stream positions, font dictionaries, boxes, PNG pixels), so it
 checks what a printer gets. Problems are printed one a line; the exit status is 1 if any.
 
-Checks on every home deck page: no piece's ink inside another piece's trim; every cut mark
+Checks on every sheet of a tiled board: each edge of the board itself on it marked at both ends
+past an inkjet's margin, every mark 1 mm clear of the art. Checks on every home deck page: no piece's ink inside another piece's trim; every cut mark
 outside every bleed and trim and inside the 5 mm margin; every cut line of a piece on the page
 with a mark of at least 3 mm visible to an inkjet that cannot print the outer 6.35 mm, at both
 ends; every back where its front's card lands when the sheet is turned (with the offset). On
@@ -31,8 +32,8 @@ import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
-from print_checks import (EPS, MM, bleed_problems, check_backs, check_deck_page, check_fold,  # noqa: E402
-                          excused_cuts, most_that_fit, pieces)
+from print_checks import (EPS, MM, bleed_problems, check_backs, check_board_tile, check_deck_page,  # noqa: E402
+                          check_fold, excused_cuts, most_that_fit, pieces)
 from print_games import GAMES as TEST_GAMES, write_games  # noqa: E402
 GAMES = ["12th-player", "jukem", "big-ten", "monster-ball"]
 PAPERS = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
@@ -151,6 +152,12 @@ def sweep_home(job) -> list[str]:
     for path in sorted((folder / game).glob("*.pdf")):
         problems += [f"{label}: {p}" for p in check_pdf(path, home=True)]
         component = next((c for c in kinds if path.name.startswith(f"{c}-{paper}")), None)
+        if component is not None and kinds[component] == "board":   # the tiles: the board's own edges marked
+            whole = pypdf.PdfReader(str(next((folder / game).glob(f"{component}-whole*.pdf")))).pages[0].mediabox
+            board = (float(whole.width), float(whole.height))
+            problems += [f"{label}: {p}" for n, page in enumerate(pypdf.PdfReader(str(path)).pages[1:], start=2)
+                         for p in check_board_tile(page, PAPERS[paper], board, f"{path.name} p{n}")]
+            continue
         if component is None or not kinds[component].startswith("deck"):
             continue
         reader = pypdf.PdfReader(str(path))

@@ -99,17 +99,18 @@ def home_tiles(ctx, component, layout, card, overlap: float, title: str, font: s
     draw_assembly(canvas, paper, layout, tiles, overlap, component.title or component.id, font)
     canvas.showPage()
     for tile in tiles:
-        draw_tile(canvas, tile, tiles, font)
+        draw_tile(canvas, tile, tiles, (layout.width, layout.height), paper, font)
         canvas.showPage()
     return finish(canvas, buffer, f"{component.id}-{ctx.options.paper}{ctx.options.variant}.pdf", role="home")
 
 
-def draw_tile(canvas, tile: Tile, tiles: list[Tile], font: str) -> None:
-    """One sheet: the tile's window of the board at the sheet's bottom-left printable corner,
-    with the seams it shares with its neighbours drawn in board coordinates, so the marks on
-    two neighbouring sheets fall on the same spot of the board."""
-    from pnp.impose import UNPRINTABLE
-    ox = oy = UNPRINTABLE
+def draw_tile(canvas, tile: Tile, tiles: list[Tile], board: tuple[float, float], paper: tuple[float, float],
+              font: str) -> None:
+    """One sheet: the tile's window of the board, with the seams it shares with its neighbours
+    drawn in board coordinates, so the marks on two neighbouring sheets fall on the same spot
+    of the board; cut marks at the ends of the board's own edges, as on a sheet of cards."""
+    from pnp.impose import MARK_WIDTH, tile_marks
+    ox, oy = tile.origin
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(ox, oy, tile.width, tile.height)
@@ -118,11 +119,34 @@ def draw_tile(canvas, tile: Tile, tiles: list[Tile], font: str) -> None:
     canvas.doForm("board")
     draw_seams(canvas, tile, tiles)
     canvas.restoreState()
-    canvas.setFillColor((0, 0, 0))
-    canvas.setFont(font, 8)
+    canvas.saveState()
+    canvas.setLineWidth(MARK_WIDTH)
+    canvas.setStrokeGray(0)
+    canvas.lines(tile_marks(tile, board, paper))
+    canvas.restoreState()
+    draw_label(canvas, tile, len(tiles), board, paper, font)
+
+
+def draw_label(canvas, tile: Tile, count: int, board: tuple[float, float], paper: tuple[float, float],
+               font: str) -> None:
+    """The sheet's name above its window, between the marks that rise from the board's left
+    and right edges (clear of them), smaller or without the hint where the window is narrow."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from pnp.impose import CLEAR
+    ox, oy = tile.origin
+    left = ox + 2 * CLEAR
+    at_right_edge = tile.x + tile.width > board[0] - 0.01
+    right = ox + tile.width - 2 * CLEAR if at_right_edge else paper[0] - ox
+    name = f"Sheet {tile.label} of {count}"
     hint = "" if tile.col == 0 and tile.row == 0 else \
         " · cut along the dashed line, then lay this sheet over its neighbour with the crosses on its edge"
-    canvas.drawString(ox, oy + tile.height + mm(1.8), f"Sheet {tile.label} of {len(tiles)}{hint}")
+    text, size = name, 8.0
+    for text, size in ((name + hint, 8.0), (name + hint, 6.0), (name, 8.0), (name, 5.0)):
+        if stringWidth(text, font, size) <= right - left:
+            break
+    canvas.setFillColor((0, 0, 0))
+    canvas.setFont(font, size)
+    canvas.drawString(left, oy + tile.height + mm(1.8), text)
 
 
 def seams(tiles: list[Tile]) -> tuple[dict, dict]:
@@ -183,6 +207,8 @@ def draw_assembly(canvas, paper, layout, tiles: list[Tile], overlap: float, name
                       f"other sheet along its dashed line and lay it over")
     canvas.drawString(margin, height - margin - mm(11.5),
                       "the sheet to its left or above so the crosses meet, then tape from behind.")
+    canvas.drawString(margin, height - margin - mm(16),
+                      "Cut the board's own edges on the short black marks at each end of them.")
     canvas.saveState()
     canvas.translate(left, bottom)
     canvas.scale(scale, scale)
