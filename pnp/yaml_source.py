@@ -8,6 +8,7 @@ Only the safe loader is used; duplicate keys, tabs and alias floods are refused.
 from __future__ import annotations
 
 import gc
+import re
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -133,7 +134,7 @@ def check_depth(text: str, file: str) -> None:
     brackets in the file, the deepest indent and block markers on a line) clears every
     ordinary file at once; only a file that might be deep is scanned token by token, which
     LibYAML does without recursion."""
-    if text.count("[") + text.count("{") <= MAX_DEPTH and _DEEP_INDENT not in text:
+    if _DEEP_INDENT not in text and possible_openers(text) <= MAX_DEPTH:
         # a block opens at a marker ("- ", "? ", ": "), two characters each: only a long line
         # can hold many, so only long lines are counted
         lines = text.split("\n")
@@ -156,6 +157,45 @@ def check_depth(text: str, file: str) -> None:
                 depth -= 1
     except yaml.YAMLError:
         return   # a syntax error: composing reports it with its line
+
+
+_BLANK = " \t"
+_BREAKS = "\n\r\x85\u2028\u2029\ufeff"
+# what may stand right before a flow collection's opening bracket (blanks aside): another
+# bracket, an entry, key or value indicator, a document marker, a line break (a comment ends
+# with one) or the start of the file
+_BEFORE_OPENER = "[{,:?-." + _BREAKS
+_BRACKET = re.compile(r"[\[{]")
+
+
+def possible_openers(text: str) -> int:
+    """At least the number of brackets in `text` that open a flow collection: every '[' and
+    '{' except those inside a plain scalar's words (`gains {bonus} yards`), which is where
+    card text has them. A bracket right after a scalar or a closed collection is a syntax
+    error, so nothing nests past it; after an anchor or a tag, what stands before those
+    counts."""
+    if text.count("[") + text.count("{") > 10 * MAX_DEPTH:
+        return text.count("[") + text.count("{")   # many: the token scan decides
+    count = 0
+    for match in _BRACKET.finditer(text):
+        at = match.start() - 1
+        while True:
+            while at >= 0 and text[at] in _BLANK:
+                at -= 1
+            if at < 0 or text[at] in _BEFORE_OPENER:
+                count += 1
+                break
+            start = at   # a word: an anchor or tag (`&a [`, `!!seq [`) looks further back
+            while start > 0 and text[start - 1] not in _BLANK and text[start - 1] not in _BREAKS \
+                    and at - start < 1000:
+                start -= 1
+            if text[start] in "&!" and at - start < 1000 and (start == 0 or text[start - 1] in _BLANK + _BREAKS):
+                at = start - 1
+                continue
+            if at - start >= 1000:
+                count += 1   # too long a word to look past: counted, to be safe
+            break
+    return count
 
 
 def _short(text: str) -> str:
