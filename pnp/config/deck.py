@@ -96,9 +96,10 @@ def load_deck(path: Path) -> Deck:
                                              hint=did_you_mean(spec.label, spec.fields))
     cards_node = node["cards"]
     cards, counts, problems = [], [], []
+    cards_where = where.key(node, "cards")
     for i, item in enumerate(cards_node):
         try:
-            card, count = read_card(item, spec, where.key(node, "cards").item(cards_node, i))
+            card, count = read_card(item, spec, cards_where.item(cards_node, i))
         except PnpError as exc:   # go on: every bad card in the file is told at once
             problems.append(exc)
             continue
@@ -130,8 +131,13 @@ def read_card(node, spec: DeckFile, where: Where) -> tuple[Card, int]:
                                              hint=did_you_mean(key, spec.fields)
                                              or f"the deck's fields: {known(spec.fields)}")
     for name, field_spec in spec.fields.items():
-        if name in node and node[name] is not None:
-            card[name] = field_value(field_spec, node[name], where.key(node, name))
+        value = node.get(name)
+        if value is not None:
+            kind = type(value)
+            if (kind is str and field_spec.type == "text") or (kind is int and field_spec.type in ("whole", "number")):
+                card[name] = value   # as written: what field_value would give, without its checks' cost
+            else:
+                card[name] = field_value(field_spec, value, where.key(node, name))
             if field_spec.required and is_empty(card[name]):
                 raise where.key(node, name).error(f"required field '{name}' is empty")
         elif field_spec.required:
