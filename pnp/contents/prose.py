@@ -98,7 +98,7 @@ def quantity(value) -> Quantity | None:
 ONE = Quantity("n", 1)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Said:
     """A number written in a text: what it says, where, and as written."""
 
@@ -123,8 +123,10 @@ def number_pattern(language: str) -> re.Pattern:
         re.IGNORECASE)
 
 
-def said_in(text: str, language: str) -> list[Said]:
-    """Every number the text writes: ranges first, then multipliers, digits and words."""
+@lru_cache(maxsize=4096)
+def said_in(text: str, language: str) -> tuple[Said, ...]:
+    """Every number the text writes: ranges first, then multipliers, digits and words.
+    Cached: a deck repeats its short texts (types, sides, bonuses) on card after card."""
     words = NUMBER_WORDS.get(language, {})
     times = MULTIPLIERS.get(language, {})
     pattern = number_pattern(language)
@@ -149,7 +151,7 @@ def said_in(text: str, language: str) -> list[Said]:
         else:
             q = Quantity("times", times[match.group("mult").lower()])
         found.append(Said(q, match.start(), match.end(), match.group(0)))
-    return found
+    return tuple(found)
 
 
 @dataclass
