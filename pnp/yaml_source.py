@@ -123,6 +123,115 @@ class _Loader(_SafeLoader):
         return data
 
 
+class _Unusual(Exception):
+    """A file the event walk leaves to the composer: anchors, aliases, tags, merge keys,
+    keys that are lists or maps, more than one document."""
+
+
+_SCALAR, _START_SEQ, _START_MAP = yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent
+_END = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+
+
+def walked(loader: _Loader):
+    """The document built straight from the parser's events, with the lines a composed node
+    graph would give (a map's, each key's, each item's): no node graph is held, which for a
+    big deck was four times the size of the data. Raises _Unusual for what only the composer
+    and `_Loader.build` handle."""
+    loader.get_event()   # the stream's start
+    if loader.check_event(yaml.StreamEndEvent):
+        return None
+    loader.get_event()   # the document's start
+    if loader.yaml_path_resolvers:
+        raise _Unusual
+    file = loader.file
+    # the implicit resolvers by first character, as `resolve` looks them up for a plain scalar
+    implicit = loader.yaml_implicit_resolvers
+    anywhere = implicit.get(None, [])
+    stack: list = []     # open maps and lists: [container, key waiting for its value, its line]
+    done = None
+    while True:
+        event = loader.get_event()
+        kind = type(event)
+        if kind is _SCALAR:
+            if event.tag is not None or event.anchor is not None:
+                raise _Unusual
+            text = event.value
+            tag = _STR
+            if event.implicit[0]:
+                for resolved, pattern in implicit.get(text[:1], _NONE) + anywhere:
+                    if pattern.match(text):
+                        tag = resolved
+                        break
+            if tag in _COMPOSER_TAGS:
+                raise _Unusual
+            if tag == _STR:
+                value = text
+            else:
+                value = loader.build(yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style))
+        elif kind is _START_MAP or kind is _START_SEQ:
+            if event.tag is not None or event.anchor is not None:
+                raise _Unusual
+            value = YamlMap() if kind is _START_MAP else YamlList()
+            value.file, value.line = file, event.start_mark.line + 1
+            if kind is _START_MAP:
+                value._key_lines = {}
+            else:
+                value._item_lines = []
+        elif kind in _END:   # already in its parent, put there when it started
+            value = stack.pop()[0]
+            if not stack:
+                done = value
+                break
+            continue
+        else:   # an alias
+            raise _Unusual
+        if not stack and kind is _SCALAR:
+            done = value
+            break
+        if stack:
+            if not _put(stack[-1], value, event.start_mark.line + 1):
+                continue
+        if kind is not _SCALAR:
+            stack.append([value, _NO_KEY, None])
+    loader.get_event()   # the document's end
+    if not loader.check_event(yaml.StreamEndEvent):
+        raise _Unusual   # another document: the composer words that error
+    return done
+
+
+_NO_KEY = object()
+_NONE: list = []
+_COMPOSER_TAGS = ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value")   # `<<` and `=` keys
+
+
+def _put(top: list, value, line: int) -> bool:
+    """Put a value (a scalar, or a map or list as it starts) into the open map or list
+    `top`, noting the line it starts on; False when it was a map's key (waiting for its
+    value)."""
+    container = top[0]
+    if type(container) is YamlList:
+        container._item_lines.append(line)
+        container.append(value)
+        return True
+    if top[1] is _NO_KEY:
+        if isinstance(value, (YamlMap, YamlList)):
+            raise _Unusual   # a list or map as a key: refused with the composer's line
+        top[1], top[2] = value, line
+        return False
+    key, key_line = top[1], top[2]
+    try:
+        hash(key)
+    except TypeError:
+        raise _Unusual from None
+    if key in container:
+        raise PnpError(f"the key '{key}' appears twice in the same map", file=container.file,
+                       line=key_line, hint=f"first on line {container._key_lines[key]}")
+    container[key] = value
+    container._key_lines[key] = key_line
+    top[1] = _NO_KEY
+    return True
+
+
 _DEEP_INDENT = "\n" + " " * (MAX_DEPTH // 2)
 
 
@@ -266,12 +375,17 @@ def load_yaml(path: Path, *, expect=YamlMap):
     try:
         check_depth(text, shown)
         loader = _Loader(text, shown)
-        tree = loader.get_single_node()
-        node = None
-        if tree is not None:
-            if "&" in text:   # aliases need anchors: without an '&' there is nothing to expand
-                check_expansion(tree, shown)
-            node = loader.construct_document(tree)
+        try:
+            node = walked(loader)
+        except _Unusual:
+            loader.dispose()
+            loader = _Loader(text, shown)
+            tree = loader.get_single_node()
+            node = None
+            if tree is not None:
+                if "&" in text:   # aliases need anchors: without an '&' there is nothing to expand
+                    check_expansion(tree, shown)
+                node = loader.construct_document(tree)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or "not valid YAML"
