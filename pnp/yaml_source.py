@@ -171,12 +171,13 @@ def walked(loader: _Loader):
         elif kind is _START_MAP or kind is _START_SEQ:
             if event.tag is not None or event.anchor is not None:
                 raise _Unusual
-            value = YamlMap() if kind is _START_MAP else YamlList()
-            value.file, value.line = file, event.start_mark.line + 1
             if kind is _START_MAP:
+                value = YamlMap()
                 value._key_lines = {}
             else:
+                value = YamlList()
                 value._item_lines = []
+            value.file, value.line = file, event.start_mark.line + 1
         elif kind in _END:   # already in its parent, put there when it started
             value = stack.pop()[0]
             if not stack:
