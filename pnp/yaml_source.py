@@ -364,10 +364,17 @@ def drafted(path: Path, text: str) -> Iterator[None]:
         _DRAFTS.pop(resolved, None)
 
 
-def load_yaml(path: Path, *, expect=YamlMap):
-    """Load one YAML file; every problem becomes a PnpError naming the file and line."""
+def drafting() -> bool:
+    """Whether some file is being read as an edit's draft just now."""
+    return bool(_DRAFTS)
+
+
+def load_yaml(path: Path, *, expect=YamlMap, text: str | None = None):
+    """Load one YAML file (or `text`, read from it by `read_text`); every problem becomes a
+    PnpError naming the file and line."""
     shown = display_path(path)
-    text = _DRAFTS.get(path.resolve()) if _DRAFTS else None
+    if text is None:
+        text = _DRAFTS.get(path.resolve()) if _DRAFTS else None
     if text is None:
         text = _read(path, shown)
     loader = None
@@ -418,6 +425,12 @@ def load_yaml(path: Path, *, expect=YamlMap):
         raise PnpError(f"expected {wanted} at the top level, found {type_name(node)}",
                        file=shown, line=1)
     return node
+
+
+def read_text(path: Path, shown: str) -> str:
+    """A YAML file's text, refused as `load_yaml` refuses it (not a plain file, too big, not
+    UTF-8)."""
+    return _read(path, shown)
 
 
 def _read(path: Path, shown: str) -> str:
