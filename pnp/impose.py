@@ -369,7 +369,18 @@ def draw_cut_marks(canvas, grid: MarksBetween, slots: Iterable[int] | None = Non
     canvas.saveState()
     canvas.setLineWidth(MARK_WIDTH)
     canvas.setStrokeGray(0)
-    canvas.lines(cut_marks(grid, slots) + cut_marks_between(grid, slots))
+    # a deck's full sheets all have the same marks: their operators are made once per grid
+    kept = grid.__dict__.setdefault("_marks_by_slots", {})
+    key = None if slots is None else tuple(slots)
+    code = kept.get(key)
+    if code is None:
+        page, canvas._code = canvas._code, []
+        try:
+            canvas.lines(cut_marks(grid, key) + cut_marks_between(grid, key))
+        finally:
+            code, canvas._code = canvas._code, page
+        kept[key] = code
+    canvas._code.extend(code)
     canvas.restoreState()
 
 

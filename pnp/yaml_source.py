@@ -8,6 +8,7 @@ Only the safe loader is used; duplicate keys, tabs and alias floods are refused.
 from __future__ import annotations
 
 import gc
+import re
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -122,6 +123,116 @@ class _Loader(_SafeLoader):
         return data
 
 
+class _Unusual(Exception):
+    """A file the event walk leaves to the composer: anchors, aliases, tags, merge keys,
+    keys that are lists or maps, more than one document."""
+
+
+_SCALAR, _START_SEQ, _START_MAP = yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent
+_END = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+
+
+def walked(loader: _Loader):
+    """The document built straight from the parser's events, with the lines a composed node
+    graph would give (a map's, each key's, each item's): no node graph is held, which for a
+    big deck was four times the size of the data. Raises _Unusual for what only the composer
+    and `_Loader.build` handle."""
+    loader.get_event()   # the stream's start
+    if loader.check_event(yaml.StreamEndEvent):
+        return None
+    loader.get_event()   # the document's start
+    if loader.yaml_path_resolvers:
+        raise _Unusual
+    file = loader.file
+    # the implicit resolvers by first character, as `resolve` looks them up for a plain scalar
+    implicit = loader.yaml_implicit_resolvers
+    anywhere = implicit.get(None, [])
+    stack: list = []     # open maps and lists: [container, key waiting for its value, its line]
+    done = None
+    while True:
+        event = loader.get_event()
+        kind = type(event)
+        if kind is _SCALAR:
+            if event.tag is not None or event.anchor is not None:
+                raise _Unusual
+            text = event.value
+            tag = _STR
+            if event.implicit[0]:
+                for resolved, pattern in implicit.get(text[:1], _NONE) + anywhere:
+                    if pattern.match(text):
+                        tag = resolved
+                        break
+            if tag in _COMPOSER_TAGS:
+                raise _Unusual
+            if tag == _STR:
+                value = text
+            else:
+                value = loader.build(yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style))
+        elif kind is _START_MAP or kind is _START_SEQ:
+            if event.tag is not None or event.anchor is not None:
+                raise _Unusual
+            if kind is _START_MAP:
+                value = YamlMap()
+                value._key_lines = {}
+            else:
+                value = YamlList()
+                value._item_lines = []
+            value.file, value.line = file, event.start_mark.line + 1
+        elif kind in _END:   # already in its parent, put there when it started
+            value = stack.pop()[0]
+            if not stack:
+                done = value
+                break
+            continue
+        else:   # an alias
+            raise _Unusual
+        if not stack and kind is _SCALAR:
+            done = value
+            break
+        if stack:
+            if not _put(stack[-1], value, event.start_mark.line + 1):
+                continue
+        if kind is not _SCALAR:
+            stack.append([value, _NO_KEY, None])
+    loader.get_event()   # the document's end
+    if not loader.check_event(yaml.StreamEndEvent):
+        raise _Unusual   # another document: the composer words that error
+    return done
+
+
+_NO_KEY = object()
+_NONE: list = []
+_COMPOSER_TAGS = ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value")   # `<<` and `=` keys
+
+
+def _put(top: list, value, line: int) -> bool:
+    """Put a value (a scalar, or a map or list as it starts) into the open map or list
+    `top`, noting the line it starts on; False when it was a map's key (waiting for its
+    value)."""
+    container = top[0]
+    if type(container) is YamlList:
+        container._item_lines.append(line)
+        container.append(value)
+        return True
+    if top[1] is _NO_KEY:
+        if isinstance(value, (YamlMap, YamlList)):
+            raise _Unusual   # a list or map as a key: refused with the composer's line
+        top[1], top[2] = value, line
+        return False
+    key, key_line = top[1], top[2]
+    try:
+        hash(key)
+    except TypeError:
+        raise _Unusual from None
+    if key in container:
+        raise PnpError(f"the key '{key}' appears twice in the same map", file=container.file,
+                       line=key_line, hint=f"first on line {container._key_lines[key]}")
+    container[key] = value
+    container._key_lines[key] = key_line
+    top[1] = _NO_KEY
+    return True
+
+
 _DEEP_INDENT = "\n" + " " * (MAX_DEPTH // 2)
 
 
@@ -133,7 +244,7 @@ def check_depth(text: str, file: str) -> None:
     brackets in the file, the deepest indent and block markers on a line) clears every
     ordinary file at once; only a file that might be deep is scanned token by token, which
     LibYAML does without recursion."""
-    if text.count("[") + text.count("{") <= MAX_DEPTH and _DEEP_INDENT not in text:
+    if _DEEP_INDENT not in text and possible_openers(text) <= MAX_DEPTH:
         # a block opens at a marker ("- ", "? ", ": "), two characters each: only a long line
         # can hold many, so only long lines are counted
         lines = text.split("\n")
@@ -156,6 +267,45 @@ def check_depth(text: str, file: str) -> None:
                 depth -= 1
     except yaml.YAMLError:
         return   # a syntax error: composing reports it with its line
+
+
+_BLANK = " \t"
+_BREAKS = "\n\r\x85\u2028\u2029\ufeff"
+# what may stand right before a flow collection's opening bracket (blanks aside): another
+# bracket, an entry, key or value indicator, a document marker, a line break (a comment ends
+# with one) or the start of the file
+_BEFORE_OPENER = "[{,:?-." + _BREAKS
+_BRACKET = re.compile(r"[\[{]")
+
+
+def possible_openers(text: str) -> int:
+    """At least the number of brackets in `text` that open a flow collection: every '[' and
+    '{' except those inside a plain scalar's words (`gains {bonus} yards`), which is where
+    card text has them. A bracket right after a scalar or a closed collection is a syntax
+    error, so nothing nests past it; after an anchor or a tag, what stands before those
+    counts."""
+    if text.count("[") + text.count("{") > 10 * MAX_DEPTH:
+        return text.count("[") + text.count("{")   # many: the token scan decides
+    count = 0
+    for match in _BRACKET.finditer(text):
+        at = match.start() - 1
+        while True:
+            while at >= 0 and text[at] in _BLANK:
+                at -= 1
+            if at < 0 or text[at] in _BEFORE_OPENER:
+                count += 1
+                break
+            start = at   # a word: an anchor or tag (`&a [`, `!!seq [`) looks further back
+            while start > 0 and text[start - 1] not in _BLANK and text[start - 1] not in _BREAKS \
+                    and at - start < 1000:
+                start -= 1
+            if text[start] in "&!" and at - start < 1000 and (start == 0 or text[start - 1] in _BLANK + _BREAKS):
+                at = start - 1
+                continue
+            if at - start >= 1000:
+                count += 1   # too long a word to look past: counted, to be safe
+            break
+    return count
 
 
 def _short(text: str) -> str:
@@ -214,10 +364,17 @@ def drafted(path: Path, text: str) -> Iterator[None]:
         _DRAFTS.pop(resolved, None)
 
 
-def load_yaml(path: Path, *, expect=YamlMap):
-    """Load one YAML file; every problem becomes a PnpError naming the file and line."""
+def drafting() -> bool:
+    """Whether some file is being read as an edit's draft just now."""
+    return bool(_DRAFTS)
+
+
+def load_yaml(path: Path, *, expect=YamlMap, text: str | None = None):
+    """Load one YAML file (or `text`, read from it by `read_text`); every problem becomes a
+    PnpError naming the file and line."""
     shown = display_path(path)
-    text = _DRAFTS.get(path.resolve()) if _DRAFTS else None
+    if text is None:
+        text = _DRAFTS.get(path.resolve()) if _DRAFTS else None
     if text is None:
         text = _read(path, shown)
     loader = None
@@ -226,12 +383,17 @@ def load_yaml(path: Path, *, expect=YamlMap):
     try:
         check_depth(text, shown)
         loader = _Loader(text, shown)
-        tree = loader.get_single_node()
-        node = None
-        if tree is not None:
-            if "&" in text:   # aliases need anchors: without an '&' there is nothing to expand
-                check_expansion(tree, shown)
-            node = loader.construct_document(tree)
+        try:
+            node = walked(loader)
+        except _Unusual:
+            loader.dispose()
+            loader = _Loader(text, shown)
+            tree = loader.get_single_node()
+            node = None
+            if tree is not None:
+                if "&" in text:   # aliases need anchors: without an '&' there is nothing to expand
+                    check_expansion(tree, shown)
+                node = loader.construct_document(tree)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or "not valid YAML"
@@ -263,6 +425,12 @@ def load_yaml(path: Path, *, expect=YamlMap):
         raise PnpError(f"expected {wanted} at the top level, found {type_name(node)}",
                        file=shown, line=1)
     return node
+
+
+def read_text(path: Path, shown: str) -> str:
+    """A YAML file's text, refused as `load_yaml` refuses it (not a plain file, too big, not
+    UTF-8)."""
+    return _read(path, shown)
 
 
 def _read(path: Path, shown: str) -> str:

@@ -51,7 +51,9 @@ def print_options(asked: dict) -> BuildRequest:
 def serve(root: Path, game_id: str, out: Path, host: str, port: int, announce, edit: bool = False) -> None:
     """Serve until interrupted. `announce(url)` is told where the page is. With `edit`, the
     page may change the game's layout files (pnp.serve.editing)."""
+    from pnp.config.deck import keep_loaded_decks
     from pnp.project import Project
+    keep_loaded_decks()   # a save that leaves a data file as it was does not read it again
 
     def build(asked: dict):
         from pnp.commands.build import languages_built

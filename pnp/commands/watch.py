@@ -36,6 +36,8 @@ def watch_games(root: Path, game_ids: list[str], out: Path, request: BuildReques
                 stop: threading.Event | None = None) -> None:
     """Build the games as `request` asks (the game as written, and each language it names)
     now and after every change, telling each rebuild on the terminal, until `stop` is set."""
+    from pnp.config.deck import keep_loaded_decks
+    keep_loaded_decks()   # a save that leaves a data file as it was does not read it again
     watch(root, game_ids, lambda: rebuild_games(root, game_ids, out, request), interval, stop)
 
 

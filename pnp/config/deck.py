@@ -11,12 +11,13 @@ A card with `count: N` stands for N identical cards. Unknown fields are errors.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from pnp.config.typed import Where, convert, load_as, where_of
-from pnp.yaml_source import YamlList, YamlMap, load_yaml, type_name
+from pnp.yaml_source import YamlList, YamlMap, display_path, drafting, load_yaml, read_text, type_name
 from pnp.errors import ManyProblems, PnpError, did_you_mean, known
 
 MAX_COPIES = 1000      # of one card
@@ -72,6 +73,17 @@ class Deck:
     counts: list[int]            # copies of each
     designed: str = ""
 
+    def copy(self) -> "Deck":
+        """The same deck with cards of its own, to be filled in without touching these."""
+        cards = []
+        for card in self.cards:
+            copy = Card(card)
+            copy.__dict__.update(card.__dict__)
+            if "written" in card.__dict__:
+                copy.written = dict(card.written)
+            cards.append(copy)
+        return Deck(self.path, self.fields, cards, list(self.counts), self.designed)
+
     def expanded(self) -> list[Card]:
         """Every physical card, copies included, in data order. Each knows its `copy`: its
         place in the deck from 1, so a layout can name form fields uniquely."""
@@ -89,8 +101,36 @@ class Deck:
         return sum(self.counts)
 
 
+# Decks already read and checked, by file and the hash of its bytes: `pnp watch` and `pnp
+# serve` rebuild after every save, and most saves leave a game's big data file as it was.
+# Off in a one-off build, which reads each file once anyway.
+_KEPT: dict[Path, tuple[str, Deck]] | None = None
+
+
+def keep_loaded_decks() -> None:
+    """From now on in this process, a deck file read before is not parsed or checked again
+    while its bytes are the same (pnp watch, pnp serve)."""
+    global _KEPT
+    if _KEPT is None:
+        _KEPT = {}
+
+
 def load_deck(path: Path) -> Deck:
-    node = load_yaml(path)
+    """The deck in a YAML data file, every card checked; each call gives cards of its own
+    (the build fills in their text)."""
+    if _KEPT is None or drafting():
+        return read_deck(path, load_yaml(path))
+    shown = display_path(path)
+    text = read_text(path, shown)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    key = path.resolve()
+    kept = _KEPT.get(key)
+    if kept is None or kept[0] != digest:
+        _KEPT[key] = kept = (digest, read_deck(path, load_yaml(path, text=text)))
+    return kept[1].copy()
+
+
+def read_deck(path: Path, node) -> Deck:
     where = where_of(node)
     spec = load_as(DeckFile, node, where)
     for name, field_spec in spec.fields.items():
@@ -107,9 +147,10 @@ def load_deck(path: Path) -> Deck:
                                              hint=did_you_mean(spec.label, spec.fields))
     cards_node = node["cards"]
     cards, counts, problems = [], [], []
+    cards_where = where.key(node, "cards")
     for i, item in enumerate(cards_node):
         try:
-            card, count = read_card(item, spec, where.key(node, "cards").item(cards_node, i))
+            card, count = read_card(item, spec, cards_where.item(cards_node, i))
         except PnpError as exc:   # go on: every bad card in the file is told at once
             problems.append(exc)
             continue
@@ -141,8 +182,13 @@ def read_card(node, spec: DeckFile, where: Where) -> tuple[Card, int]:
                                              hint=did_you_mean(key, spec.fields)
                                              or f"the deck's fields: {known(spec.fields)}")
     for name, field_spec in spec.fields.items():
-        if name in node and node[name] is not None:
-            card[name] = field_value(field_spec, node[name], where.key(node, name))
+        value = node.get(name)
+        if value is not None:
+            kind = type(value)
+            if (kind is str and field_spec.type == "text") or (kind is int and field_spec.type in ("whole", "number")):
+                card[name] = value   # as written: what field_value would give, without its checks' cost
+            else:
+                card[name] = field_value(field_spec, value, where.key(node, name))
             if field_spec.required and is_empty(card[name]):
                 raise where.key(node, name).error(f"required field '{name}' is empty")
         elif field_spec.required:

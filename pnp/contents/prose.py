@@ -98,7 +98,7 @@ def quantity(value) -> Quantity | None:
 ONE = Quantity("n", 1)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Said:
     """A number written in a text: what it says, where, and as written."""
 
@@ -123,8 +123,10 @@ def number_pattern(language: str) -> re.Pattern:
         re.IGNORECASE)
 
 
-def said_in(text: str, language: str) -> list[Said]:
-    """Every number the text writes: ranges first, then multipliers, digits and words."""
+@lru_cache(maxsize=4096)
+def said_in(text: str, language: str) -> tuple[Said, ...]:
+    """Every number the text writes: ranges first, then multipliers, digits and words.
+    Cached: a deck repeats its short texts (types, sides, bonuses) on card after card."""
     words = NUMBER_WORDS.get(language, {})
     times = MULTIPLIERS.get(language, {})
     pattern = number_pattern(language)
@@ -139,16 +141,17 @@ def said_in(text: str, language: str) -> list[Said]:
             value = int(number) if number.is_integer() else number
             # "20 to {fact:...}": one end of a range whose other end is a fact
             link = RANGE_LINK.get(language, RANGE_LINK[""])
-            end = re.match(rf"\s*(?:[-–—]|(?:{link})\b)\s*{HOLE}", text[match.end():], re.IGNORECASE) or \
-                re.search(rf"{HOLE}\s*(?:[-–—]|\b(?:{link}))\s*$", text[max(0, match.start() - 12):match.start()],
-                          re.IGNORECASE)
+            end = HOLE in text and (
+                re.match(rf"\s*(?:[-–—]|(?:{link})\b)\s*{HOLE}", text[match.end():], re.IGNORECASE)
+                or re.search(rf"{HOLE}\s*(?:[-–—]|\b(?:{link}))\s*$", text[max(0, match.start() - 12):match.start()],
+                             re.IGNORECASE))
             q = Quantity("end" if end else "n", value)
         elif match.groupdict().get("word"):
             q = Quantity("n", words[match.group("word").lower()])
         else:
             q = Quantity("times", times[match.group("mult").lower()])
         found.append(Said(q, match.start(), match.end(), match.group(0)))
-    return found
+    return tuple(found)
 
 
 @dataclass
@@ -168,6 +171,8 @@ class Text:
 
 def masked(text: str) -> str:
     """`{field}` and `{fact:NAME}` holes as placeholder words of the same length."""
+    if "{" not in text:
+        return text
     return re.sub(r"\{[^{}\n]*\}", lambda m: HOLE * len(m.group(0)), text)
 
 
@@ -200,6 +205,9 @@ class Reader:
         said = said_in(text, item.language)
         if not said:
             return []
+        if not self.facts:   # nothing to state: only a card's own values can be contradicted
+            return [problem for each in said for problem in card_disagrees(item, text, each)] \
+                if item.card is not None else []
         ends = [m.end() for m in SENTENCE_END.finditer(text)]
         starts = [m.start() for m in WORD.finditer(text)]
 
@@ -309,17 +317,21 @@ def card_disagrees(item: Text, text: str, each: Said) -> list[str]:
     bonus = bool(unit and unit.group(1)) or text[max(each.start - 1, 0):each.start] == "+"
     related = []
     for name, spec in fields.items():
-        value = quantity(card.get(name))   # type: ignore[attr-defined]
-        if value is None or name in ("count",):
+        if name == "count":
             continue
         if each.quantity.kind == "times":
-            if value.kind == "times":
+            value = quantity(card.get(name))   # type: ignore[attr-defined]
+            if value is not None and value.kind == "times":
                 related.append((name, value))
             continue
+        if not word:
+            continue   # no word after the number: it names no field
         names = {name.lower(), getattr(spec, "title", "").lower()}
-        if word and (word in names or word.rstrip("s") in {n.rstrip("s") for n in names if n}
-                     or (bonus and word in getattr(spec, "description", "").lower().split())):
-            related.append((name, value))
+        if word in names or word.rstrip("s") in {n.rstrip("s") for n in names if n} \
+                or (bonus and word in getattr(spec, "description", "").lower().split()):
+            value = quantity(card.get(name))   # type: ignore[attr-defined]
+            if value is not None:
+                related.append((name, value))
     if not related or any(each.quantity.agrees(value) for _, value in related):
         return []
     name, value = related[0]

@@ -288,6 +288,25 @@ def place(canvas, layout, card, x: float, y: float, bleed: float,
     canvas.saveState()
     canvas.transform(*((1, 0, 0, 1, x, y), (0, 1, -1, 0, x + h, y),
                        (-1, 0, 0, -1, x + w, y + h), (0, -1, 1, 0, x, y + w))[quarter])
+    # every piece in the same slot clips alike: its clipping operators are made once
+    clips = layout.__dict__.setdefault("_clips_by_slot", {})
+    key = (bleed, sides, quarter, tuple(notches), canvas._fillMode)
+    clip = clips.get(key)
+    if clip is None:
+        code, canvas._code = canvas._code, []
+        try:
+            clip_piece(canvas, layout, bleed, sides, quarter, notches)
+        finally:
+            clip, canvas._code = canvas._code, code
+        clips[key] = clip
+    canvas._code.extend(clip)
+    layout.draw(canvas, card)
+    canvas.restoreState()
+
+
+def clip_piece(canvas, layout, bleed: float, sides, quarter: int, notches) -> None:
+    """Clip to the piece's trim plus bleed, less what its neighbours and marks need (see `place`)."""
+    w, h = layout.width, layout.height
     clip_bleed(canvas, layout, -bleed, -bleed, bleed, bleed)
     left, bottom, right, top = sides if sides is not None else (bleed,) * 4
     # the sheet's sides, in the turned piece's own coordinates
@@ -302,8 +321,6 @@ def place(canvas, layout, card, x: float, y: float, bleed: float,
             clip.rect(*((nx, ny, nw, nh), (ny, h - nx - nw, nh, nw),
                         (w - nx - nw, h - ny - nh, nw, nh), (w - ny - nh, nx, nh, nw))[quarter])
         canvas.clipPath(clip, stroke=0, fill=0)
-    layout.draw(canvas, card)
-    canvas.restoreState()
 
 
 def clip_bleed(canvas, layout, left: float, bottom: float, right: float, top: float) -> None:

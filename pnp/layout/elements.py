@@ -21,7 +21,7 @@ from pnp.config.typed import FromField, Tagged, Where, check_limits, convert, se
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding, resolve_titles
 from pnp.layout.icons import TOKEN, icons_of, load_icon, with_tokens, without_tokens
-from pnp.layout.text import SPAN, MarkupError, fit_paragraph, plain, span_markup, to_markup
+from pnp.layout.text import SPAN, MarkupError, fit_paragraph, plain, simple_characters, span_markup, to_markup
 from pnp.fonts import FontBook, fallbacks_for, undrawable
 from pnp.units import Length, colour_hex, mm, parse_colour
 
@@ -470,41 +470,26 @@ class TextDrawer(Drawer):
         self.ink_saver = piece.ink_saver
         self.icons = icons_of(piece.game_dir) if piece.game_dir is not None else {}
         self.right_to_left = piece.right_to_left
+        self.simple = simple_characters(self.font)   # text of only these takes the short way
 
     def draw(self, canvas, card) -> None:
-        text = self.text.render(card).strip()
-        if not text:
+        written = self.text.render(card).strip()
+        if not written:
             return
         spec = self.spec
-        icon_names: tuple[tuple[str, float], ...] = ()
-        if ":" in text:
-            text, icon_names = with_tokens(text, self.icons, lambda message: self._fail(card, message))
-        if spec.upper:   # after the icons are found: their names are not the text's to change
-            text = text.upper()
+        text = written.upper() if spec.upper else written
         x, y, w, h = self.rect
         if spec.rotate in (90, 270):
             w, h = h, w
-        colour = self.colour.of(card)
-        if self.ink_saver is not None:
-            colour = self.ink_saver.ink(colour)
-        if "|" in text and self.palette:
-            text = SPAN.sub(lambda m: "[" + " ".join(self.palette.get(word, word) for word in m.group(1).split())
-                            + "|" + m.group(2) + "]", text)
-        styled = False   # set as styled runs, so italic without an italic face is slanted
-        if "*" in text or "|" in text:
-            self.family.with_markup()
-            self.check_markup(card, text)
-            styled = self._styles_lacking(card, text)
-        fallbacks = self._fallbacks(text, card)
-        ink = colour_hex(colour) if colour else "000000"
-        where_text = f"{self.spec._where.file}:{self.spec._where.line}"
-        images = tuple(load_icon(self.icons[name], ink, where_text, scale) for name, scale in icon_names)
-        align = spec.align
-        if self.right_to_left and align in ("left", "right") and not has_letters(text):
-            align = "right" if align == "left" else "left"   # icons, numbers: start where reading starts
-        fit = partial(fit_paragraph, font=self.font, size=spec.size, min_size=spec.min_size, leading=spec.leading,
-                      colour_hex=ink, align=align, width=w, height=h, fallbacks=fallbacks, images=images,
-                      styled=styled)
+        if self.simple.issuperset(text):   # most card text: none of the work below applies
+            colour = self.colour.of(card)
+            if self.ink_saver is not None:
+                colour = self.ink_saver.ink(colour)
+            fit = partial(fit_paragraph, font=self.font, size=spec.size, min_size=spec.min_size,
+                          leading=spec.leading, colour_hex=colour_hex(colour) if colour else "000000",
+                          align=self._align(text), width=w, height=h, simple=True)
+        else:
+            text, fit = self._prepared(written, card, w, h)
         para, used, fits = fit(text)
         if not fits:
             shortened = spec.overflow == "ellipsis" and shortened_to_fit(text, fit)
@@ -532,6 +517,41 @@ class TextDrawer(Drawer):
             canvas.clipPath(box, stroke=0, fill=0)
         para.drawOn(canvas, -w / 2, -h / 2 + offset)
         canvas.restoreState()
+
+    def _prepared(self, text: str, card, w: float, h: float):
+        """The text as it will be set (icons as tokens, capitals, palette names in spans) and
+        how to fit it, for text that may hold markup, icons, right-to-left script or
+        characters the face lacks."""
+        spec = self.spec
+        icon_names: tuple[tuple[str, float], ...] = ()
+        if ":" in text:
+            text, icon_names = with_tokens(text, self.icons, lambda message: self._fail(card, message))
+        if spec.upper:   # after the icons are found: their names are not the text's to change
+            text = text.upper()
+        colour = self.colour.of(card)
+        if self.ink_saver is not None:
+            colour = self.ink_saver.ink(colour)
+        if "|" in text and self.palette:
+            text = SPAN.sub(lambda m: "[" + " ".join(self.palette.get(word, word) for word in m.group(1).split())
+                            + "|" + m.group(2) + "]", text)
+        styled = False   # set as styled runs, so italic without an italic face is slanted
+        if "*" in text or "|" in text:
+            self.family.with_markup()
+            self.check_markup(card, text)
+            styled = self._styles_lacking(card, text)
+        fallbacks = self._fallbacks(text, card)
+        ink = colour_hex(colour) if colour else "000000"
+        where_text = f"{self.spec._where.file}:{self.spec._where.line}"
+        images = tuple(load_icon(self.icons[name], ink, where_text, scale) for name, scale in icon_names)
+        return text, partial(fit_paragraph, font=self.font, size=spec.size, min_size=spec.min_size,
+                             leading=spec.leading, colour_hex=ink, align=self._align(text), width=w, height=h,
+                             fallbacks=fallbacks, images=images, styled=styled)
+
+    def _align(self, text: str) -> str:
+        align = self.spec.align
+        if self.right_to_left and align in ("left", "right") and not has_letters(text):
+            align = "right" if align == "left" else "left"   # icons, numbers: start where reading starts
+        return align
 
     def _fail(self, card, message: str) -> None:
         """A problem with this card's text: told with the card's line, its field and the layout's."""

@@ -19,6 +19,7 @@ from reportlab.platypus import Paragraph
 
 from pnp.layout.icon_draw import draw_icon
 from pnp.layout.icons import FIRST_TOKEN, TOKEN, Icon
+from pnp.layout.text_ops import draw_line
 
 TOKEN_SPLIT = re.compile(f"({TOKEN.pattern})")
 
@@ -136,16 +137,14 @@ class PlainLines:
         canvas.setFillColor(self.colour)
         canvas.setFont(self.font, self.size)
         baseline = y + self.height - self.size   # where Paragraph puts its first line
+        # where each line is anchored, and how much of its width lies left of that point
+        anchor, share = {"center": (x + self.width / 2, 0.5), "right": (x + self.width, 1.0)}.get(self.align, (x, 0.0))
         for line, line_width in zip(self.lines, self.widths):
             if self.images and TOKEN.search(line):
                 left = x + {"center": (self.width - line_width) / 2, "right": self.width - line_width}.get(self.align, 0.0)
                 self._draw_with_icons(canvas, line, left, baseline)
-            elif self.align == "center":
-                canvas.drawCentredString(x + self.width / 2, baseline, line)
-            elif self.align == "right":
-                canvas.drawRightString(x + self.width, baseline, line)
             else:
-                canvas.drawString(x, baseline, line)
+                draw_line(canvas, anchor, baseline, line, share)
             baseline -= self.leading
 
     def _draw_with_icons(self, canvas, line: str, left: float, baseline: float) -> None:
@@ -167,12 +166,13 @@ def plain_lines(text: str, font: str, size: float, leading: float, colour_hex: s
     """The text broken greedily at spaces to fit `width`, if every word fits and the lines
     fit `height`; None otherwise. Like Paragraph, a line may run over by letting its spaces
     shrink a little (reportlab's spaceShrinkage), so both break the same text the same way."""
-    space = stringWidth(" ", font, size)
+    known = word_widths(font, size)
+    space = known[" "]
     shrink = rl_config.spaceShrinkage * space
 
     def measure(word: str) -> float:
         if not images or not TOKEN.search(word):
-            return stringWidth(word, font, size)
+            return known[word]
         return sum(images[ord(piece) - FIRST_TOKEN].width_at(size) if TOKEN.fullmatch(piece)
                    else stringWidth(piece, font, size) for piece in TOKEN_SPLIT.split(word) if piece)
 
@@ -196,6 +196,33 @@ def plain_lines(text: str, font: str, size: float, leading: float, colour_hex: s
     if not lines or len(lines) * size * leading > height + 0.01:
         return None
     return PlainLines(lines, widths, font, size, size * leading, colour_hex, align, width, images)
+
+
+class WordWidths(dict):
+    """Widths of words in one face at one size, each measured once: card text repeats its
+    words across a deck, and every size tried while fitting measures them all again."""
+
+    __slots__ = ("font", "size")
+
+    def __init__(self, font: str, size: float):
+        super().__init__()
+        self.font, self.size = font, size
+
+    def __missing__(self, word: str) -> float:
+        if len(self) > 100_000:   # a long-running preview: keep it bounded
+            self.clear()
+        width = self[word] = stringWidth(word, self.font, self.size)
+        return width
+
+
+_WORD_WIDTHS: dict[tuple[str, float], WordWidths] = {}
+
+
+def word_widths(font: str, size: float) -> WordWidths:
+    known = _WORD_WIDTHS.get((font, size))
+    if known is None:
+        known = _WORD_WIDTHS[(font, size)] = WordWidths(font, size)
+    return known
 
 
 _ENTITY_OR_TAG = re.compile(r"(<[^>]*>|&[a-z]+;)")
@@ -251,15 +278,17 @@ def with_fallbacks(markup: str, font: str, fallbacks: tuple[tuple[str, str, str,
 @lru_cache(maxsize=8192)
 def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: float,
                   colour_hex: str, align: str, width: float, height: float, fallbacks: tuple = (),
-                  images: tuple = (), styled: bool = False):
+                  images: tuple = (), styled: bool = False, simple: bool = False):
     """(something to drawOn, its height, whether it fits) at the largest size from `size`
     down to `min_size`, in steps of SHRINK_STEP, that fits the box. Cached: cards that share
     a text share the work. The size is found by bisection, so a huge text in a huge font
     takes a dozen tries, not thousands. `fallbacks` (fonts for characters `font` lacks) is
     given only for text that needs them; `images` are the inline icons its tokens stand for
-    (pnp.layout.icons), sized with the text at each try."""
-    rtl = has_rtl(text)
-    markup = span_markup(to_markup(text)) if "|" in text else to_markup(text)
+    (pnp.layout.icons), sized with the text at each try. `simple` text (see
+    `TextDrawer.simple`) is known to be left-to-right and free of markup, so it is not
+    scanned for either."""
+    rtl = False if simple else has_rtl(text)
+    markup = text if simple else span_markup(to_markup(text)) if "|" in text else to_markup(text)
     if not rtl and markup == text and align != "justify" and not fallbacks:
         found = largest_fitting(size, min_size, lambda current: plain_lines(
             text, font, current, leading, colour_hex, align, width, height, images))
@@ -307,6 +336,19 @@ def largest_fitting(size: float, min_size: float, attempt):
         else:
             low = middle + 1
     return best
+
+
+@lru_cache(maxsize=64)
+def simple_characters(font: str) -> frozenset:
+    """The characters a text may be made of and still be plain for `fit_paragraph`: ones the
+    face has, written left to right, none of them markup (`*`, `|`, `&<>`, line breaks), an
+    icon's `:` or token. A text of these needs no markup, bidi or fallback work: a set
+    comparison per card decides what was a scan of every character for each."""
+    from reportlab.pdfbase.pdfmetrics import getFont
+    special = set("*|:&<>\n\r\t")
+    return frozenset(char for char in map(chr, getFont(font).face.charToGlyph)
+                     if char not in special and not TOKEN.match(char)
+                     and not (ord(char) >= 0x0590 and unicodedata.bidirectional(char) in ("R", "AL")))
 
 
 # ---- right-to-left text -------------------------------------------------------------------------
