@@ -10,6 +10,7 @@ import math
 import openpyxl
 import pypdfium2
 import pytest
+from PIL import ImageFilter
 
 from conftest import MM, REPO, build, run
 
@@ -98,6 +99,31 @@ def test_a_river_runs_along_the_shared_side_and_a_road_between_middles(mini, tmp
     # the road runs from B2's middle to C2's, straight down the column: red halfway between them
     assert near(pixel(image, *road_middle), "#ff0000"), pixel(image, *road_middle)
     document.close()
+
+
+def test_words_a_road_runs_through_stay_readable(mini, tmp_path):
+    """A road drawn down a column of hexes passes where each cell's coordinate and label
+    stand: the cell's own ground rings their letters, so no road touches a letter."""
+    with_map(mini, "map.csv", "cell,road,label\nB2,C2,Ford\n", extra=", road: '#ff0000', labels: true")
+    build(mini, "mini", tmp_path)
+    document = pypdfium2.PdfDocument(str(tmp_path / "mini/map-whole.pdf"))
+    dpi = 600
+    image = document[0].render(scale=dpi / 72).to_pil().convert("RGB")
+    document.close()
+
+    def red_touching_letters(x0: float, y0: float, x1: float, y1: float) -> tuple[int, int]:
+        """(letter pixels, road pixels within 0.15 mm of a letter) in the box, in mm."""
+        box = image.crop(tuple(round(v / 25.4 * dpi) for v in (x0, y0, x1, y1)))
+        letters = box.convert("L").point(lambda v: 255 if v < 40 else 0)   # black text (red is 76 in grey)
+        near_letters = letters.filter(ImageFilter.MaxFilter(2 * round(0.15 / 25.4 * dpi) + 1))
+        red = [r > 200 and g < 80 and b < 80 for r, g, b in box.getdata()]
+        return (sum(1 for v in letters.getdata() if v),
+                sum(1 for is_red, v in zip(red, near_letters.getdata()) if is_red and v))
+
+    x, y = centre("hexgrid", 1, 1)
+    for baseline in (y - 0.55 * R, y + 0.62 * R):   # the coordinate above the middle, the label below
+        letters, touching = red_touching_letters(x - 4, baseline - 2.5, x + 4, baseline + 0.8)
+        assert letters > 200 and touching == 0, (baseline, letters, touching)
 
 
 def test_the_same_map_from_xlsx_and_yaml(mini, tmp_path):

@@ -358,3 +358,33 @@ def test_the_page_cannot_be_framed_by_another_site(served):
     response = connection.getresponse()
     response.read()
     assert response.getheader("Cross-Origin-Resource-Policy") == "same-origin"   # no other page shows it
+
+
+def test_a_flood_of_connections_is_turned_away_without_a_thread_each(shared):
+    """Open connections that never send (as a flood from the network would) take at most
+    MAX_CONNECTIONS threads; the next is told 503 at once; once they go, pages load again."""
+    from pnp.serve.server import MAX_CONNECTIONS
+    threads_before = threading.active_count()
+    idle = [socket.create_connection(("127.0.0.1", shared.port), timeout=30) for _ in range(MAX_CONNECTIONS)]
+    try:
+        deadline = time.monotonic() + 30
+        while threading.active_count() < threads_before + MAX_CONNECTIONS and time.monotonic() < deadline:
+            time.sleep(0.05)
+        one_more = socket.create_connection(("127.0.0.1", shared.port), timeout=30)
+        one_more.sendall(f"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:{shared.port}\r\n\r\n".encode())
+        answer = one_more.recv(200)
+        one_more.close()
+        assert answer.startswith(b"HTTP/1.1 503"), answer
+        assert threading.active_count() <= threads_before + MAX_CONNECTIONS + 1
+    finally:
+        for connection in idle:
+            connection.close()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:   # each idle connection's thread sees it closed and ends
+        try:
+            if shared.request("/api/state")[0] == 200:
+                break
+        except ConnectionError:
+            pass
+        time.sleep(0.1)
+    assert shared.state()["error"] is None

@@ -85,21 +85,40 @@ def test_a_percentage_span_shrinks_with_its_text(mini, tmp_path):
     assert big < 20 and small == pytest.approx(big / 2, abs=0.02)
 
 
-@pytest.mark.xfail(strict=True, reason="text with icons is set as styled runs (pnp.layout.runs, issue 25), which "
-                   "do not carry a span's colour and size yet: issue 27 is left open for it")
+def fill_colours_of_paths(path) -> set[tuple[int, int, int]]:
+    """The fill colours of the vector shapes on the first page, those inside forms included."""
+    document = pypdfium2.PdfDocument(str(path))
+    colours = set()
+    for obj in document[0].get_objects(max_depth=10):
+        if obj.type == pdfium_c.FPDF_PAGEOBJ_PATH:
+            r, g, b, a = (ctypes.c_uint() for _ in range(4))
+            if pdfium_c.FPDFPageObj_GetFillColor(obj.raw, *(ctypes.byref(c) for c in (r, g, b, a))):
+                colours.add((r.value, g.value, b.value))
+    document.close()
+    return colours
+
+
 def test_a_span_beside_an_icon_keeps_both(mini, tmp_path):
     icons = mini / "card_data/mini/icons"
     icons.mkdir(exist_ok=True)
     (icons / "coin.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="10" '
                                     'height="10"><circle cx="5" cy="5" r="5" fill="#000"/></svg>')
-    with_text(mini, "Pay [red|2 :coin:] now")
+    with_text(mini, "Pay [red 150%|2 :coin:] now")
     build(mini, "mini", tmp_path)
     chars = characters(tmp_path / "mini/cards-a4.pdf")
-    assert {colour for _, _, colour, _ in run_of(chars, "2")} == {(255, 0, 0)}
-    document = pypdfium2.PdfDocument(str(tmp_path / "mini/cards-a4.pdf"))
-    kinds = {obj.type for obj in document[0].get_objects(max_depth=10)}
-    document.close()
-    assert pdfium_c.FPDF_PAGEOBJ_IMAGE in kinds
+    assert {(size, colour) for _, size, colour, _ in run_of(chars, "2")} == {(15.0, (255, 0, 0))}
+    assert {(size, colour) for _, size, colour, _ in run_of(chars, "Pay")} == {(10.0, (0, 0, 0))}
+    assert {(size, colour) for _, size, colour, _ in run_of(chars, "now")} == {(10.0, (0, 0, 0))}
+    # the single-colour icon is drawn as vectors in its span's colour, as its letters are
+    assert (255, 0, 0) in fill_colours_of_paths(tmp_path / "mini/cards-a4.pdf")
+
+
+def test_a_span_in_right_to_left_text_keeps_its_colour(mini, tmp_path):
+    with_text(mini, "שלום [red 120%|עולם] טוב")
+    build(mini, "mini", tmp_path)
+    chars = characters(tmp_path / "mini/cards-a4.pdf")
+    looks = {char: (size, colour) for char, size, colour, _ in chars if "\u05d0" <= char <= "\u05ea"}
+    assert looks["ע"] == (12.0, (255, 0, 0)) and looks["ש"] == (10.0, (0, 0, 0)), looks
 
 
 @pytest.mark.parametrize("text, message", [

@@ -2,12 +2,13 @@
 
 reportlab's paragraphs know no right-to-left text and draw inline pictures as images, so text
 in a right-to-left script, and text with icons that is more than plain words, is laid out here:
-the markup (`<b>`, `<i>`, `<br/>`, entities, icon tokens) becomes words of atoms (letters of one
-style, or one icon), Arabic letters are joined (arabic-reshaper) atom by atom, the words are
-broken greedily into lines in reading order, and each line is put in visual order by the
-Unicode bidi algorithm (python-bidi's levels, reordered here so each letter keeps its style and
-each icon its place; an icon counts as a neutral object, U+FFFC). A style the font has no face
-for is still drawn: italic without an italic face is slanted.
+the markup (`<b>`, `<i>`, `<br/>`, a span's `<font color= size=>`, entities, icon tokens) becomes
+words of atoms (letters of one style, colour and size, or one icon), Arabic letters are joined
+(arabic-reshaper) atom by atom, the words are broken greedily into lines in reading order, and
+each line is put in visual order by the Unicode bidi algorithm (python-bidi's levels, reordered
+here so each letter keeps its style and each icon its place; an icon counts as a neutral object,
+U+FFFC). A style the font has no face for is still drawn: italic without an italic face is
+slanted.
 
 Plain left-to-right text never comes here (pnp.layout.text keeps its fast paths)."""
 
@@ -30,15 +31,25 @@ SLANT = 0.21                     # tan 12 degrees: italic for a face without an 
 OBJECT = "\ufffc"                # how an icon takes part in the bidi algorithm: a neutral
 _PIECE = re.compile(r"<[^>]*>|&#?[A-Za-z0-9]+;|[^<&]+|[<&]")
 _ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff]")
+_ATTRIBUTE = re.compile(r'(color|size)="([^"]*)"')
 
 
 @dataclass(frozen=True, slots=True)
 class Atom:
-    """Part of a word: letters in one style, or one icon (`icon` >= 0, its token's number)."""
+    """Part of a word: letters in one style, or one icon (`icon` >= 0, its token's number). A
+    span gives it a colour (`rrggbb`, "" for the text's) and a size ("80%" of the text's, "12"
+    points, "" for the text's)."""
 
     text: str
     style: int
     icon: int = -1
+    colour: str = ""
+    size: str = ""
+
+    def size_at(self, size: float) -> float:
+        if not self.size:
+            return size
+        return size * float(self.size[:-1]) / 100 if self.size.endswith("%") else float(self.size)
 
 
 Word = tuple[Atom, ...]
@@ -53,6 +64,7 @@ def words_of(markup: str) -> tuple[tuple[Word, ...], ...]:
     word: list[Atom] = []
     letters: list[str] = []
     bold = italic = 0
+    spans: list[tuple[str, str]] = [("", "")]   # (colour, size) of each open span, innermost last
 
     def style() -> int:
         return (BOLD if bold > 0 else 0) | (ITALIC if italic > 0 else 0)
@@ -63,7 +75,7 @@ def words_of(markup: str) -> tuple[tuple[Word, ...], ...]:
             if _ARABIC.search(text):
                 import arabic_reshaper
                 text = arabic_reshaper.reshape(text)
-            word.append(Atom(text, style()))
+            word.append(Atom(text, style(), -1, *spans[-1]))
             letters.clear()
 
     def end_word() -> None:
@@ -87,6 +99,15 @@ def words_of(markup: str) -> tuple[tuple[Word, ...], ...]:
                     bold += step
                 else:
                     italic += step
+            elif name == "font":
+                end_atom()
+                if closing:
+                    if len(spans) > 1:
+                        spans.pop()
+                else:
+                    given = dict(_ATTRIBUTE.findall(piece))
+                    colour, size = spans[-1]
+                    spans.append((given["color"].lstrip("#") if "color" in given else colour, given.get("size", size)))
             continue   # other tags (none are written for this path) draw nothing
         text = html.unescape(piece) if piece.startswith("&") else piece
         for char in text:
@@ -94,7 +115,7 @@ def words_of(markup: str) -> tuple[tuple[Word, ...], ...]:
                 end_word()
             elif TOKEN.fullmatch(char):
                 end_atom()
-                word.append(Atom(char, style(), ord(char) - FIRST_TOKEN))
+                word.append(Atom(char, style(), ord(char) - FIRST_TOKEN, *spans[-1]))
             else:
                 letters.append(char)
     end_word()
@@ -158,13 +179,21 @@ def pieces_of(text: str, style: int, font: str, fallbacks: tuple) -> tuple[tuple
 @dataclass(slots=True)
 class Item:
     """One thing drawn on a line, left to right: letters (`text` in `face`), an icon, or the
-    space between words (`text` empty, `icon` -1, `face` empty)."""
+    space between words (`text` empty, `icon` -1, `face` empty); in a span's colour and size
+    (`colour` "" for the text's)."""
 
     text: str
     face: str
     slanted: bool
     icon: int
     width: float
+    colour: str = ""
+    size: float = 0.0
+
+    def looks_like(self, other: Item) -> bool:
+        """Whether the two are letters drawn alike, so one run can hold both."""
+        return (self.face == other.face and self.slanted == other.slanted and self.colour == other.colour
+                and self.size == other.size)
 
 
 class StyledLines:
@@ -182,6 +211,7 @@ class StyledLines:
 
     def drawOn(self, canvas, x: float, y: float) -> None:   # noqa: N802
         canvas.setFillColor(self.colour)
+        ink = ""   # the span colour the canvas holds ("" the text's)
         baseline = y + self.height - self.size
         for items, line_width, spread in zip(self.lines, self.widths, self.spread):
             gaps = sum(1 for item in items if item.face == "" and item.icon < 0)
@@ -189,11 +219,16 @@ class StyledLines:
             left = x + {"center": (self.width - line_width) / 2,
                         "right": self.width - line_width}.get(self.align, 0.0) if not extra else x
             for item in items:
+                if item.colour != ink and (item.face or item.icon >= 0):
+                    ink = item.colour
+                    canvas.setFillColor(HexColor("#" + ink) if ink else self.colour)
                 if item.icon >= 0:
                     icon = self.icons[item.icon]
-                    draw_icon(canvas, icon, left, baseline, item.width, icon.height_at(self.size))
+                    if item.colour:   # a single-colour icon takes its span's colour, as its letters do
+                        icon = icon._replace(colour=item.colour)
+                    draw_icon(canvas, icon, left, baseline, item.width, icon.height_at(item.size))
                 elif item.face:
-                    canvas.setFont(item.face, self.size)
+                    canvas.setFont(item.face, item.size)
                     if item.slanted:
                         canvas.saveState()
                         canvas.transform(1, 0, SLANT, 1, left, baseline)
@@ -229,9 +264,10 @@ def lay_out(markup: str, font: str, fallbacks: tuple, icons: tuple[Icon, ...], s
                 if atom.icon >= 0:
                     if atom.icon >= len(icons):   # a token without its icon: nothing to draw
                         continue
-                    measured.append((atom, icons[atom.icon].width_at(size)))
+                    measured.append((atom, icons[atom.icon].width_at(atom.size_at(size))))
                 else:
-                    measured.append((atom, [(letters, face, slanted, unit * size) for letters, face, slanted, unit
+                    at = atom.size_at(size)
+                    measured.append((atom, [(letters, face, slanted, unit * at) for letters, face, slanted, unit
                                             in pieces_of(atom.text, atom.style, font, fallbacks)]))
             word_width = sum(m[1] if isinstance(m[1], float) else sum(p[3] for p in m[1]) for m in measured)
             if word_width > width + 0.01 and not force:
@@ -285,14 +321,15 @@ def in_visual_order(line: list[tuple[Word, list]], space: float, rtl: bool, size
             chars.append(" ")
             what.append(Item("", "", False, -1, space))
         for atom, parts in measured:
+            at = atom.size_at(size)
             if atom.icon >= 0:
                 chars.append(OBJECT)
-                what.append(Item("", "", False, atom.icon, parts))
+                what.append(Item("", "", False, atom.icon, parts, atom.colour, at))
                 continue
             for letters, face, slanted, _ in parts:
                 for char in letters:
                     chars.append(char)
-                    what.append(Item(char, face, slanted, -1, 0.0))
+                    what.append(Item(char, face, slanted, -1, 0.0, atom.colour, at))
     if not rtl and not any(is_rtl_char(c) for c in chars):
         order = list(range(len(chars)))
         shown = chars
@@ -301,15 +338,16 @@ def in_visual_order(line: list[tuple[Word, list]], space: float, rtl: bool, size
     items: list[Item] = []
     for position, index in enumerate(order):
         item = what[index]
-        if item.face and items and items[-1].face == item.face and items[-1].slanted == item.slanted:
+        if item.face and items and items[-1].looks_like(item):
             items[-1].text += shown[position]
         else:
-            items.append(Item(shown[position] if item.face else "", item.face, item.slanted, item.icon, item.width))
+            items.append(Item(shown[position] if item.face else "", item.face, item.slanted, item.icon, item.width,
+                              item.colour, item.size))
     if join_spaces:
         items = spaces_joined(items)
     for item in items:   # letters measured whole (reportlab does not kern): as the line measured them
         if item.face:
-            item.width = stringWidth(item.text, item.face, size)
+            item.width = stringWidth(item.text, item.face, item.size)
     return items
 
 
@@ -320,7 +358,7 @@ def spaces_joined(items: list[Item]) -> list[Item]:
     while index < len(items):
         item = items[index]
         if (not item.face and item.icon < 0 and joined and joined[-1].face and index + 1 < len(items)
-                and items[index + 1].face == joined[-1].face and items[index + 1].slanted == joined[-1].slanted):
+                and items[index + 1].looks_like(joined[-1])):
             joined[-1].text += " " + items[index + 1].text
             index += 2
             continue

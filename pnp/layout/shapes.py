@@ -271,6 +271,7 @@ class GridDrawer(ShapeDrawer):
         """Icons and labels the data gives, then the coordinates, at the top of each cell."""
         size = self.spec.label_size
         where_text = f"{self.spec._where.file}:{self.spec._where.line}"
+        crossed = self._crossed_by_roads()
         for cell in self.cells:
             ink = cell.ink or (self.stroke.fixed if self.stroke.fixed is not None else black)
             cx, cy = self.centres[(cell.row, cell.column)]
@@ -283,6 +284,8 @@ class GridDrawer(ShapeDrawer):
                     draw_icon(canvas, icon, left, cy - height / 2, height * icon.aspect, height)
                     left += height * icon.aspect + height * 0.15
             if cell.label:
+                if (cell.row, cell.column) in crossed:
+                    self._halo(canvas, cell.label, cx, cy - self.reach * 0.62, crossed[(cell.row, cell.column)])
                 canvas.setFillColor(ink)
                 canvas.setFont(self.font, size)
                 canvas.drawCentredString(cx, cy - self.reach * 0.62, cell.label)
@@ -295,8 +298,39 @@ class GridDrawer(ShapeDrawer):
         canvas.setFillColor(self.stroke.fixed if self.stroke.fixed is not None else (0, 0, 0))
         canvas.setFont(self.font, self.spec.label_size)
         lift = self.reach * 0.55 if top else -self.spec.label_size * 0.35
+        crossed = self._crossed_by_roads() if top else {}
         for row, col, cx, cy, _ in self.hexes:
-            canvas.drawCentredString(cx, cy + lift, maps.coordinate(row, col))
+            name = maps.coordinate(row, col)
+            if (row, col) in crossed:   # a road runs through where the coordinate stands: keep it readable
+                self._halo(canvas, name, cx, cy + lift, crossed[(row, col)])
+            canvas.drawCentredString(cx, cy + lift, name)
+
+    def _crossed_by_roads(self) -> dict[tuple[int, int], object]:
+        """The cells a road runs through, each with the colour of its ground (its fill, the
+        grid's, or white)."""
+        grounds = {(cell.row, cell.column): cell.fill for cell in self.cells if cell.fill is not None}
+        ground = self.fill.fixed if self.fill.fixed is not None else (1, 1, 1)
+        crossed = {}
+        for cell in self.cells:
+            for other in cell.road:
+                for key in ((cell.row, cell.column), self._key(other)):
+                    crossed[key] = grounds.get(key, ground)
+        return crossed
+
+    def _halo(self, canvas, text: str, cx: float, y: float, ground) -> None:
+        """The text's outline, thick and in its cell's ground colour, under the text itself."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+        size = self.spec.label_size
+        canvas.saveState()
+        canvas.setStrokeColor(ground)
+        canvas.setLineWidth(size * 0.3)
+        canvas.setLineJoin(1)
+        outline = canvas.beginText(cx - stringWidth(text, self.font, size) / 2, y)
+        outline.setFont(self.font, size)
+        outline.setTextRenderMode(1)   # stroke only
+        outline.textOut(text)
+        canvas.drawText(outline)
+        canvas.restoreState()
 
 
 def hex_centres(rect, r: float, rows: int, columns: int, orientation: str) -> list[tuple[int, int, float, float, float]]:

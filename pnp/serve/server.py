@@ -32,6 +32,8 @@ The server runs beside a browser that visits other sites, so:
   (CORS preflight), which this server never grants;
 - a body is read only with a plain `Content-Length` of at most MAX_BODY bytes (no chunked
   bodies) within the socket timeout, and a client that hangs up is simply let go;
+- at most MAX_CONNECTIONS connections are served at once, each on its own thread; one more is
+  told 503 and closed at once (a flood of idle connections cannot start threads without end);
 - the page may not be framed by another site (no clickjacking of its Build button)."""
 
 from __future__ import annotations
@@ -62,6 +64,9 @@ PICTURE = re.compile(r"^/img/([0-9a-f]{24}(?:-\d{1,4})?)\.png$")
 HEARTBEAT_SECONDS = 15
 MAX_BODY = 4096
 SOCKET_TIMEOUT = 60        # a client that stops sending (or reading) for this long is let go
+MAX_CONNECTIONS = 64       # at once (each an open page's event stream, or a request): no more threads than this
+BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 45\r\n"
+        b"Retry-After: 5\r\nConnection: close\r\n\r\npnp serve has too many connections open now.\n")
 TOKEN_HEADER = "X-Pnp-Token"
 TOKEN_PLACEHOLDER = b"__PNP_SESSION_TOKEN__"
 LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
@@ -88,6 +93,31 @@ class PreviewServer(ThreadingHTTPServer):
         self.stopping = threading.Event()
         self.token = secrets.token_urlsafe(32)   # this session's: in the page, asked of every change
         self.bound = address[0]
+        self.free_slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+
+    def process_request(self, request, client_address) -> None:
+        """A thread for each connection up to MAX_CONNECTIONS; past that the connection is told
+        503 and closed at once, so a flood of connections (with --host on a network) cannot make
+        the server start threads without end."""
+        if not self.free_slots.acquire(blocking=False):
+            try:
+                request.settimeout(1)
+                request.sendall(BUSY)
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.free_slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.free_slots.release()
 
     def serves_host(self, header: str | None, arrived_on: str) -> bool:
         """Whether a Host header names this server: its port, and a name or address that is
