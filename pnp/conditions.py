@@ -16,9 +16,16 @@ values per card: nothing is evaluated.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from pnp.yaml_source import YamlList, type_name
+
+if TYPE_CHECKING:
+    from pnp.config.typed import Where
+
+# A card's values by field name, as a condition reads them.
+CardValues = Mapping[str, Any]
 
 COMBINERS = ("not", "any", "all")
 COMPARISONS = ("is", "one_of", "at_least", "at_most", "above", "below", "set")
@@ -29,26 +36,26 @@ class Condition:
     """Holds for a card or not; `uses` names each card field it reads, with where it is
     written (for a misspelt one)."""
 
-    uses: tuple[tuple[str, Any], ...]
-    test: Callable[[Any], bool]
+    uses: tuple[tuple[str, Where], ...]
+    test: Callable[[CardValues], bool]
 
     @property
-    def fields(self) -> frozenset:
+    def fields(self) -> frozenset[str]:
         return frozenset(name for name, _ in self.uses)
 
-    def holds(self, card) -> bool:
+    def holds(self, card: CardValues) -> bool:
         return self.test(card)
 
 
-def _joined(parts: list[Condition]) -> tuple:
+def _joined(parts: list[Condition]) -> tuple[tuple[str, Where], ...]:
     return tuple(use for part in parts for use in part.uses)
 
 
-def is_set(value) -> bool:
+def is_set(value: object) -> bool:
     return value is not None and value is not False and value != "" and value != []
 
 
-def same(value, wanted) -> bool:
+def same(value: object, wanted: object) -> bool:
     """A card's value against one written in a layout: 3 and "3" are the same, as a designer
     reads them; a number against a word is simply not equal."""
     if value == wanted:
@@ -56,7 +63,7 @@ def same(value, wanted) -> bool:
     return value is not None and str(value) == str(wanted)
 
 
-def parse_condition(value, where) -> Condition:
+def parse_condition(value: object, where: Where) -> Condition:
     """A `when:` value as a Condition; every mistake is an error at `where`."""
     if isinstance(value, str):
         name = value.strip()
@@ -72,7 +79,7 @@ def parse_condition(value, where) -> Condition:
     return Condition(_joined(parts), lambda card: all(p.holds(card) for p in parts))
 
 
-def _part(key, value, where) -> Condition:
+def _part(key: object, value: object, where: Where) -> Condition:
     if key == "not":
         inner = parse_condition(value, where)
         return Condition(inner.uses, lambda card: not inner.holds(card))
@@ -87,12 +94,12 @@ def _part(key, value, where) -> Condition:
     return Condition(((name, where),), _comparison(name, value, where))
 
 
-def _comparison(name: str, wanted, where) -> Callable[[Any], bool]:
+def _comparison(name: str, wanted: object, where: Where) -> Callable[[CardValues], bool]:
     if isinstance(wanted, list):
         return lambda card: any(same(card.get(name), w) for w in wanted)
     if not isinstance(wanted, dict):
         return lambda card: same(card.get(name), wanted)
-    tests = []
+    tests: list[Callable[[CardValues], bool]] = []
     for op, operand in wanted.items():
         op_where = where.key(wanted, op)
         if op not in COMPARISONS:
@@ -105,7 +112,7 @@ def _comparison(name: str, wanted, where) -> Callable[[Any], bool]:
     return lambda card: all(test(card) for test in tests)
 
 
-def _operator(name: str, op: str, operand, where) -> Callable[[Any], bool]:
+def _operator(name: str, op: str, operand: object, where: Where) -> Callable[[CardValues], bool]:
     if op == "is":
         return lambda card: same(card.get(name), operand)
     if op == "one_of":
@@ -118,10 +125,10 @@ def _operator(name: str, op: str, operand, where) -> Callable[[Any], bool]:
         return lambda card: is_set(card.get(name)) == operand
     if isinstance(operand, bool) or not isinstance(operand, (int, float)):
         raise where.error(f"{op} takes a number, found {type_name(operand)}")
-    compare = {"at_least": lambda v: v >= operand, "at_most": lambda v: v <= operand,
+    compare: Callable[[float], bool] = {"at_least": lambda v: v >= operand, "at_most": lambda v: v <= operand,
                "above": lambda v: v > operand, "below": lambda v: v < operand}[op]
 
-    def test(card) -> bool:
+    def test(card: CardValues) -> bool:
         value = card.get(name)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return False   # no number, no comparison: a blank power is not "at least 3"

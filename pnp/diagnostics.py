@@ -5,7 +5,8 @@ at the end, and the exit status."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 import click
 
@@ -13,9 +14,11 @@ from pnp.errors import ManyProblems, PnpError
 
 MAX_SHOWN = 50   # problems shown one by one; past this, a count
 
+Result = TypeVar("Result")
+
 
 class Diagnostics:
-    def __init__(self):
+    def __init__(self) -> None:
         self.warnings: list[str] = []
         self._seen: set[str] = set()
         self._heard: list[list[str]] = []   # for each `listening()` under way, what it was told
@@ -43,7 +46,7 @@ class Report(Diagnostics):
     """The warnings of a command's run, the problems it found and its exit status: 1 once
     any game failed, else 0."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.failures = 0
 
@@ -68,10 +71,10 @@ class Report(Diagnostics):
         else:
             self.problems([str(exc)])
 
-    def each_game(self, ids: list[str], action) -> dict:
+    def each_game(self, ids: list[str], action: Callable[[str], Result]) -> dict[str, Result]:
         """action(game_id) for every game; one game's problems do not stop the others.
         The results by game id, of the games that did not fail."""
-        results = {}
+        results: dict[str, Result] = {}
         for game_id in ids:
             try:
                 results[game_id] = action(game_id)

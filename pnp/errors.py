@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -51,11 +52,11 @@ class ValidationFailed(ManyProblems):
         super().__init__(problems, f"{len(problems)} rule problem(s); nothing was built")
 
 
-def did_you_mean(name: str, choices) -> str | None:
+def did_you_mean(name: str, choices: Iterable[object]) -> str | None:
     """A hint naming the closest known choice, or None when nothing is close."""
     close = difflib.get_close_matches(str(name), [str(c) for c in choices], n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
 
 
-def known(choices) -> str:
+def known(choices: Iterable[object]) -> str:
     return ", ".join(sorted(str(c) for c in choices))

@@ -123,7 +123,7 @@ class FontBook:
             self.families[name].fallbacks = [self.family(other, fallback_where) for other in spec.fallback
                                              if other != name]
 
-    def _face(self, file_name: str, where) -> Face:
+    def _face(self, file_name: str, where: Where) -> Face:
         if "\0" in file_name:
             raise where.error("a font file name contains a NUL character; remove it")
         if Path(file_name).is_absolute():
@@ -136,7 +136,7 @@ class FontBook:
             _names[path] = f"pnp-{path.stem}-{len(_names)}"
         return Face(_names[path], path, where)
 
-    def family(self, name: str, where) -> Family:
+    def family(self, name: str, where: Where) -> Family:
         if name not in self.families:
             raise where.error(f"unknown font family '{name}'",
                               hint=did_you_mean(name, self.families)

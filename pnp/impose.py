@@ -8,11 +8,14 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable, Literal
+from typing import TYPE_CHECKING, Iterable, Literal
 
 from pnp.options import Duplex  # noqa: F401 - defined beside PrintOptions, light to import
 from pnp.errors import PnpError
 from pnp.units import mm
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 PAPER_SIZES = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
 UNPRINTABLE = mm(5)         # home printers cannot print this close to the edge
@@ -318,7 +321,7 @@ def grid_for(paper: tuple[float, float], piece: tuple[float, float], gap: float 
     return min(candidates, key=lambda grid: _worse(grid, count))
 
 
-def _worse(grid: Grid, count: int | None = None) -> tuple:
+def _worse(grid: Grid, count: int | None = None) -> tuple[float, ...]:
     """Sort key: more pieces (of the `count` there are), fewer unmarked cut lines, less bleed
     lost, marks in the margin, upright, narrower gutters."""
     shortfall = sum(grid.bleed - side for sides, _ in grid.slot_bleeds for side in sides)
@@ -361,7 +364,7 @@ def _fit(room: float, length: float, gap: float) -> int:
     return max(0, int((room + gap + 1e-6) // (length + gap)))
 
 
-def draw_cut_marks(canvas, grid: MarksBetween, slots: Iterable[int] | None = None) -> None:
+def draw_cut_marks(canvas: Canvas, grid: MarksBetween, slots: Iterable[int] | None = None) -> None:
     """Marks in the margin on the line of every trim edge, from CLEAR outside the bleed to the
     printer's margin, none over a piece or its bleed; and between the pieces where the margin
     has no room for them, beside the slots in use only (`slots`, default all): a sheet part
@@ -483,7 +486,7 @@ def fold_sheet(paper: tuple[float, float], piece: tuple[float, float], gap: floa
     grid_for chooses: marks an inkjet prints, most bleed, marks in the margin, upright, and on
     a tie a fold across the sheet. Gutters are twice the bleed (or `gap`), or MARK_GUTTER where
     the margin has no room for marks and the pieces would touch."""
-    best: tuple | None = None
+    best: tuple[tuple[float, ...], FoldSheet] | None = None
     for sheet in (paper, (paper[1], paper[0])):
         for across in (True, False):
             for turned in {"any": (False, True), "upright": (False,), "turned": (True,)}[orientation]:

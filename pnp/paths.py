@@ -12,10 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Protocol
 
 from pnp.errors import PnpError
 
 Fail = Callable[[str], Exception]   # makes the error to raise, e.g. `where.error`
+
+
+class Place(Protocol):
+    """Where a path is written (a config `Where`): it makes the error that names it."""
+
+    def error(self, message: str, hint: str | None = None) -> PnpError: ...
 
 
 @lru_cache(maxsize=1)
@@ -71,7 +78,7 @@ def gate(path: Path, folders: Sequence[Path], fail: Fail, what: str, shown: str 
     return resolved
 
 
-def safe_path(base: Path, name: str, where, what: str) -> Path:
+def safe_path(base: Path, name: str, where: Place, what: str) -> Path:
     """`name` resolved inside `base`; absolute paths, `..` and links that lead out are refused."""
     if "\0" in name:
         raise where.error(f"{what} path contains a NUL character; remove it")

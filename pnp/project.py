@@ -11,7 +11,7 @@ from pnp.config.remote import is_url, local_data
 from pnp.config.sheets import is_sheet, load_sheet_deck, split_sheet
 from pnp.config.game import Game, game_ids, load_game
 from pnp.contents import facts, kinds as rule_kinds  # noqa: F401 - every rule kind registers itself on Rule
-from pnp.contents.stated import facts_of, fill_card_text
+from pnp.contents.stated import Facts, facts_of, fill_card_text
 from pnp.contents.validate import check_rule_fields, validate
 from pnp.contents.prose import prose_problems
 from pnp.diagnostics import Diagnostics
@@ -48,7 +48,7 @@ class Project:
         self.refresh = False   # download data given by URL again (pnp build --refresh)
 
     @property
-    def fonts(self):
+    def fonts(self) -> FontBook:
         if self._fonts is None:
             from pnp.fonts import FontBook
             self._fonts = FontBook(self.root)
@@ -131,7 +131,7 @@ class Project:
         return decks
 
 
-def fill_texts(deck: Deck, facts) -> None:
+def fill_texts(deck: Deck, facts: Facts) -> None:
     """Each card's text with the values it takes from its own fields and the facts filled in."""
     for card in deck.cards:
         fill_card_text(card, deck.fields, facts)

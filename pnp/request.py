@@ -99,7 +99,7 @@ class BuildRequest:
 
     # --- from the preview page -----------------------------------------------------------------
     @classmethod
-    def from_json(cls, asked: dict) -> BuildRequest:
+    def from_json(cls, asked: dict[str, object]) -> BuildRequest:
         """The preview page's print choices (paper, duplex, bleed in mm, ink_saver, lang); a
         value that is not one of these is refused, not guessed."""
         unknown = sorted(str(key) for key in asked if key not in PAGE_OPTIONS)

@@ -26,8 +26,8 @@ from typing import Literal
 from pnp.paths import file_error, gate
 from pnp.config.typed import Loaded, Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, known
-from pnp.impose import (MARGIN_FOR_MARK, MIN_MARK_GUTTER, PAPER_SIZES, UNPRINTABLE, Duplex, MarksBetween,
-                        turned_over)
+from pnp.impose import MARGIN_FOR_MARK, MIN_MARK_GUTTER, PAPER_SIZES, UNPRINTABLE, MarksBetween, turned_over
+from pnp.options import Duplex
 from pnp.config.size import Size
 from pnp.units import Length
 from pnp.resources import BUNDLED

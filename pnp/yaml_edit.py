@@ -52,8 +52,9 @@ def scalar_text(value: Any, like: str = "", in_flow: bool = False) -> str:
             raise ValueError("a number must be finite")
         return str(value) if isinstance(value, int) else f"{value:.4f}".rstrip("0").rstrip(".")
     if isinstance(value, (dict, list)):
-        return yaml.safe_dump(value, default_flow_style=True, width=10**6, allow_unicode=True,
-                              sort_keys=False).strip()
+        dumped: str = yaml.safe_dump(value, default_flow_style=True, width=10**6, allow_unicode=True,
+                                     sort_keys=False)
+        return dumped.strip()
     text = str(value)
     if like.startswith('"'):
         return json.dumps(text, ensure_ascii=False)
@@ -103,7 +104,8 @@ def _value_end(node: yaml.Node) -> int:
     while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style and node.value:
         last = node.value[-1]
         node = last[1] if isinstance(node, yaml.MappingNode) else last
-    return node.end_mark.index
+    end: int = node.end_mark.index
+    return end
 
 
 def _added(text: str, mapping: yaml.MappingNode, key: str, value: Any) -> str:
@@ -119,7 +121,7 @@ def _added(text: str, mapping: yaml.MappingNode, key: str, value: Any) -> str:
     return text[:end] + f"\n{indent}{key}: {scalar_text(value)}" + text[end:]
 
 
-def _removed(text: str, mapping: yaml.MappingNode, entry: tuple) -> str:
+def _removed(text: str, mapping: yaml.MappingNode, entry: tuple[yaml.Node, yaml.Node]) -> str:
     key, value = entry
     start, end = key.start_mark.index, _value_end(value)
     if mapping.flow_style:

@@ -13,7 +13,7 @@ import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import yaml
 
@@ -27,16 +27,17 @@ MAX_DEPTH = 100                  # levels of nesting: a card game needs fewer th
 MAX_FILE_BYTES = 20 * 2**20      # refused before reading: past this, parsing costs gigabytes
 
 
-class YamlMap(dict):
+# Keys and values are whatever the YAML file holds: checking them is the typed loader's job.
+class YamlMap(dict[Any, Any]):
     file: str = "?"
     line: int | None = None
-    _key_lines: dict
+    _key_lines: dict[Any, int]
 
-    def key_line(self, key) -> int | None:
+    def key_line(self, key: object) -> int | None:
         return self._key_lines.get(key, self.line)
 
 
-class YamlList(list):
+class YamlList(list[Any]):
     file: str = "?"
     line: int | None = None
     _item_lines: list[int]
@@ -54,7 +55,7 @@ _SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STR, _MAP, _SEQ = ("tag:yaml.org,2002:" + kind for kind in ("str", "map", "seq"))
 
 
-class _Loader(_SafeLoader):
+class _Loader(_SafeLoader):   # type: ignore[misc]  # PyYAML ships without types
     """Safe loader whose maps and lists remember their lines.
 
     Documents are built by `build`, a direct walk of the parsed nodes: PyYAML's general
@@ -62,15 +63,15 @@ class _Loader(_SafeLoader):
     scalar that is not plain text still goes through PyYAML's own safe constructors, so
     numbers, booleans and nulls mean what they mean in any YAML tool."""
 
-    def __init__(self, stream, file: str):
+    def __init__(self, stream: str, file: str) -> None:
         super().__init__(stream)
         self.file = file
         self._built: dict[int, object] = {}
 
-    def construct_document(self, node):
+    def construct_document(self, node: yaml.Node) -> object:
         return self.build(node)
 
-    def build(self, node):
+    def build(self, node: yaml.Node) -> object:
         done = self._built.get(id(node))
         if done is not None:
             return done            # an alias: the same object again
@@ -96,13 +97,13 @@ class _Loader(_SafeLoader):
             return data
         return self.construct_object(node)   # any other tag: PyYAML refuses it with its mark
 
-    def _build_map(self, node) -> YamlMap:
+    def _build_map(self, node: yaml.Node) -> YamlMap:
         data = YamlMap()
         data.file, data.line, data._key_lines = self.file, node.start_mark.line + 1, {}
         self._built[id(node)] = data
         own = {id(key) for key, _ in node.value}
         self.flatten_mapping(node)           # merge keys (<<): merged pairs come first
-        merged: set = set()
+        merged: set[object] = set()
         for key_node, value_node in node.value:
             key = self.build(key_node)
             line = key_node.start_mark.line + 1
@@ -132,7 +133,7 @@ _SCALAR, _START_SEQ, _START_MAP = yaml.ScalarEvent, yaml.SequenceStartEvent, yam
 _END = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 
 
-def walked(loader: _Loader):
+def walked(loader: _Loader) -> object:
     """The document built straight from the parser's events, with the lines a composed node
     graph would give (a map's, each key's, each item's): no node graph is held, which for a
     big deck was four times the size of the data. Raises _Unusual for what only the composer
@@ -147,7 +148,7 @@ def walked(loader: _Loader):
     # the implicit resolvers by first character, as `resolve` looks them up for a plain scalar
     implicit = loader.yaml_implicit_resolvers
     anywhere = implicit.get(None, [])
-    stack: list = []     # open maps and lists: [container, key waiting for its value, its line]
+    stack: list[Any] = []     # open maps and lists: [container, key waiting for its value, its line]
     done = None
     while True:
         event = loader.get_event()
@@ -201,11 +202,11 @@ def walked(loader: _Loader):
 
 
 _NO_KEY = object()
-_NONE: list = []
+_NONE: list[Any] = []
 _COMPOSER_TAGS = ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value")   # `<<` and `=` keys
 
 
-def _put(top: list, value, line: int) -> bool:
+def _put(top: list[Any], value: object, line: int) -> bool:
     """Put a value (a scalar, or a map or list as it starts) into the open map or list
     `top`, noting the line it starts on; False when it was a map's key (waiting for its
     value)."""
@@ -312,12 +313,12 @@ def _short(text: str) -> str:
     return text if len(text) <= 30 else text[:27] + "..."
 
 
-def check_expansion(root, file: str) -> None:
+def check_expansion(root: yaml.Node, file: str) -> None:
     """Refuse a node graph whose aliases expand to too many values, or that contains itself."""
     sizes: dict[int, int] = {}
     open_nodes: set[int] = set()
 
-    def size(node) -> int:
+    def size(node: yaml.Node) -> int:
         key = id(node)
         if key in sizes:
             return sizes[key]
@@ -369,7 +370,15 @@ def drafting() -> bool:
     return bool(_DRAFTS)
 
 
-def load_yaml(path: Path, *, expect=YamlMap, text: str | None = None):
+@overload
+def load_yaml(path: Path, *, text: str | None = None) -> YamlMap: ...
+@overload
+def load_yaml(path: Path, *, expect: tuple[type[YamlMap], type[YamlList]], text: str | None = None
+              ) -> YamlMap | YamlList: ...
+
+
+def load_yaml(path: Path, *, expect: type[YamlMap] | tuple[type[YamlMap], type[YamlList]] = YamlMap,
+              text: str | None = None) -> YamlMap | YamlList:
     """Load one YAML file (or `text`, read from it by `read_text`); every problem becomes a
     PnpError naming the file and line."""
     shown = display_path(path)
@@ -451,7 +460,7 @@ def _read(path: Path, shown: str) -> str:
         raise PnpError(f"cannot read the file: {exc.strerror}", file=shown) from None
 
 
-def type_name(value) -> str:
+def type_name(value: object) -> str:
     if isinstance(value, bool):
         return f"true/false ({value})"
     if isinstance(value, dict):

@@ -44,17 +44,19 @@ def each_translation_drawn(ctx) -> list[str]:
     if not codes:
         return []
     from pnp.errors import PnpError
-    from pnp.lang.apply import in_language
+    from pnp.lang.apply import translated_context
+    from pnp.lang.file import load_translation
     from pnp.lang.check import translation_problems
     problems = []
     for code in codes:
         try:
-            translated = in_language(replace(ctx, options=replace(ctx.options, lang=code)), code)
+            translation = load_translation(ctx.game, ctx.decks, code)
+            translated = translated_context(replace(ctx, options=replace(ctx.options, lang=code)), translation)
         except PnpError as exc:
             problems.append(str(exc))
             continue
         draw_in_language(translated)
-        problems += translation_problems(ctx.game, ctx.decks, translated.translation)
+        problems += translation_problems(ctx.game, ctx.decks, translation)
     return problems
 
 

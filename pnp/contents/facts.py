@@ -20,12 +20,18 @@ selects) must be named by some entry. `section` says where in the documents a fa
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pnp.contents.kinds import Rule, at, matches
+from pnp.config.deck import matches
+from pnp.config.rules import Rule
+from pnp.contents.located import at
 from pnp.paths import safe_path
 from pnp.yaml_source import YamlList, YamlMap, load_yaml
+
+if TYPE_CHECKING:   # config.deck imports the rule kinds
+    from pnp.config.deck import Card, Deck
 
 META = ("section", "reading", "count")
 
@@ -38,12 +44,12 @@ class FactsRule(Rule, kind="facts"):
     table: str
     where: dict[str, Any] = field(default_factory=dict)   # only these cards must be named
 
-    def check(self, deck, decks=None) -> list[str]:
+    def check(self, deck: Deck, decks: dict[str, Deck] | None = None) -> list[str]:
         table, entries = self._load(deck)
         keys = table["key"] if isinstance(table["key"], list) else [table["key"]]
         key = "/".join(keys)
         default_section = table.get("source", self.source)
-        by_key: dict[str, list] = {}
+        by_key: dict[str, list[tuple[Card, int]]] = {}
         for card, count in zip(deck.cards, deck.counts):
             by_key.setdefault(name_of(card, keys), []).append((card, count))
         problems = []
@@ -79,7 +85,7 @@ class FactsRule(Rule, kind="facts"):
                                 f"documents ({self.facts_file}, {self.table})")
         return problems
 
-    def _load(self, deck):
+    def _load(self, deck: Deck) -> tuple[YamlMap, YamlList]:
         path = safe_path(deck.path.parent, self.file, self._where, what="facts")
         node = load_yaml(path)
         self.facts_file = node.file
@@ -98,17 +104,17 @@ class FactsRule(Rule, kind="facts"):
         return table, entries
 
 
-def name_of(item, keys: list[str]) -> str:
+def name_of(item: Mapping[str, Any], keys: list[str]) -> str:
     return "/".join(str(item.get(k)) for k in keys)
 
 
-def same(value, wanted) -> bool:
+def same(value: object, wanted: object) -> bool:
     if isinstance(value, float) and isinstance(wanted, int) and not isinstance(wanted, bool):
         return value == wanted
     return value == wanted or (value is None and wanted in ("", None))
 
 
-def shown(value) -> str:
+def shown(value: object) -> str:
     if value is None:
         return "nothing"
     return f"'{value}'" if isinstance(value, str) else str(value)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from pnp.config.deck import matches
 from pnp.config.rules import Rule
@@ -19,6 +20,9 @@ from pnp.config.typed import Where, convert_scalar
 from pnp.contents.located import at
 from pnp.contents.named import NAMED_CHECKS
 from pnp.errors import did_you_mean, known
+
+if TYPE_CHECKING:   # config.deck imports `matches` from here
+    from pnp.config.deck import Deck
 
 
 def plural(n: int, word: str = "card") -> str:
@@ -31,7 +35,7 @@ class TotalRule(Rule, kind="total"):
 
     equals: int
 
-    def check(self, deck) -> list[str]:
+    def check(self, deck: Deck) -> list[str]:
         if deck.total != self.equals:
             return [f"the deck has {plural(deck.total)}; {self.cited()} state {self.equals}"]
         return []
@@ -45,7 +49,7 @@ class CountsRule(Rule, kind="counts"):
     expect: dict[str, int]
     where: dict[str, Any] = field(default_factory=dict)  # count only the cards that match
 
-    def check(self, deck) -> list[str]:
+    def check(self, deck: Deck) -> list[str]:
         have: Counter[str] = Counter()
         for card, count in zip(deck.cards, deck.counts):
             if matches(card, self.where):
@@ -71,7 +75,7 @@ class CountRule(Rule, kind="count"):
     at_least: int | None = None
     at_most: int | None = None
 
-    def check(self, deck) -> list[str]:
+    def check(self, deck: Deck) -> list[str]:
         n = sum(count for card, count in zip(deck.cards, deck.counts) if matches(card, self.where))
         what = self.what or " and ".join(f"{k} {v}" for k, v in self.where.items())
         if self.equals is not None and n != self.equals:
@@ -92,7 +96,7 @@ class FollowsRule(Rule, kind="follows"):
     expect: dict[str, Any]
     where: dict[str, Any] = dataclasses.field(default_factory=dict)
 
-    def check(self, deck) -> list[str]:
+    def check(self, deck: Deck) -> list[str]:
         problems = []
         for card in deck.cards:
             if not matches(card, self.where):
@@ -118,7 +122,7 @@ class RangeRule(Rule, kind="range"):
     max: float | None = None
     where: dict[str, Any] = dataclasses.field(default_factory=dict)
 
-    def check(self, deck) -> list[str]:
+    def check(self, deck: Deck) -> list[str]:
         problems = []
         for card in deck.cards:
             if not matches(card, self.where):
@@ -132,7 +136,7 @@ class RangeRule(Rule, kind="range"):
         return problems
 
 
-def span(low, high) -> str:
+def span(low: float | None, high: float | None) -> str:
     if low is not None and high is not None:
         return f"{low:g} to {high:g}"
     return f"at least {low:g}" if low is not None else f"at most {high:g}"
@@ -145,7 +149,7 @@ class RequiredRule(Rule, kind="required"):
     fields: list[str]
     where: dict[str, Any] = field(default_factory=dict)
 
-    def check(self, deck) -> list[str]:
+    def check(self, deck: Deck) -> list[str]:
         return [f"{at(card)}card '{card.label}' has no {name}; {self.cited()} give every card one"
                 for card in deck.cards if matches(card, self.where)
                 for name in self.fields if card.get(name) in (None, "", [])]
@@ -159,14 +163,14 @@ class EqualsRule(Rule, kind="equals"):
     value: Any
     where: dict[str, Any] = dataclasses.field(default_factory=dict)
 
-    def check(self, deck) -> list[str]:
+    def check(self, deck: Deck) -> list[str]:
         wanted = self.value
         return [f"{at(card)}card '{card.label}' has {self.field} {_shown(card.get(self.field))}; {self.cited()} "
                 f"give {_shown(wanted)}"
                 for card in deck.cards if matches(card, self.where) and card.get(self.field) != wanted]
 
 
-def _shown(value) -> str:
+def _shown(value: object) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(str(v) for v in value) + "]"
     return f"'{value}'"
@@ -179,7 +183,7 @@ class UniqueRule(Rule, kind="unique"):
     field: str
     where: dict[str, Any] = dataclasses.field(default_factory=dict)
 
-    def check(self, deck) -> list[str]:
+    def check(self, deck: Deck) -> list[str]:
         seen = Counter(str(card.get(self.field)) for card in deck.cards if matches(card, self.where))
         return [f"{self.field} '{value}' appears on {n} different cards; {self.cited()} need each once"
                 for value, n in sorted(seen.items()) if n > 1]
@@ -189,7 +193,7 @@ class CheckName(str):
     """The name of a check in pnp.contents.named."""
 
     @classmethod
-    def parse(cls, value, where: Where) -> "CheckName":
+    def parse(cls, value: object, where: Where) -> "CheckName":
         name = convert_scalar(str, value, where)
         if name not in NAMED_CHECKS:
             raise where.error(f"no named check '{name}'",
@@ -204,5 +208,5 @@ class CheckRule(Rule, kind="check"):
     name: CheckName
     options: dict[str, Any] = field(default_factory=dict)
 
-    def check(self, deck, decks=None) -> list[str]:
+    def check(self, deck: Deck, decks: dict[str, Deck] | None = None) -> list[str]:
         return NAMED_CHECKS[self.name](deck, self.options, self.cited(), decks or {})

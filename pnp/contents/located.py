@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-def at(card) -> str:
+if TYPE_CHECKING:   # config.deck imports the rule kinds, which import this
+    from pnp.config.deck import Card
+
+
+def at(card: Card) -> str:
     """Where a card is written, as `file:line: field: `, to begin a message about it."""
-    where = getattr(card, "where", None)
+    where = card.where
     if where is None:
         return ""
     if where.line is None:

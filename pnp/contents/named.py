@@ -7,20 +7,27 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:   # config.deck imports the rule kinds, which import this
+    from pnp.config.deck import Card, Deck
 
 from pnp.contents.located import at
 
-NAMED_CHECKS: dict = {}
+# (deck, the rule's options, where the rules state it, every deck by component id) -> problems
+NamedCheck: TypeAlias = "Callable[[Deck, dict[str, Any], str, dict[str, Deck]], list[str]]"
+NAMED_CHECKS: dict[str, NamedCheck] = {}
 
 
-def named_check(name: str):
-    def register(function):
+def named_check(name: str) -> Callable[[NamedCheck], NamedCheck]:
+    def register(function: NamedCheck) -> NamedCheck:
         NAMED_CHECKS[name] = function
         return function
     return register
 
 
-def _cards_of(deck, type_field: str, type_value: str):
+def _cards_of(deck: Deck, type_field: str, type_value: str) -> list[tuple[Card, int]]:
     return [(card, count) for card, count in zip(deck.cards, deck.counts)
             if card.get(type_field) == type_value]
 
@@ -28,7 +35,7 @@ def _cards_of(deck, type_field: str, type_value: str):
 # --- Jukem -----------------------------------------------------------------------------------
 
 @named_check("pass-catch")
-def pass_catch(deck, options, cited, _decks) -> list[str]:
+def pass_catch(deck: Deck, options: dict[str, Any], cited: str, _decks: dict[str, Deck]) -> list[str]:
     """Every CATCH fits at least one PASS range and every PASS range takes at least one CATCH."""
     passes = _cards_of(deck, "type", options.get("pass", "pass"))
     catches = _cards_of(deck, "type", options.get("catch", "catch"))
@@ -39,7 +46,7 @@ def pass_catch(deck, options, cited, _decks) -> list[str]:
         if not any(low <= card["yards"] <= high for low, high in ranges):
             problems.append(f"{at(card)}CATCH {card['yards']} fits no PASS range ({shown}); {cited} allow a "
                             f"CATCH only on a PASS whose range holds its yards")
-    first_of: dict[tuple, object] = {}
+    first_of: dict[tuple[Any, Any], Card] = {}
     for card, _ in passes:
         first_of.setdefault((card["low"], card["high"]), card)
     for low, high in ranges:
@@ -52,7 +59,7 @@ def pass_catch(deck, options, cited, _decks) -> list[str]:
     return problems
 
 
-def touchdown_drives(deck, max_plays: int) -> int:
+def touchdown_drives(deck: Deck, max_plays: int) -> int:
     """How many different drives of RUN and PASS/CATCH plays total exactly 100 yards, using at
     most `max_plays` plays and no more copies of a card than the deck has (and no more
     catches than passes). Two drives differ when their multisets of play yards differ."""
@@ -75,7 +82,7 @@ def touchdown_drives(deck, max_plays: int) -> int:
 
 
 @named_check("touchdown-drives")
-def touchdown_reachable(deck, options, cited, _decks) -> list[str]:
+def touchdown_reachable(deck: Deck, options: dict[str, Any], cited: str, _decks: dict[str, Deck]) -> list[str]:
     """A touchdown needs exactly 100 yards: the deck must offer many drives that total 100."""
     max_plays, at_least = options.get("max_plays", 6), options.get("at_least", 1)
     found = touchdown_drives(deck, max_plays)
@@ -100,7 +107,7 @@ RESULT_KINDS = {
 }
 
 
-def result_kind(text) -> str | None:
+def result_kind(text: object) -> str | None:
     import re
     for pattern, kind in RESULT_KINDS.items():
         if re.fullmatch(pattern, str(text or "").strip()):
@@ -109,7 +116,7 @@ def result_kind(text) -> str | None:
 
 
 @named_check("result-table")
-def result_table(deck, options, cited, _decks) -> list[str]:
+def result_table(deck: Deck, options: dict[str, Any], cited: str, _decks: dict[str, Deck]) -> list[str]:
     """Each card's result against every column (offense play type) is a known kind of result,
     and matches what the rules state for that card type (`must`). Types in `mixed` must both
     win the ball against some plays and help the offense against others."""
@@ -147,9 +154,9 @@ def result_table(deck, options, cited, _decks) -> list[str]:
     return problems
 
 
-def row_place(card, lines: list, index: int) -> str:
+def row_place(card: Card, lines: list[int | None], index: int) -> str:
     """`file:line: ` of a table field's row, else the card's own."""
-    where = getattr(card, "where", None)
+    where = card.where
     if where is not None and index < len(lines) and lines[index]:
         return f"{where.file}:{lines[index]}: {where.field}: " if where.field else f"{where.file}:{lines[index]}: "
     return at(card)
@@ -161,7 +168,7 @@ def _die_faces(text: str) -> set[int]:
 
 
 @named_check("field-goal-odds")
-def field_goal_odds(deck, options, cited, _decks) -> list[str]:
+def field_goal_odds(deck: Deck, options: dict[str, Any], cited: str, _decks: dict[str, Deck]) -> list[str]:
     """The field-goal table covers distances 1..max without gaps, each row's good rolls are die
     faces, and a closer kick is never less likely than a longer one."""
     limit = options.get("max_distance", 40)
@@ -202,7 +209,7 @@ def field_goal_odds(deck, options, cited, _decks) -> list[str]:
 # --- Monster Ball ----------------------------------------------------------------------------
 
 @named_check("tokens-match-roster")
-def tokens_match_roster(deck, options, cited, decks) -> list[str]:
+def tokens_match_roster(deck: Deck, options: dict[str, Any], cited: str, decks: dict[str, Deck]) -> list[str]:
     """Every player token names a monster of its own side's roster, or one of the extras the
     token sheet lists for both sides."""
     roster = decks[options["roster"]]

@@ -25,12 +25,17 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from pnp.config.typed import Where
-from pnp.contents.stated import Fact, facts_of, parts_of
+from pnp.contents.stated import Fact, Facts, facts_of, parts_of
 from pnp.paths import safe_path
 from pnp.yaml_source import YamlList, YamlMap, display_path, load_yaml
+
+if TYPE_CHECKING:
+    from pnp.config.deck import Card, Deck, FieldSpec
+    from pnp.config.game import Game
 
 NUMBER_WORDS = {
     "": {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -72,7 +77,7 @@ class Quantity:
         return self.value == fact.value
 
 
-def quantity(value) -> Quantity | None:
+def quantity(value: object) -> Quantity | None:
     """A fact's or a field's value as something a sentence can state: 6, "1-5", "x2",
     "+10", "3 PTS", [3, 6]; None for a name."""
     if isinstance(value, bool) or value is None:
@@ -109,7 +114,7 @@ class Said:
 
 
 @lru_cache(maxsize=None)
-def number_pattern(language: str) -> re.Pattern:
+def number_pattern(language: str) -> re.Pattern[str]:
     """Digits, ranges, multipliers and number words of a language, compiled once."""
     words = NUMBER_WORDS.get(language, {})
     times = MULTIPLIERS.get(language, {})
@@ -164,8 +169,8 @@ class Text:
     line: int | None
     language: str = ""
     subject: str = ""
-    card: object = None
-    fields: dict | None = None
+    card: Card | None = None
+    fields: Mapping[str, FieldSpec] | None = None
     one_line: bool = False   # a YAML value: every problem is told at its key's line
 
 
@@ -185,9 +190,9 @@ class Reader:
             said = quantity(fact.value)
             if said is not None and fact.words:
                 self.facts.append((fact, said))
-        self._patterns: dict = {}
+        self._patterns: dict[tuple[str, str], tuple[re.Pattern[str] | None, re.Pattern[str] | None]] = {}
 
-    def patterns(self, fact: Fact, language: str):
+    def patterns(self, fact: Fact, language: str) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
         key = (fact.name, language)
         if key not in self._patterns:
             words = fact.words.get(language) if language in fact.words else fact.words.get("")
@@ -269,7 +274,7 @@ class Reader:
     def tell(self, item: Text, text: str, each: Said, fact: Fact) -> str:
         line = line_of(item, text, each)
         place = f"{item.file}:{line}: " if line else f"{item.file}: "
-        who = f"card '{item.card.label}': " if item.card is not None else ""   # type: ignore[attr-defined]
+        who = f"card '{item.card.label}': " if item.card is not None else ""
         return (f"{place}{who}'{excerpt(item.text, each)}' says {each.text}; {fact.name} is {fact.shown} "
                 f"({fact.cited}, {fact.file}:{fact.line}); print it with {{fact:{fact.name}}}")
 
@@ -311,6 +316,8 @@ def card_disagrees(item: Text, text: str, each: Said) -> list[str]:
     """A number in a card's text that repeats one of the card's own values (followed by the
     field's name, or a multiplier against a multiplier) must be that value."""
     card, fields = item.card, item.fields or {}
+    if card is None:   # only a card's text is read against its own values
+        return []
     unit = re.match(r"[\s\-–]*((?:more|extra|additional|further)\s+)?([^\W\d_]+)", text[each.end:])
     word = unit.group(2).lower() if unit else ""
     # "10 more yards", "+10 yards": a bonus, which a field described as one may hold
@@ -320,7 +327,7 @@ def card_disagrees(item: Text, text: str, each: Said) -> list[str]:
         if name == "count":
             continue
         if each.quantity.kind == "times":
-            value = quantity(card.get(name))   # type: ignore[attr-defined]
+            value = quantity(card.get(name))
             if value is not None and value.kind == "times":
                 related.append((name, value))
             continue
@@ -329,23 +336,23 @@ def card_disagrees(item: Text, text: str, each: Said) -> list[str]:
         names = {name.lower(), getattr(spec, "title", "").lower()}
         if word in names or word.rstrip("s") in {n.rstrip("s") for n in names if n} \
                 or (bonus and word in getattr(spec, "description", "").lower().split()):
-            value = quantity(card.get(name))   # type: ignore[attr-defined]
+            value = quantity(card.get(name))
             if value is not None:
                 related.append((name, value))
     if not related or any(each.quantity.agrees(value) for _, value in related):
         return []
     name, value = related[0]
     line = line_of(item, text, each)
-    where = card.where   # type: ignore[attr-defined]
+    where = card.where
     place = f"{where.file}:{line}: {where.field}: " if where is not None else ""
-    return [f"{place}card '{card.label}': its text says '{excerpt(item.text, each)}' "   # type: ignore[attr-defined]
-            f"({each.text}), but its {name} is {card.get(name)}; write {{{name}}} to print the "   # type: ignore[attr-defined]
+    return [f"{place}card '{card.label}': its text says '{excerpt(item.text, each)}' "
+            f"({each.text}), but its {name} is {card.get(name)}; write {{{name}}} to print the "
             f"card's own value"]
 
 
 # --- what is printed --------------------------------------------------------------------------
 
-def printed_texts(game, decks: dict) -> Iterator[Text]:
+def printed_texts(game: Game, decks: dict[str, Deck]) -> Iterator[Text]:
     """Every text of the game that ends up on paper, with its file and line."""
     manifest = display_path(game.manifest)
     layouts: list[str] = []
@@ -390,7 +397,7 @@ def printed_texts(game, decks: dict) -> Iterator[Text]:
     yield from translation_texts(game)
 
 
-def key_line(path, key: str) -> int | None:
+def key_line(path: Path, key: str) -> int | None:
     """The line a top-level key is written on (a deck's notes), for messages."""
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
@@ -399,7 +406,7 @@ def key_line(path, key: str) -> int | None:
     return next((n for n, line in enumerate(lines, 1) if line.startswith(f"{key}:")), None)
 
 
-def layout_texts(game, names) -> Iterator[Text]:
+def layout_texts(game: Game, names: Iterable[str]) -> Iterator[Text]:
     """The fixed text of the game's own layouts (not pnp's base layouts)."""
     from pnp.layout.template import template_path
     from pnp.config.typed import Where
@@ -415,7 +422,7 @@ def layout_texts(game, names) -> Iterator[Text]:
         yield from _texts_in(node, display_path(path), [""])
 
 
-def _texts_in(node, file: str, heading: list[str]) -> Iterator[Text]:
+def _texts_in(node: object, file: str, heading: list[str]) -> Iterator[Text]:
     """A layout's texts; each is about the last short text before it (a panel's heading,
     the card's title), as a rule sheet's paragraph is about its heading."""
     if isinstance(node, YamlMap):
@@ -436,7 +443,7 @@ def _texts_in(node, file: str, heading: list[str]) -> Iterator[Text]:
             yield from _texts_in(value, file, heading)
 
 
-def translation_texts(game) -> Iterator[Text]:
+def translation_texts(game: Game) -> Iterator[Text]:
     """A translation's rule sheets, labels and card texts, read in its language."""
     folder = game.folder / "lang"
     if not folder.is_dir():
@@ -468,7 +475,7 @@ def translation_texts(game) -> Iterator[Text]:
                             yield Text(entry["text"], file, entry.key_line("text"), code, one_line=True)
 
 
-def prose_problems(game, decks: dict) -> list[str]:
+def prose_problems(game: Game, decks: dict[str, Deck]) -> list[str]:
     """Every hand-written statement of a fact that disagrees with it, at its file and line,
     and every promise (a fact with a `card`) no card keeps."""
     facts = facts_of(game)
@@ -481,7 +488,7 @@ def prose_problems(game, decks: dict) -> list[str]:
     return list(dict.fromkeys(problems))
 
 
-def promised(value, wanted):
+def promised(value: object, wanted: object) -> object:
     """A promise's field value: as written, or the fact's own (`value`, or `value.1` for a
     range's low end)."""
     if wanted == "value":
@@ -494,7 +501,7 @@ def promised(value, wanted):
     return wanted
 
 
-def promises_broken(facts, decks: dict, game) -> list[str]:
+def promises_broken(facts: Facts, decks: dict[str, Deck], game: Game) -> list[str]:
     """A fact the data notes promise to keep (`card: {type: run, yards: 15}`, `deck: cards`)
     holds when some card of that deck has those values."""
     problems = []

@@ -25,13 +25,19 @@ name. pnp.contents.prose reads the words printed by hand and compares them with 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pnp.config.typed import Where
 from pnp.errors import PnpError, did_you_mean
 from pnp.layout.binding import text_of
 from pnp.yaml_source import YamlList, YamlMap, display_path, load_yaml
+
+if TYPE_CHECKING:
+    from pnp.config.deck import Card, FieldSpec
+    from pnp.config.game import Game
 
 REFERENCE = re.compile(r"\{fact:([^{}]*)\}")
 META = ("value", "section", "reading", "words", "unit", "card", "deck", "near")
@@ -49,7 +55,7 @@ class Fact:
     line: int | None
     words: dict[str, list[str]] = field(default_factory=dict)   # language ("" = the game's) -> regexes
     unit: dict[str, list[str]] = field(default_factory=dict)
-    card: dict | None = None     # a promise: some card of `deck` has these values
+    card: dict[str, Any] | None = None     # a promise: some card of `deck` has these values
     deck: str | None = None
     near: int = 12               # how many words from `words` a number may stand
 
@@ -63,7 +69,7 @@ class Fact:
         return shown(self.value)
 
 
-def shown(value) -> str:
+def shown(value: object) -> str:
     if isinstance(value, list):
         return ", ".join(text_of(v) for v in value)
     return text_of(value)
@@ -114,13 +120,13 @@ class Facts:
         if "{fact:" not in text:
             return text
 
-        def value(match) -> str:
+        def value(match: re.Match[str]) -> str:
             line = first_line + text.count("\n", 0, match.start())
             return self.value(match.group(1), Where(file, line, ""))
         return REFERENCE.sub(value, text)
 
 
-def parts_of(value) -> list:
+def parts_of(value: object) -> list[Any]:
     """A range's ends or a list's items, each a value of its own."""
     if isinstance(value, list):
         return list(value)
@@ -133,9 +139,9 @@ def parts_of(value) -> list:
 RANGE_VALUE = re.compile(r"^\s*(\d+)\s*[-–]\s*(\d+)\s*$")
 
 
-def facts_of(game) -> Facts:
+def facts_of(game: Game) -> Facts:
     """The game's named facts, read once per loaded game."""
-    cached = game.__dict__.get("_named_facts")
+    cached: Facts | None = game.__dict__.get("_named_facts")
     if cached is None:
         from pnp.paths import safe_path
         path = game.folder / "facts.yaml"
@@ -146,7 +152,7 @@ def facts_of(game) -> Facts:
     return cached
 
 
-def load_facts(path) -> Facts:
+def load_facts(path: Path) -> Facts:
     if not path.is_file():
         return Facts({}, None)
     node = load_yaml(path)
@@ -163,7 +169,7 @@ def load_facts(path) -> Facts:
     return Facts(found, file)
 
 
-def _group(name: str, node: YamlMap, line, file: str, found: dict) -> None:
+def _group(name: str, node: YamlMap, line: int | None, file: str, found: dict[str, Fact]) -> None:
     if "value" in node:
         found[name] = _fact(name, node, line, file)
         return
@@ -174,7 +180,7 @@ def _group(name: str, node: YamlMap, line, file: str, found: dict) -> None:
             found[f"{name}.{key}"] = Fact(f"{name}.{key}", value, "", "", file, node.key_line(key))
 
 
-def _fact(name: str, node: YamlMap, line, file: str) -> Fact:
+def _fact(name: str, node: YamlMap, line: int | None, file: str) -> Fact:
     def by_language(key: str) -> dict[str, list[str]]:
         said = {}
         for each, value in node.items():
@@ -201,7 +207,7 @@ def _fact(name: str, node: YamlMap, line, file: str) -> Fact:
                 line, by_language("words"), by_language("unit"), card, node.get("deck"), near)
 
 
-def _table_facts(table: str, node: YamlMap, file: str, found: dict) -> None:
+def _table_facts(table: str, node: YamlMap, file: str, found: dict[str, Fact]) -> None:
     keys = node["key"] if isinstance(node["key"], list) else [node["key"]]
     entries = node["entries"]
     if not isinstance(entries, YamlList):
@@ -222,7 +228,7 @@ def _table_facts(table: str, node: YamlMap, file: str, found: dict) -> None:
 OWN_FIELD = re.compile(r"\{([A-Za-z][A-Za-z0-9_-]*)\}")
 
 
-def fill_card_text(card, fields: dict, facts: Facts) -> None:
+def fill_card_text(card: Card, fields: Mapping[str, FieldSpec], facts: Facts) -> None:
     """A card's text that repeats a value of the same card takes it from the field
     (`gains {bonus} yards`), and a documented number from the facts (`{fact:NAME}`): filled
     in once, when the deck is read. What was written is kept in `card.written` for the
@@ -235,7 +241,7 @@ def fill_card_text(card, fields: dict, facts: Facts) -> None:
             if where is not None else Where("", None, name)
         filled = facts.resolve(value, at) if "{fact:" in value else value
 
-        def own(match) -> str:
+        def own(match: re.Match[str]) -> str:
             other = match.group(1)
             if other == name or other not in fields:
                 return match.group(0)   # not a field of this deck: the braces are the designer's

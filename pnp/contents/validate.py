@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from pnp.config.deck import check_where
+from pnp.config.deck import Deck, check_where
+from pnp.config.rules import Rule
 from pnp.contents.kinds import CheckRule
 from pnp.errors import did_you_mean, known
+
+if TYPE_CHECKING:
+    from pnp.config.game import Game
 
 LOCATED = re.compile(r"^[^\s:]+:\d+: ")
 
 
-def check_rule_fields(rule, deck) -> None:
+def check_rule_fields(rule: Rule, deck: Deck) -> None:
     """The fields a rule names must be the deck's own, or the rule would check nothing."""
     check_where(getattr(rule, "where", None) or {}, deck, rule.where_is("where"))
     for key in ("by", "field", "key", "fields"):
@@ -23,7 +28,7 @@ def check_rule_fields(rule, deck) -> None:
                     hint=did_you_mean(name, deck.fields) or f"its fields: {known(deck.fields)}")
 
 
-def facts_in_options(rule, game) -> None:
+def facts_in_options(rule: Rule, game: Game) -> None:
     """A named check's option may take its number from the facts: `max_distance:
     "{fact:field-goal.within}"`, so the rule and the printed words share one source."""
     options = getattr(rule, "options", None)
@@ -38,7 +43,7 @@ def facts_in_options(rule, game) -> None:
             options[key] = facts.get(name).value   # type: ignore[union-attr]
 
 
-def validate(game, decks: dict) -> list[str]:
+def validate(game: Game, decks: dict[str, Deck]) -> list[str]:
     """Every discrepancy between the decks and the rules, one sentence each, each beginning
     with a file and line: the card's own when the problem is one card's, else the rule's."""
     problems = []

@@ -6,17 +6,26 @@ translation's labels while they compile (`PieceContext.labels`)."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from pnp.config.deck import Card, Deck
 from pnp.lang.file import Translation, data_file_name, load_translation
+from pnp.config.game import Game
+from pnp.config.typed import Where
+from pnp.lang.file import CardText
+
+if TYPE_CHECKING:
+    from pnp.contents.stated import Facts
+    from pnp.render import BuildContext
 
 
-def in_language(ctx, code: str):
+def in_language(ctx: BuildContext, code: str) -> BuildContext:
     """`ctx` (a BuildContext over the source data) made to build in the language `code`."""
     return translated_context(ctx, load_translation(ctx.game, ctx.decks, code))
 
 
-def translated_context(ctx, translation: Translation):
+def translated_context(ctx: BuildContext, translation: Translation) -> BuildContext:
     """A copy of a BuildContext that builds in the translation's language. Validation has run
     on the source data already: rules compare names and values as the game states them."""
     from pnp.contents.stated import facts_of
@@ -33,11 +42,12 @@ def translated_context(ctx, translation: Translation):
     return result
 
 
-def translated_deck(deck: Deck, by_card: dict, kept: frozenset = frozenset(), facts=None) -> Deck:
+def translated_deck(deck: Deck, by_card: dict[str, dict[str, tuple[CardText, Where]]],
+                    kept: frozenset[str] = frozenset(), facts: Facts | None = None) -> Deck:
     """The deck with its card strings translated; `kept` fields (they choose a layout, name a
     picture or are tested by a when:, pnp.lang.needs) keep their values in every language;
     `{fact:NAME}` in a translated text is filled from `facts`."""
-    cards = []
+    cards: list[Card] = []
     for card in deck.cards:
         entries = by_card.get(card.label, {})
         changed = Card(card)
@@ -52,7 +62,7 @@ def translated_deck(deck: Deck, by_card: dict, kept: frozenset = frozenset(), fa
     return Deck(deck.path, deck.fields, cards, list(deck.counts), deck.designed)
 
 
-def translated_game(game, translation: Translation):
+def translated_game(game: Game, translation: Translation) -> Game:
     """The game with its title, credit, component titles and descriptions and rule-sheet table
     headings in the translation's language."""
     say = translation.label

@@ -5,14 +5,17 @@ file and line to edit."""
 
 from __future__ import annotations
 
-from pnp.config.typed import Where
 from pathlib import Path
+
+from pnp.config.deck import Deck
+from pnp.config.game import Game
+from pnp.config.typed import Where
 
 from pnp.lang.file import Translation, data_file_name, data_files, has_words, same_text
 from pnp.lang.needs import kept_by_file
 
 
-def card_problems(game, decks: dict, translation: Translation) -> list[str]:
+def card_problems(game: Game, decks: dict[str, Deck], translation: Translation) -> list[str]:
     problems = []
     into = f"into {translation.called}"
     kept = kept_by_file(Path(game.folder).parent.parent, game, decks, lambda deck: data_file_name(game, deck))
@@ -32,9 +35,10 @@ def card_problems(game, decks: dict, translation: Translation) -> list[str]:
                 found = translated.get(label, {}).get(name)
                 if found is None:
                     # a YAML card's field is cards[3].name; a sheet's row has no keys: row 3 (name)
-                    field = f"{card.where.field}.{name}" if card.where.line is not None else \
-                        f"{card.where.field} ({name})"
-                    at = Where(card.where.file, card.where.line, field)
+                    card_at = card.where or Where(file_name, None, label)   # a card read from a file has its place
+                    field = f"{card_at.field}.{name}" if card_at.line is not None else \
+                        f"{card_at.field} ({name})"
+                    at = Where(card_at.file, card_at.line, field)
                     problems.append(str(at.error(
                         f"card '{label}' has no translation {into}",
                         hint=f"add to {translation.path} under cards: {file_name}: {label}: {name}: "
@@ -73,7 +77,7 @@ def rules_problems(translation: Translation) -> list[str]:
     return problems
 
 
-def translation_problems(game, decks: dict, translation: Translation) -> list[str]:
+def translation_problems(game: Game, decks: dict[str, Deck], translation: Translation) -> list[str]:
     """Everything to do in a translation, once a translated build has been drawn (which
     is when the labels and rule sheets it needs are known). `game` and `decks` are the source."""
     return card_problems(game, decks, translation) + rules_problems(translation) + \

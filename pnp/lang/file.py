@@ -24,14 +24,27 @@ import functools
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypedDict
 
 from pnp.paths import file_error, gate
+from pnp.config.deck import Card, Deck, FieldSpec
+from pnp.config.game import Game
 from pnp.config.typed import Loaded, Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.lang import lang_file
 from pnp.layout.binding import Binding
-from pnp.yaml_source import display_path, load_yaml, type_name
+from pnp.yaml_source import YamlMap, display_path, load_yaml, type_name
+
+# file -> card label -> field -> (the translation, where it is written)
+CardsByFile = dict[str, dict[str, dict[str, tuple["CardText", Where]]]]
+
+
+class RuleSheet(Protocol):
+    """What a translation needs of a rule-sheet component (the `rules` kind sits above lang/)."""
+
+    source: str
+
+    def where_is(self, key: str) -> Where: ...
 
 
 @dataclass
@@ -72,10 +85,10 @@ class Translation:
     name: str
     path: str                                    # as shown in messages
     labels: dict[str, tuple[str, Where]]
-    cards: dict[str, dict[str, dict[str, tuple[CardText, Where]]]]   # file -> label -> field
+    cards: CardsByFile
     rules: dict[str, tuple[RulesText, Where]]    # rule sheet file -> translation
     missing_labels: dict[str, Where | None] = field(default_factory=dict)  # asked for, not found
-    rule_sheets: dict[str, tuple[Any, str]] = field(default_factory=dict)  # drawn: component, source hash
+    rule_sheets: dict[str, tuple[RuleSheet, str]] = field(default_factory=dict)  # drawn: component, source hash
 
     @property
     def called(self) -> str:
@@ -102,14 +115,14 @@ class Translation:
         from pnp.layout.text import has_rtl
         return any(has_rtl(text) for text, _ in self.labels.values())
 
-    def rules_text(self, component, source: str) -> str:
+    def rules_text(self, component: RuleSheet, source: str) -> str:
         """The rule sheet's Markdown in this language (the source when there is none yet);
         the source's hash is kept to tell a translation that fell behind."""
         self.rule_sheets[component.source] = (component, rules_hash(source))
         found = self.rules.get(component.source)
         return found[0].text if found is not None and found[0].text.strip() else source
 
-    def rules_where(self, component) -> tuple[str, int] | None:
+    def rules_where(self, component: RuleSheet) -> tuple[str, int] | None:
         """The lang file and the line its translation of the rule sheet starts on (a block
         scalar's text begins on the line after its key), or None when it has none."""
         found = self.rules.get(component.source)
@@ -150,7 +163,7 @@ def has_words(text: str) -> bool:
 REFERENCES = re.compile(r"\{(?:fact|title):[^{}]*\}")
 
 
-def load_translation(game, decks: dict, code: str) -> Translation:
+def load_translation(game: Game, decks: dict[str, Deck], code: str) -> Translation:
     """The language `code` of `game`, every name in it checked against the game's data files,
     cards, fields and rule sheets."""
     path = lang_file(game.folder, code)
@@ -158,7 +171,7 @@ def load_translation(game, decks: dict, code: str) -> Translation:
     node = load_yaml(path)
     where = where_of(node)
     spec = load_as(LangSpec, node, where)
-    labels = {}
+    labels: dict[str, tuple[str, Where]] = {}
     for source, text in spec.labels.items():
         at = where.key(node, "labels").key(node["labels"], source)
         before, after = Binding(source, at), Binding(text, at)
@@ -174,10 +187,15 @@ def load_translation(game, decks: dict, code: str) -> Translation:
     return Translation(code, spec.language, display_path(path), labels, cards, rules)
 
 
-def data_files(game, decks: dict) -> dict[str, dict]:
+class DataFile(TypedDict):
+    fields: dict[str, FieldSpec]
+    cards: dict[str, Card]   # by label
+
+
+def data_files(game: Game, decks: dict[str, Deck]) -> dict[str, DataFile]:
     """Each data file the game's decks read, by its name in the game folder: its fields and
     its cards by label."""
-    files: dict[str, dict] = {}
+    files: dict[str, DataFile] = {}
     for deck in decks.values():
         entry = files.setdefault(data_file_name(game, deck), {"fields": deck.fields, "cards": {}})
         for card in deck.cards:
@@ -185,20 +203,20 @@ def data_files(game, decks: dict) -> dict[str, dict]:
     return files
 
 
-def data_file_name(game, deck) -> str:
+def data_file_name(game: Game, deck: Deck) -> str:
     """How a lang file names a deck's data file: its path in the game folder."""
     path = deck.path
     return path.relative_to(game.folder).as_posix() if path.is_relative_to(game.folder) else path.name
 
 
-def expect_map(value, where: Where, what: str) -> dict:
+def expect_map(value: object, where: Where, what: str) -> dict[Any, Any]:
     if not isinstance(value, dict):
         raise where.error(f"expected {what}, found {type_name(value)}")
     return value
 
 
-def read_cards(node, where: Where, files: dict) -> dict:
-    cards: dict = {}
+def read_cards(node: YamlMap, where: Where, files: dict[str, DataFile]) -> CardsByFile:
+    cards: CardsByFile = {}
     by_file = node.get("cards") or {}
     for file_name, by_card in by_file.items():
         file_at = where.key(node, "cards").key(by_file, file_name)
@@ -227,9 +245,9 @@ def read_cards(node, where: Where, files: dict) -> dict:
     return cards
 
 
-def read_rules(node, where: Where, spec: LangSpec, game) -> dict:
+def read_rules(node: YamlMap, where: Where, spec: LangSpec, game: Game) -> dict[str, tuple[RulesText, Where]]:
     sheets = {c.rule_sheet(): c for c in game.components if c.rule_sheet()}
-    rules = {}
+    rules: dict[str, tuple[RulesText, Where]] = {}
     for name, entry in spec.rules.items():
         at = where.key(node, "rules").key(node["rules"], name)
         if name not in sheets:

@@ -5,16 +5,20 @@ is only icons (`:lantern: :lantern:`) or numbers has nothing to translate."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+from pnp.config.deck import Deck
+from pnp.config.game import Component, Game
 from pnp.config.layout_ref import LayoutChoice
+from pnp.config.typed import Where
 from pnp.errors import PnpError
 
 
-def kept_fields(root: Path, component) -> frozenset[str]:
+def kept_fields(root: Path, component: Component) -> frozenset[str]:
     """The fields of a deck component's cards that are names, not words (see above)."""
     kept: set[str] = set()
-    layouts: list[tuple[str, object]] = []
+    layouts: list[tuple[str, Where]] = []
     for side in ("front", "back"):
         value = getattr(component, side, None)
         where = component.where_is(side)
@@ -30,7 +34,7 @@ def kept_fields(root: Path, component) -> frozenset[str]:
     return frozenset(kept)
 
 
-def names_in_layout(root: Path, name: str, where) -> frozenset[str]:
+def names_in_layout(root: Path, name: str, where: Where) -> frozenset[str]:
     from pnp.layout import kinds  # noqa: F401 - every element kind known before a layout loads
     from pnp.layout.compound import condition_fields
     from pnp.layout.template import load_template
@@ -49,7 +53,8 @@ def names_in_layout(root: Path, name: str, where) -> frozenset[str]:
     return frozenset(found)
 
 
-def kept_by_file(root: Path, game, decks: dict, file_of) -> dict[str, frozenset[str]]:
+def kept_by_file(root: Path, game: Game, decks: dict[str, Deck],
+                 file_of: Callable[[Deck], str]) -> dict[str, frozenset[str]]:
     """kept_fields for each data file the game's decks read (`file_of(deck)` names it)."""
     kept: dict[str, frozenset[str]] = {}
     for component in game.components:

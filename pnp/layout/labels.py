@@ -14,9 +14,13 @@ prints a field's label beside another field's value is an error naming the layou
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from pnp.config.typed import Loaded, Where
 from pnp.errors import PnpError
+from pnp.layout.compound import RepeatSpec, TableSpec
+from pnp.layout.elements import Element, PieceContext, TextSpec
 from pnp.units import mm
 
 TITLE_REF = re.compile(r"^\{title:([^{}]+)\}$")
@@ -33,7 +37,7 @@ class Placed:
     when: str | None = None                  # drawn only for cards with this field
 
 
-def names_of(fields: dict) -> dict[str, str]:
+def names_of(fields: Mapping[str, object]) -> dict[str, str]:
     """Lower-case label text -> the field it names (its title, and its name)."""
     found: dict[str, str] = {}
     for name, spec in fields.items():
@@ -52,7 +56,7 @@ def label_field(text: str, labels: dict[str, str]) -> str | None:
     return labels.get(text.lower()) if text and "{" not in text else None
 
 
-def check_labels(elements, piece) -> None:
+def check_labels(elements: Iterable[Element], piece: PieceContext) -> None:
     """Raise a PnpError at the first label printed beside another field's value."""
     fields = piece.fields or {}
     if not fields:
@@ -71,23 +75,23 @@ def check_labels(elements, piece) -> None:
                            line=int(label.where.rsplit(":", 1)[1]))
 
 
-def _where(spec, key: str) -> str:
+def _where(spec: Loaded, key: str) -> str:
     where = spec.where_is(key)
     return f"{where.file}:{where.line}"
 
 
-def _collect(element, piece, labels, found_labels, values, offset, fields) -> None:
-    kind = getattr(element, "kind", "")
-    if kind == "table" and element.rows:
+def _collect(element: Element, piece: PieceContext, labels: dict[str, str], found_labels: list[Placed],
+             values: list[Placed], offset: tuple[float, float], fields: Mapping[str, object]) -> None:
+    if isinstance(element, TableSpec) and element.rows:
         _check_table(element, labels, fields)
         return
-    if kind == "repeat" and element.items:
+    if isinstance(element, RepeatSpec) and element.items:
         dx, dy = element.dx.of(piece.width), element.dy.of(piece.height)
         rx, ry = element.x.of(piece.width), element.y.of(piece.height)
         for index, item in enumerate(element.items):
             shift = (offset[0] + rx + index * dx, offset[1] + ry + index * dy)
             for child in element.elements:
-                if getattr(child, "kind", "") == "text" and child.text.strip() == "{item}":
+                if isinstance(child, TextSpec) and child.text.strip() == "{item}":
                     name = labels.get(str(item).lower())
                     if name is not None:
                         found_labels.append(Placed(name, _box(child, piece, shift), _where(element, "items"),
@@ -95,7 +99,7 @@ def _collect(element, piece, labels, found_labels, values, offset, fields) -> No
                 else:
                     _collect(child, piece, labels, found_labels, values, shift, fields)
         return
-    if kind != "text" or element.inset is not None:
+    if not isinstance(element, TextSpec) or element.inset is not None:
         return
     text = element.text.strip()
     value = ONE_FIELD.match(text)
@@ -109,11 +113,11 @@ def _collect(element, piece, labels, found_labels, values, offset, fields) -> No
                                    _when(element)))
 
 
-def _when(element) -> str | None:
+def _when(element: Element) -> str | None:
     return element.when if isinstance(element.when, str) else None
 
 
-def _box(element, piece, offset) -> tuple[float, float, float, float]:
+def _box(element: Element, piece: PieceContext, offset: tuple[float, float]) -> tuple[float, float, float, float]:
     left, bottom, width, height = element.box(piece)
     return left + offset[0], bottom - offset[1], width, height
 
@@ -139,9 +143,9 @@ def _nearest(label: Placed, values: list[Placed]) -> Placed | None:
     return best
 
 
-def _check_table(table, labels: dict[str, str], fields: dict) -> None:
+def _check_table(table: TableSpec, labels: dict[str, str], fields: Mapping[str, object]) -> None:
     rows_where = table.where_is("rows")
-    for index, row in enumerate(table.rows):
+    for index, row in enumerate(table.rows or []):
         named = [label_field(str(cell), labels) for cell in row]
         bound = {m.group(1) for cell in row for m in [ONE_FIELD.match(str(cell).strip())]
                  if m and m.group(1) in fields}
@@ -153,7 +157,7 @@ def _check_table(table, labels: dict[str, str], fields: dict) -> None:
                                f"there, so the label comes with its field", file=rows_where.file, line=line)
 
 
-def _row_line(table, index: int, first: int | None) -> int | None:
+def _row_line(table: TableSpec, index: int, first: int | None) -> int | None:
     """The line of a table's row: rows in block style are one a line after the key."""
     rows = getattr(table, "rows", None)
     line_of = getattr(rows, "item_line", None)
@@ -162,7 +166,8 @@ def _row_line(table, index: int, first: int | None) -> int | None:
     return (first + 1 + index) if first else None
 
 
-def check_heading(head: list[str], columns: list[str], fields: dict, where_head, where_rows) -> None:
+def check_heading(head: list[str], columns: list[str], fields: Mapping[str, object], where_head: Where,
+                  where_rows: Where) -> None:
     """A sheet's table heading names, column by column, the fields its component lists."""
     labels = names_of({k: v for k, v in fields.items() if v is not None and not isinstance(v, str)})
     for index, (heading, column) in enumerate(zip(head, columns)):

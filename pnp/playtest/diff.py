@@ -11,7 +11,7 @@ from typing import Any
 from pnp.config.deck import Card, Deck
 from pnp.diagnostics import Diagnostics
 from pnp.playtest.earlier import Earlier, earlier_game
-from pnp.playtest.record import card_keys, game_record, kept_decks
+from pnp.playtest.record import Drawn, Record, card_keys, game_record, kept_decks
 from pnp.project import Project
 
 
@@ -22,10 +22,10 @@ class GameState:
     project: Project
     game: Any
     decks: dict[str, Deck]
-    record: dict[str, list[dict]]   # each deck's cards as the build record keeps them (kept_decks)
+    record: dict[str, list[Record]]   # each deck's cards as the build record keeps them (kept_decks)
 
 
-def game_state(root: Path, game_id: str, kept: dict | None = None, diagnostics: Diagnostics | None = None) -> GameState:
+def game_state(root: Path, game_id: str, kept: Record | None = None, diagnostics: Diagnostics | None = None) -> GameState:
     """The game in `root`, with its record: `kept` when a build made one, else worked out (the
     layouts compiled, nothing drawn)."""
     from pnp.render import BuildContext, PrintOptions
@@ -35,7 +35,7 @@ def game_state(root: Path, game_id: str, kept: dict | None = None, diagnostics: 
     record = kept
     if record is None:
         ctx = BuildContext(project, checked.game, checked.decks, PrintOptions())
-        compiled = {c.id: compile_deck_layouts(ctx, c, 0.0) for c in checked.game.components if c.is_deck}
+        compiled: dict[str, tuple[Drawn, Drawn | None]] = {c.id: compile_deck_layouts(ctx, c, 0.0) for c in checked.game.components if c.is_deck}
         record = game_record(project.root, checked.game, checked.decks, compiled)
     return GameState(project, checked.game, checked.decks, kept_decks(record))
 
@@ -103,7 +103,7 @@ def compare(old: GameState, new: GameState) -> list[CardChange]:
     return changes
 
 
-Keyed = dict[str, tuple[Card | None, int, dict]]
+Keyed = dict[str, tuple[Card | None, int, Record]]
 
 
 def paired(before: Keyed, after: Keyed) -> dict[str, str]:
@@ -141,7 +141,7 @@ def paired(before: Keyed, after: Keyed) -> dict[str, str]:
 LABEL_NUMBER = re.compile(r" \(\d+\)$")
 
 
-def looks_same(old: tuple[Card | None, int, dict], new: tuple[Card | None, int, dict]) -> bool:
+def looks_same(old: tuple[Card | None, int, Record], new: tuple[Card | None, int, Record]) -> bool:
     (old_card, _, old_entry), (new_card, _, new_entry) = old, new
     return old_card is not None and new_card is not None and not field_changes(old_card, new_card) \
         and old_entry.get("face") == new_entry.get("face") and old_entry.get("back") == new_entry.get("back")

@@ -23,7 +23,7 @@ from pathlib import Path
 from pnp.errors import PnpError
 from pnp.inputs import SHARED_FOLDERS
 from pnp.outputs.folder import RECORD
-from pnp.playtest.record import RECORD_KEY, kept_sources
+from pnp.playtest.record import RECORD_KEY, Record, kept_sources
 from pnp.yaml_source import display_path
 
 EARLIER = ".pnp-earlier-"   # the temporary root's prefix in the output folder
@@ -32,11 +32,11 @@ EARLIER = ".pnp-earlier-"   # the temporary root's prefix in the output folder
 @dataclass
 class Earlier:
     root: Path          # a root folder holding the game as it was
-    record: dict | None  # what that build kept (None for a git revision: worked out afresh)
+    record: Record | None  # what that build kept (None for a git revision: worked out afresh)
     name: str           # how to tell it: "the last build", "abc123", a record's path
 
 
-def read_record(path: Path) -> dict:
+def read_record(path: Path) -> Record:
     """A build record's playtest part, or one clear error."""
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
@@ -58,7 +58,7 @@ def earlier_game(root: Path, game_id: str, out_folder: Path, since: str | None) 
     record, or a git revision of the root folder."""
     root = Path(root)
     if since is None:
-        record: dict | None = read_record(out_folder / RECORD)
+        record: Record | None = read_record(out_folder / RECORD)
         name = "the last build"
     elif Path(since).is_file():
         record, name = read_record(Path(since)), display_path(Path(since))

@@ -121,7 +121,7 @@ class Odds:
     def mean_sum(self) -> Fraction | None:
         return sum((s * p for s, p in self.sums), Fraction(0)) if self.sums is not None else None
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         exact = [float(p) for p in self.exactly]
         return dict(total=self.total, hand=self.hand, matching=self.matching, exactly=exact,
                     at_least=[float(self.at_least(k)) for k in range(len(exact))],

@@ -17,11 +17,25 @@ import re
 import zlib
 from functools import lru_cache
 from pathlib import Path
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pnp.config.typed import Where
 from pnp.layout.template import template_path
+
+if TYPE_CHECKING:
+    from pnp.config.deck import Deck
+    from pnp.config.game import Game
+
+# A build record as JSON keeps it: values of any JSON type.
+Record = dict[str, Any]
+
+
+class Drawn(Protocol):
+    """A deck's front or back as the build compiled it: the card fields its look reads."""
+
+    @property
+    def fields(self) -> Iterable[str]: ...
 
 PICTURES = {".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp", ".ttf", ".otf"}
 RECORD_KEY = "playtest"
@@ -86,7 +100,7 @@ def files_digest(paths: list[Path], extra: str) -> str:
     return digest.hexdigest()
 
 
-def values_of(fields, deck_fields) -> Callable[[Any], Any]:
+def values_of(fields: Iterable[str], deck_fields: Mapping[str, object]) -> Callable[[Any], Any]:
     """The values a layout reads from a card, fast: every card holds each of its deck's fields
     (read_card fills in the default); the built-in ones (copy, count) are the same on every
     card of the data and do not tell cards apart."""
@@ -94,7 +108,7 @@ def values_of(fields, deck_fields) -> Callable[[Any], Any]:
     return operator.itemgetter(*names) if names else (lambda card: ())
 
 
-def side_digest(look: bytes, values: Callable[[Any], Any], card) -> str:
+def side_digest(look: bytes, values: Callable[[Any], Any], card: Mapping[str, Any]) -> str:
     """A piece's look: its layouts' and pictures' digest and the values its layout reads."""
     return hashlib.blake2b(look + repr(values(card)).encode(), digest_size=8).hexdigest()
 
@@ -111,20 +125,21 @@ def _relative(root: Path, path: str) -> str:
         return Path(path).as_posix()
 
 
-def source_text(data: bytes) -> str | dict:
+def source_text(data: bytes) -> str | dict[str, str]:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:   # a spreadsheet
         return {"base64": base64.b64encode(data).decode("ascii")}
 
 
-def source_bytes(kept: str | dict) -> bytes:
+def source_bytes(kept: str | dict[str, str]) -> bytes:
     if isinstance(kept, dict):
         return base64.b64decode(kept["base64"])
     return kept.encode("utf-8")
 
 
-def game_record(root: Path, game, decks: dict, compiled: dict) -> dict:
+def game_record(root: Path, game: Game, decks: dict[str, Deck],
+                compiled: Mapping[str, tuple[Drawn, Drawn | None]]) -> dict[str, str]:
     """The playtest part of a build record. `compiled` holds each deck's (front, back) as the
     build compiled them (pnp.kinds.deck keeps them), so nothing is compiled twice. Both parts
     are kept compressed: a card costs about 20 bytes of the record."""
@@ -132,7 +147,7 @@ def game_record(root: Path, game, decks: dict, compiled: dict) -> dict:
     resolved_root = root.resolve()
     pictures = pictures_digest(game.folder)
     sources: dict[str, Path] = {}
-    record_decks: dict[str, dict] = {}
+    record_decks: dict[str, Record] = {}
     known: dict[str, Path] = {}   # layout files by name
     game_yaml = game.folder / "game.yaml"
     if game_yaml.is_file():
@@ -151,9 +166,9 @@ def game_record(root: Path, game, decks: dict, compiled: dict) -> dict:
             continue
         front, back = compiled[component.id]
         deck = decks[component.id]
-        front_look = files_digest(layout_files(root, layout_names(component.front), known), pictures).encode()
+        front_look = files_digest(layout_files(root, layout_names(getattr(component, "front", None)), known), pictures).encode()
         front_fields = values_of(front.fields, deck.fields)
-        back_look = files_digest(layout_files(root, layout_names(component.back), known), pictures).encode() \
+        back_look = files_digest(layout_files(root, layout_names(getattr(component, "back", None)), known), pictures).encode() \
             if back is not None else b""
         back_fields = values_of(back.fields, deck.fields) if back is not None else values_of((), {})
         cards = [[key, count, card.where.line if card.where is not None else None,
@@ -166,24 +181,24 @@ def game_record(root: Path, game, decks: dict, compiled: dict) -> dict:
     return {"decks": pack(record_decks), "sources": pack(texts)}
 
 
-def pack(value) -> str:
+def pack(value: object) -> str:
     """JSON compressed (zlib gives the same bytes each time; its fastest level: this runs on
     every build), as text for the record."""
     return base64.b64encode(zlib.compress(json.dumps(value, sort_keys=True).encode("utf-8"), 1)).decode("ascii")
 
 
-def unpacked(packed: str):
+def unpacked(packed: str) -> Any:   # JSON: whatever was packed
     return json.loads(zlib.decompress(base64.b64decode(packed)).decode("utf-8"))
 
 
-def kept_sources(record: dict) -> dict[str, bytes]:
+def kept_sources(record: Record) -> dict[str, bytes]:
     """The files a record kept, by their path from the root folder."""
     return {name: source_bytes(kept) for name, kept in unpacked(record["sources"]).items()}
 
 
-def kept_decks(record: dict) -> dict[str, list[dict]]:
+def kept_decks(record: Record) -> dict[str, list[Record]]:
     """Each deck's cards as a record keeps them: key, count, line (file:line), face, back."""
-    decks = {}
+    decks: dict[str, list[Record]] = {}
     for deck_id, deck in unpacked(record["decks"]).items():
         decks[deck_id] = [{"key": key, "count": count, "line": f"{deck['file']}:{line}" if line else deck["file"],
                            "face": face, "back": back} for key, count, line, face, back in deck["cards"]]

@@ -111,7 +111,7 @@ def chain(root: Path, name: str) -> list[tuple[str, Path]]:
         node = load_yaml(path)
         found.append((name, path))
         where = where_of(node).key(node, "extends")
-        name = node.get("extends")
+        name = node.get("extends") or ""
     return found
 
 

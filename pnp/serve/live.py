@@ -11,14 +11,17 @@ from __future__ import annotations
 import threading
 import traceback
 from pathlib import Path
+from typing import Any
 
 from pnp.errors import PnpError
 from pnp.serve.pictures import PictureStore, Preview, PreviewOptions
 
+Json = dict[str, Any]   # what the page is sent, as JSON
+
 MAX_OPTION_SETS = 8   # paper x ink saver x language: the sets pages asked for last
 
 
-def error_json(exc: Exception) -> dict:
+def error_json(exc: Exception) -> Json:
     if isinstance(exc, PnpError):
         return dict(text=str(exc), file=exc.file, line=exc.line, field=exc.field, message=exc.message)
     # not the user's input: still shown on the page, and the server goes on
@@ -33,11 +36,11 @@ class LiveGame:
         self.version = 0
         self._changed = threading.Condition()
         self._previews: dict[PreviewOptions, Preview] = {}
-        self._states: dict[PreviewOptions, dict] = {}
+        self._states: dict[PreviewOptions, Json] = {}
         self._refresh_lock = threading.Lock()
 
     # --- what pages read ---------------------------------------------------------------------
-    def state(self, options: PreviewOptions) -> dict:
+    def state(self, options: PreviewOptions) -> Json:
         """The latest state for these options; the first request for a new set draws it."""
         if options not in self._states:
             self._refresh(options)
@@ -71,7 +74,7 @@ class LiveGame:
                     traceback.print_exc()
                 self._publish(options, last, error_json(exc))
 
-    def _publish(self, options: PreviewOptions, snapshot: dict | None, error: dict | None) -> None:
+    def _publish(self, options: PreviewOptions, snapshot: Json | None, error: Json | None) -> None:
         self._states[options] = dict(snapshot=snapshot, error=error)
         with self._changed:
             self.version += 1

@@ -9,12 +9,15 @@ file; a bad query is answered with its message and status 400."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pnp.config.deck import Card, Deck, FieldSpec
 from pnp.errors import PnpError
 
+Json = dict[str, Any]   # the page's data and answers, as JSON
 
-def snapshot_deck(snapshot: dict, deck_id: str) -> Deck:
+
+def snapshot_deck(snapshot: Json, deck_id: str) -> Deck:
     """A deck of the snapshot (the page's data) as pnp's Deck: its cards' fields and counts."""
     for deck in snapshot.get("decks") or []:
         if deck["id"] == deck_id:
@@ -29,7 +32,7 @@ def snapshot_deck(snapshot: dict, deck_id: str) -> Deck:
     raise PnpError(f"no deck '{deck_id}'; decks: {known or 'none yet'}")
 
 
-def odds_json(snapshot: dict | None, query: dict[str, list[str]]) -> dict:
+def odds_json(snapshot: Json | None, query: dict[str, list[str]]) -> Json:
     """The odds the query asks for, as JSON-ready data; PnpError for a query that makes no sense."""
     from pnp.playtest.odds import hand_odds, parse_count, parse_where, with_counts
     if snapshot is None:
