@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.cache import fingerprint, inputs_read, salt
 from pnp.checkpoints import reached
+from pnp.commands.timing import timed
 from pnp.outputs.folder import OutputFolder
 from pnp.errors import PnpError
 from pnp.inputs import BuildInputs
@@ -34,14 +34,6 @@ class Written:
     seconds: float
     reused: bool = False   # the file was already up to date
     removed: bool = False  # written for a component the game no longer has, and removed
-
-
-def timed(render, *args) -> list[tuple[OutputFile, float | None]]:
-    """The files `render(*args)` makes, each with its share of the time it took."""
-    started = time.perf_counter()
-    files = render(*args)
-    spent = (time.perf_counter() - started) / max(len(files), 1)
-    return [(file, spent) for file in files]
 
 
 def build_game(project: Project, game_id: str, out: Path, paper: str | None,

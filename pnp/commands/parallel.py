@@ -39,7 +39,7 @@ def drawn_apart(ctx, components: list, jobs: int) -> dict[str, tuple[list, list[
 
 def _draw(component_id: str) -> tuple[list, list[str]] | None:
     """In a child: one component drawn; None when it failed (the parent draws it again)."""
-    from pnp.commands.build import timed
+    from pnp.commands.timing import timed
     assert _work is not None
     ctx, components = _work
     ctx.tick = lambda steps=1: None   # the parent's progress bar is the parent's to move

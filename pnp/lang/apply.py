@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pnp.config.deck import Card, Deck
 from pnp.lang.file import Translation, data_file_name, load_translation
@@ -17,15 +17,15 @@ from pnp.lang.file import CardText
 
 if TYPE_CHECKING:
     from pnp.contents.stated import Facts
-    from pnp.render import BuildContext
 
 
-def in_language(ctx: BuildContext, code: str) -> BuildContext:
+# A build's context (pnp.render.BuildContext) is typed loosely here: render/ sits above lang/.
+def in_language(ctx: Any, code: str) -> Any:
     """`ctx` (a BuildContext over the source data) made to build in the language `code`."""
     return translated_context(ctx, load_translation(ctx.game, ctx.decks, code))
 
 
-def translated_context(ctx: BuildContext, translation: Translation) -> BuildContext:
+def translated_context(ctx: Any, translation: Translation) -> Any:
     """A copy of a BuildContext that builds in the translation's language. Validation has run
     on the source data already: rules compare names and values as the game states them."""
     from pnp.contents.stated import facts_of
