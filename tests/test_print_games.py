@@ -199,7 +199,7 @@ def test_each_shop_preset_holds_the_published_figures_for_every_bundled_size():
     DriveThruCards the page at 300 dpi), each trim the size pnp bundles under that name."""
     import yaml
     from conftest import REPO
-    from pnp.layout.template import CARD_SIZES
+    from pnp.config.size import CARD_SIZES
     rows = shop_figures()
     for shop in ("tgc", "mpc", "drivethru"):
         preset = yaml.safe_load((REPO / f"pnp/shops/{shop}.yaml").read_text())

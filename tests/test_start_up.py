@@ -14,7 +14,7 @@ import pytest
 from pnp.units import COLOUR_NAMES, colour_problem, parse_colour
 
 # what only drawing needs: the PDF and picture libraries and pnp's renderers and layout machinery
-DRAWING = ("reportlab", "PIL", "pypdfium2", "pypdf", "pnp.render", "pnp.outputs.pdf", "pnp.outputs.print_all",
+DRAWING = ("reportlab", "PIL", "pypdfium2", "pypdf", "pnp.render", "pnp.outputs.pdf", "pnp.exporters", "pnp.kinds.rule_sheet",
            "pnp.fonts", "pnp.impose")
 LIGHT_LAYOUT = {"pnp.layout", "pnp.layout.binding"}   # data, not drawing
 
