@@ -73,7 +73,9 @@ def compare(root: Path, work: Path, cards: int, runs: int, icons: bool = False) 
     if icon is not None:
         commands.append(plain(f"plain-{cards}-icons", str(icon)))
     else:
-        commands += [lambda i: [PYTHON, f"bench/{script}.py", str(cards), str(work / f"{script}-{cards}-{i}.pdf")]
+        # script=script: each command keeps its own script (a bare closure would see the last one)
+        commands += [lambda i, script=script: [PYTHON, f"bench/{script}.py", str(cards),
+                                               str(work / f"{script}-{cards}-{i}.pdf")]
                      for script in ("handtuned_reportlab", "raw_pdf")]
     cpu: list[float] = []
     timings = side_by_side(commands, runs, REPO, cpu)
