@@ -96,19 +96,19 @@ def load_cells(game_dir: Path, name: str, where: Where, rows: int, columns: int,
         match = COORDINATE.match(name_of)
         assert match is not None
         cell = Cell(name_of, row_of(match.group(1)), int(match.group(2)) - 1, row_where)
+        def colour_in(column: str):
+            """The column's colour (a palette name or any colour pnp reads), or None if blank."""
+            text = text_value(values.get(column), place(column))
+            if not text:
+                return None
+            try:
+                return parse_colour(palette.get(text, text))
+            except ValueError as exc:
+                raise place(column).error(str(exc)) from None
+
         try:
-            fill = text_value(values.get("fill"), place("fill"))
-            if fill:
-                try:
-                    cell.fill = parse_colour(palette.get(fill, fill))
-                except ValueError as exc:
-                    raise place("fill").error(str(exc)) from None
-            ink = text_value(values.get("colour"), place("colour"))
-            if ink:
-                try:
-                    cell.ink = parse_colour(palette.get(ink, ink))
-                except ValueError as exc:
-                    raise place("colour").error(str(exc)) from None
+            cell.fill = colour_in("fill")
+            cell.ink = colour_in("colour")
             picture = text_value(values.get("picture"), place("picture"))
             if picture:
                 cell.picture = safe_path(game_dir, picture, place("picture"), what="picture")
