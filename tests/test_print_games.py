@@ -243,7 +243,7 @@ def test_a_shop_build_writes_pictures_and_pages_of_the_published_sizes(tmp_path)
                 assert [round(float(v) / 72, 4) for v in page.mediabox] == [0, 0, w, h], row["size"]
                 assert [round(float(v) / 72, 4) for v in page.trimbox] == [b, b, w - b, h - b], row["size"]
         seen.add((row["shop"], row["size"]))
-    assert len(seen) == 11
+    assert len(seen) == 12
 
 
 @pytest.mark.parametrize("paper", PAPERS)
