@@ -123,7 +123,7 @@ def test_each_shop_export_has_a_manifest_of_file_card_quantity_and_back(tmp_path
     assert drivethru[0]["file"] == "cards.pdf page 2" and drivethru[0]["back"] == "page 1"
 
 
-@pytest.mark.parametrize("shop, sizes", [("mpc", "poker"), ("drivethru", "poker, bridge, mini, tarot, square")])
+@pytest.mark.parametrize("shop, sizes", [("mpc", "poker, tarot"), ("drivethru", "poker, bridge, mini, tarot, square")])
 def test_a_piece_the_shop_does_not_print_is_left_out_with_the_sizes_it_takes(tmp_path, shop, sizes):
     result = run("build", "--game", "monster-ball", "--out", str(tmp_path), "--shop", shop, root=REPO)
     assert result.exit_code == 0, result.stderr
@@ -134,6 +134,19 @@ def test_a_piece_the_shop_does_not_print_is_left_out_with_the_sizes_it_takes(tmp
     assert rows and not any("tokens" in row["file"] for row in rows)
     assert not list(shop_folder.rglob("tokens*"))
     assert list(shop_folder.rglob("*.p[dn][fg]"))
+
+
+@pytest.mark.parametrize("shop", ["mpc", "drivethru"])
+def test_a_game_the_shop_takes_nothing_of_gets_a_warning_and_no_empty_order(tmp_path, shop):
+    """Round tokens only: neither shop prints them. The build says so once and writes no
+    manifest (an empty one would read as an order of nothing); the home PDF is still made."""
+    from print_games import write_games
+    root = write_games(tmp_path / "games")
+    result = run("build", "--game", "round-tokens", "--out", str(tmp_path / "out"), "--shop", shop, root=root)
+    assert result.exit_code == 0, result.stderr
+    assert f"takes none of round-tokens's pieces: no {shop}/ files written" in result.stderr
+    assert not (tmp_path / "out/round-tokens" / shop).exists()
+    assert list((tmp_path / "out/round-tokens").glob("tokens*.pdf"))
 
 
 @pytest.mark.parametrize("game", ["jukem", "12th-player", "big-ten", "monster-ball"])

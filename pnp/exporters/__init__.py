@@ -42,6 +42,10 @@ def render_shop(ctx: BuildContext, preset: ShopPreset) -> list[OutputFile]:
                 continue
         made = exporter.whole(pieces) if pieces.whole else exporter.cards(pieces)
         files += [replace(file, component=component.id, role="shop") for file in made]
+    if not files:   # an empty manifest would look like an order of nothing
+        ctx.project.diagnostics.warn(f"{preset.name} takes none of {ctx.game.id}'s pieces: "
+                                     f"no {preset.id}/ files written")
+        return []
     files += [replace(file, role="shop") for file in exporter.finish()]
     return files + [manifest(preset, exporter.rows)]
 
