@@ -1,7 +1,7 @@
-"""Twelve small games that stress home printing, written into a folder on demand: card sizes
+"""Sixteen small games that stress home printing, written into a folder on demand: card sizes
 the bundled games lack (mini 41x63, tarot 70x120, square 70x70, bridge 56x87, landscape poker
-88x63), poker, round tokens, the bundled 3x2 sheet layouts on A4 and Letter, tall end zones
-with a gap of their own, a 600x430 mm board and a game for the print shops. Used by
+88x63, jumbo 89x140, micro 32x44, a 120 mm tile, a 180x250 card), poker, round tokens, the
+bundled 3x2 sheet layouts on A4 and Letter, tall end zones with a gap of their own, a 600x430 mm board and a game for the print shops. Used by
 tests/test_print_games.py and tools/print_sweep.py.
 
     python tests/print_games.py DIR      # writes DIR/card_data, DIR/layouts, DIR/fonts
@@ -54,6 +54,11 @@ GAMES: dict[str, tuple[str, list[dict]]] = {
     "board-600x430": ("letter", [dict(id="board", board=True)]),
     "shop": ("letter", [dict(id=name, size=name, count=12, back=True)
                         for name in ("poker", "bridge", "mini", "tarot", "square")]),
+    # sizes no earlier check covered: jumbo, micro, a tile, and a card that only fits one a sheet
+    "jumbo-89x140": ("letter", [dict(id="cards", size="[89mm, 140mm]", count=9, back=True)]),
+    "micro-32x44": ("a4", [dict(id="cards", size="[32mm, 44mm]", count=60, back=True)]),
+    "tile-120x120": ("letter", [dict(id="tiles", size="[120mm, 120mm]", count=5, back=True)]),
+    "large-180x250": ("a4", [dict(id="cards", size="[180mm, 250mm]", count=3, back=True)]),
 }
 COLOURS = ["#b03a2e", "#1f618d", "#7d3c98", "#117a65", "#b9770e"]
 

@@ -1,4 +1,4 @@
-"""The twelve print test games (tests/print_games.py) built on Letter and A4, with and without
+"""The sixteen print test games (tests/print_games.py) built on Letter and A4, with and without
 a bleed, in every duplex mode, and every home sheet read back: each mark's gap to every trim
 and bleed, each cut line marked at both ends past an inkjet's margin (or named by the build),
 the bleed on each side of each piece, backs behind their fronts and turned with them, and the
@@ -82,7 +82,8 @@ def test_every_home_sheet_passes_the_print_checks(built, game):
 
 
 @pytest.mark.parametrize("game", ["mini-41x63", "tarot-70x120", "square-70x70", "bridge-56x87", "landscape-poker",
-                                  "poker", "round-tokens", "shop"])
+                                  "poker", "round-tokens", "shop", "jumbo-89x140", "micro-32x44", "tile-120x120",
+                                  "large-180x250"])
 def test_a_sheet_holds_the_most_pieces_that_fit(built, game):
     for (paper, bleed, duplex), (folder, _) in built[game].items():
         if duplex == "fold":

@@ -240,7 +240,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="long-edge, none and fold only; no shops")
     parser.add_argument("--no-test-games", action="store_true", help="the bundled games only")
     args = parser.parse_args()
-    test_root = write_games(Path(args.out) / "print-games")   # tests/print_games.py: twelve games of odd sizes
+    test_root = write_games(Path(args.out) / "print-games")   # tests/print_games.py: sixteen games of odd sizes
     roots = {game: str(REPO) for game in GAMES}
     if not args.no_test_games:
         roots.update({game: str(test_root) for game in TEST_GAMES})
