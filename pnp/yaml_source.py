@@ -29,8 +29,10 @@ MAX_FILE_BYTES = 20 * 2**20      # refused before reading: past this, parsing co
 
 # Keys and values are whatever the YAML file holds: checking them is the typed loader's job.
 class YamlMap(dict[Any, Any]):
-    file: str = "?"
-    line: int | None = None
+    # slots: a big deck is tens of thousands of these, held while its cards are read
+    __slots__ = ("file", "line", "_key_lines")
+    file: str
+    line: int | None
     _key_lines: dict[Any, int]
 
     def key_line(self, key: object) -> int | None:
@@ -38,8 +40,9 @@ class YamlMap(dict[Any, Any]):
 
 
 class YamlList(list[Any]):
-    file: str = "?"
-    line: int | None = None
+    __slots__ = ("file", "line", "_item_lines")
+    file: str
+    line: int | None
     _item_lines: list[int]
 
     def item_line(self, index: int) -> int | None:
@@ -149,6 +152,8 @@ def walked(loader: _Loader) -> object:
     implicit = loader.yaml_implicit_resolvers
     anywhere = implicit.get(None, [])
     stack: list[Any] = []     # open maps and lists: [container, key waiting for its value, its line]
+    # one string object per distinct short text: a big deck says "offense" 10,000 times
+    seen: dict[str, str] = {}
     done = None
     while True:
         event = loader.get_event()
@@ -166,7 +171,7 @@ def walked(loader: _Loader) -> object:
             if tag in _COMPOSER_TAGS:
                 raise _Unusual
             if tag == _STR:
-                value = text
+                value = seen.setdefault(text, text) if len(text) <= 40 else text
             else:
                 value = loader.build(yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style))
         elif kind is _START_MAP or kind is _START_SEQ:

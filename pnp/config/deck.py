@@ -56,13 +56,28 @@ class DeckFile:
     description: str = ""
 
 
-class Card(dict):
-    """One card's values; `label` names it in messages, `where` is its place in the file."""
+_NONE_YET: dict = {}   # the item lines and written texts of a card that has none (read-only)
 
-    label: str = "?"
-    where: Where | None = None
-    item_lines: dict = {}   # a list or table field's line of each item (read-only here)
-    written: dict = {}   # a text field as written, where it took values from fields or facts (read-only here)
+
+class Card(dict):
+    """One card's values; `label` names it in messages, `where` is its place in the file.
+    Slots, not a dict of attributes: a 20,000-card deck held two such dicts a card."""
+
+    __slots__ = ("label", "where", "item_lines", "written")
+    label: str
+    where: Where | None
+    item_lines: dict   # a list or table field's line of each item (read-only while _NONE_YET)
+    written: dict   # a text field as written, where it took values from fields or facts (likewise)
+
+    def __init__(self, *values, **named) -> None:
+        super().__init__(*values, **named)
+        self.label, self.where, self.item_lines, self.written = "?", None, _NONE_YET, _NONE_YET
+
+    def own_written(self) -> dict:
+        """The card's own `written`, made on first use (cards that fill no text share none)."""
+        if self.written is _NONE_YET:
+            self.written = {}
+        return self.written
 
 
 @dataclass
@@ -78,8 +93,8 @@ class Deck:
         cards = []
         for card in self.cards:
             copy = Card(card)
-            copy.__dict__.update(card.__dict__)
-            if "written" in card.__dict__:
+            copy.label, copy.where, copy.item_lines = card.label, card.where, card.item_lines
+            if card.written is not _NONE_YET:
                 copy.written = dict(card.written)
             cards.append(copy)
         return Deck(self.path, self.fields, cards, list(self.counts), self.designed)
@@ -91,7 +106,7 @@ class Deck:
         for card, count in zip(self.cards, self.counts):
             for _ in range(count):
                 copy = Card(card)
-                copy.label, copy.where, copy.written = card.label, card.where, card.written
+                copy.label, copy.where, copy.item_lines, copy.written = card.label, card.where, card.item_lines, card.written
                 copy["copy"] = len(cards) + 1
                 cards.append(copy)
         return cards
