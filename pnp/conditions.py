@@ -16,16 +16,18 @@ values per card: nothing is evaluated.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pnp.yaml_source import YamlList, type_name
 
 if TYPE_CHECKING:
     from pnp.config.typed import Where
 
-# A card's values by field name, as a condition reads them.
-CardValues = Mapping[str, Any]
+class CardValues(Protocol):
+    """A card's values by field name, as a condition reads them (a dict is one)."""
+
+    def get(self, key: str, default: Any = None, /) -> Any: ...
 
 COMBINERS = ("not", "any", "all")
 COMPARISONS = ("is", "one_of", "at_least", "at_most", "above", "below", "set")

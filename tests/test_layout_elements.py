@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import io
 import struct
 import zlib
+
+import pypdf
 
 from conftest import MM, build, pdf, placements, render_png
 
@@ -96,3 +99,41 @@ def test_progress_is_reported_up_to_the_total(mini, tmp_path):
 
     build_game(Project(mini), "mini", tmp_path, None, PrintOptions(), (), progress)
     assert seen["total"] == 6 + 1 and seen["done"] == seen["total"]   # six cards and a rule sheet
+
+
+def text_x_on(drawn: bytes) -> dict[str, float]:
+    """Where each piece of text on the first page starts, left to right, in points."""
+    found: dict[str, float] = {}
+    pdf_page = pypdf.PdfReader(io.BytesIO(drawn)).pages[0]
+    pdf_page.extract_text(visitor_text=lambda text, cm, tm, *_: found.setdefault(text.strip(), tm[4])
+                          if text.strip() else None)
+    return found
+
+
+def test_a_table_moved_for_a_right_to_left_language_runs_its_columns_from_the_right(tmp_path):
+    """In a layout that mirrors, a Hebrew or Arabic build reads a table's first column at the right."""
+    from reportlab.pdfgen.canvas import Canvas
+    from pnp.config.deck import Card
+    from pnp.config.typed import Where
+    from pnp.diagnostics import Diagnostics
+    from pnp.fonts import FontBook
+    from pnp.layout.elements import PieceContext
+    from pnp.layout.kinds import Element
+    from pnp.layout.template import mirrored
+    from pnp.resources import BUNDLED
+    spec = Element.parse({"kind": "table", "rows": [["FIRST", "SECOND"]], "w": "60%", "h": "20%"},
+                         Where("card.yaml", 3, "elements[1]"))
+    piece = PieceContext(width=200, height=100, fonts=FontBook(BUNDLED), game_dir=tmp_path, fields=None,
+                         diagnostics=Diagnostics(), right_to_left=True)
+
+    def drawn(element) -> bytes:
+        buffer = io.BytesIO()
+        canvas = Canvas(buffer, pagesize=(200, 100))
+        element.compiled(piece).draw(canvas, Card())
+        canvas.save()
+        return buffer.getvalue()
+
+    as_written, moved = text_x_on(drawn(spec)), text_x_on(drawn(mirrored(spec, piece)))
+    assert as_written["FIRST"] < as_written["SECOND"]
+    assert moved["SECOND"] < moved["FIRST"]                 # the first column on the right
+    assert moved["FIRST"] > 200 - 120                       # and the table at the piece's right edge

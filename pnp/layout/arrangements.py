@@ -32,7 +32,7 @@ class Spot:
     scale: float = 1.0
 
     @classmethod
-    def parse(cls, value, where: Where) -> "Spot":
+    def parse(cls, value: object, where: Where) -> Spot:
         if isinstance(value, str):
             value = [int(p) if re.fullmatch(r"-?\d+", p) else p for p in value.replace(",", " ").split()]
         if isinstance(value, dict):
@@ -83,4 +83,5 @@ def _load(path: Path) -> dict[int, list[Spot]]:
         if len(spots) != count:   # a slip in pnp's own data
             raise where_of(node).key(node["arrangements"], count).error(
                 f"the arrangement for {count} has {len(spots)} points")
-    return loaded.arrangements
+    arrangements: dict[int, list[Spot]] = loaded.arrangements
+    return arrangements

@@ -10,12 +10,17 @@ declaration gives it (`resolve_titles`); a Binding keeps them as written, noted 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pnp.errors import did_you_mean
 
 if TYPE_CHECKING:
+    from re import Match
+
+    from pnp.conditions import CardValues
     from pnp.config.typed import Where
+    from pnp.layout.card import CardFields
 
 _PART = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 FIELD_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
@@ -28,7 +33,7 @@ class Binding:
 
     __slots__ = ("parts", "fields", "facts", "titles", "source", "where")
 
-    def __init__(self, text: str, where):
+    def __init__(self, text: str, where: Where):
         self.source = text
         self.where = where   # of the key it was written in, for errors found later
         self.parts: list[tuple[bool, str]] = []  # (is_field, literal text or field name)
@@ -67,14 +72,14 @@ class Binding:
     def static(self) -> bool:
         return not self.fields
 
-    def render(self, card) -> str:
+    def render(self, card: CardValues) -> str:
         if not self.fields:
             return self.parts[0][1] if self.parts else ""
         return "".join(text_of(card.get(value)) if is_field else value
                        for is_field, value in self.parts)
 
 
-def text_of(value) -> str:
+def text_of(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -86,13 +91,14 @@ def text_of(value) -> str:
     return str(value)
 
 
-def resolve_titles(text: str, fields: dict | None, where: Where, say=None) -> str:
+def resolve_titles(text: str, fields: CardFields | None, where: Where,
+                   say: Callable[[str, Where], str] | None = None) -> str:
     """`{title:FIELD}` replaced by the title the deck's declaration gives that field (in a
     translated build, `say` puts it into the translation's language)."""
     if "{title:" not in text:
         return text
 
-    def title(match) -> str:
+    def title(match: Match[str]) -> str:
         name = match.group(1).strip()
         spec = (fields or {}).get(name)
         if spec is None:

@@ -9,18 +9,24 @@ preview) sees one layout of one size.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pnp.errors import PnpError, known
+from pnp.layout.card import who
 
 if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.config.typed import Where
+    from pnp.layout.card import Card
     from pnp.layout.template import CompiledLayout
 
 
 class ChosenLayout:
     """Several compiled layouts of one size, drawn one per card by a field's value."""
 
-    def __init__(self, by: str, layouts: dict[str, CompiledLayout], default: CompiledLayout | None, where):
+    def __init__(self, by: str, layouts: dict[str, CompiledLayout], default: CompiledLayout | None, where: Where):
         self.by, self.layouts, self.default, self.where = by, layouts, default, where
         every = list(layouts.values()) + ([default] if default is not None else [])
         first = every[0]
@@ -33,22 +39,22 @@ class ChosenLayout:
         self.name = first.name
         self.fields = frozenset({by}).union(*(layout.fields for layout in every))
 
-    def pick(self, card):
+    def pick(self, card: Card) -> CompiledLayout:
         value = card.get(self.by)
         layout = self.layouts.get(str(value), self.default)
         if layout is None:
-            where = getattr(card, "where", None)
-            raise PnpError(f"card '{getattr(card, 'label', '?')}': its {self.by} is '{value}', which names "
+            where = card.where
+            raise PnpError(f"{who(card)}: its {self.by} is '{value}', which names "
                            f"no layout (the deck has layouts for {known(self.layouts)} and no default)",
                            file=where.file if where else None, line=where.line if where else None,
                            field=where.field if where and where.line is None else None)   # a sheet's row
         return layout
 
-    def plan(self, cards: list) -> "ChosenLayout":
+    def plan(self, cards: Sequence[Card]) -> ChosenLayout:
         every = list(self.layouts.values()) + ([self.default] if self.default is not None else [])
         for layout in dict.fromkeys(every):
             layout.plan([card for card in cards if self.pick(card) is layout])
         return self
 
-    def draw(self, canvas, card) -> None:
+    def draw(self, canvas: Canvas, card: Card) -> None:
         self.pick(card).draw(canvas, card)

@@ -6,8 +6,9 @@ track 0-9, a results table) are a few lines of layout rather than a hundred."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
@@ -15,9 +16,14 @@ from pnp.errors import PnpError
 from pnp.layout import arrangements
 from pnp.layout.arrangements import Spot
 from pnp.layout.binding import Binding, text_of
+from pnp.layout.card import Card, RepeatScope, card_place, offset_of, who
 from pnp.layout.elements import BIND, Colour, Drawer, Element, PieceContext, printed
 from pnp.layout.icons import ICON, icons_of, load_icon, with_tokens, without_tokens
 from pnp.units import Length, colour_hex
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
 
 # --- table -----------------------------------------------------------------------------------
 
@@ -44,13 +50,13 @@ class TableSpec(Element, kind="table"):
     rule: str = field(default="none", metadata=BIND)     # line between rows
     padding: Length = Length.mm(1)
 
-    def bindings(self):
+    def bindings(self) -> list[Binding]:
         source = [Binding(f"{{{self.rows_from}}}", self.where_is("rows_from"))] if self.rows_from else []
         return Element.bindings(self) + source
 
     def check_fields(self, piece: PieceContext) -> None:
         if (self.rows is None) == (self.rows_from is None):
-            raise self._where.error("a table needs exactly one of 'rows' or 'rows_from'")
+            raise self.where.error("a table needs exactly one of 'rows' or 'rows_from'")
         Element.check_fields(self, piece)
 
     def compile(self, piece: PieceContext) -> "TableDrawer":
@@ -65,7 +71,7 @@ class TableDrawer(Drawer):
         self.font, self.bold = family.face(), family.face(bold=True)
         where = spec.where_is("rows")
         # fixed cells in a translated build's language, facts and titles filled in
-        self.rows = [[Binding(printed(c, piece, where), spec._where) for c in row] for row in spec.rows or []]
+        self.rows = [[Binding(printed(c, piece, where), spec.where) for c in row] for row in spec.rows or []]
         self.head = [printed(text, piece, spec.where_is("head")) for text in spec.head or []]
         self.icons = icons_of(piece.game_dir) if piece.game_dir is not None else {}
         self.right_to_left = piece.right_to_left
@@ -79,7 +85,7 @@ class TableDrawer(Drawer):
         self.ink_saver = piece.ink_saver
         self.diagnostics = piece.diagnostics
 
-    def _cells(self, card) -> list[list[str]]:
+    def _cells(self, card: Card) -> list[list[str]]:
         head = [list(self.head)] if self.spec.head else []
         if self.spec.rows_from:
             return head + [[text_of(c) for c in row] for row in (card.get(self.spec.rows_from) or [])]
@@ -94,7 +100,7 @@ class TableDrawer(Drawer):
         share = max(width - sum(given), 0) / rest
         return given + [share] * rest
 
-    def draw(self, canvas, card) -> None:
+    def draw(self, canvas: Canvas, card: Card) -> None:
         rows = self._cells(card)
         if not rows:
             return
@@ -102,7 +108,7 @@ class TableDrawer(Drawer):
         count = max(len(r) for r in rows)
         widths = self._widths(count)
         order = list(range(count))
-        if getattr(self.spec, "mirrored", False):   # in a right-to-left language: from the right
+        if self.spec.mirrored:   # in a right-to-left language: from the right
             rows = [(row + [""] * (count - len(row)))[::-1] for row in rows]
             widths, order = widths[::-1], order[::-1]
         row_h = h / len(rows)
@@ -131,13 +137,14 @@ class TableDrawer(Drawer):
                 bold = heading or (spec.bold_first_column and c == 0)
                 bold = heading or (spec.bold_first_column and order[c] == 0)
                 if not self._cell(canvas, text, left, top - row_h, widths[c], row_h, order[c], bold, card):
-                    where = self.spec._where
-                    self.diagnostics.warn(f"card '{getattr(card, 'label', '?')}': table cell '{text[:40]}' does not "
+                    where = self.spec.where
+                    self.diagnostics.warn(f"{who(card)}: table cell '{text[:40]}' does not "
                                           f"fit its column even at 60 % size; it is cut off at the cell's edge "
                                           f"({where.file}:{where.line})")
                 left += widths[c]
 
-    def _cell(self, canvas, text: str, x, y, w, h, column: int, bold: bool, card=None) -> bool:
+    def _cell(self, canvas: Canvas, text: str, x: float, y: float, w: float, h: float, column: int, bold: bool,
+              card: Card) -> bool:
         """Draw one cell's text, shrunk (to 60 % at most) to fit; False when even that is too
         wide, and the text is cut off at the cell's edge rather than run into the next."""
         if not text:
@@ -150,7 +157,7 @@ class TableDrawer(Drawer):
         natural = stringWidth(text, font, size)
         if natural > room:
             size = max(size * room / natural, size * 0.6)
-        fits = stringWidth(text, font, size) <= room + 0.01
+        fits: bool = stringWidth(text, font, size) <= room + 0.01
         align = (self.spec.align or [])[column] if column < len(self.spec.align or []) else "left"
         baseline = y + (h - size * 0.7) / 2
         if not fits:
@@ -170,21 +177,20 @@ class TableDrawer(Drawer):
             canvas.restoreState()
         return fits
 
-    def _styled_cell(self, canvas, text: str, font: str, x, y, w, h, column: int, card) -> bool:
+    def _styled_cell(self, canvas: Canvas, text: str, font: str, x: float, y: float, w: float, h: float,
+                     column: int, card: Card) -> bool:
         """A cell with icons, emphasis, a right-to-left script or letters its font lacks: set as
         styled runs (pnp.layout.runs) on one line, shrunk and cut off as a plain cell is."""
         from pnp.fonts import fallbacks_for
         from pnp.layout.runs import lay_out
         from pnp.layout.elements import has_letters
         from pnp.layout.text import MarkupError, plain, to_markup
-        where = self.spec._where
-        label = getattr(card, "label", "?")
+        where = self.spec.where
 
-        def fail(message: str) -> None:
-            card_where = getattr(card, "where", None)
-            raise PnpError(f"{card_where.place + ': ' if card_where is not None else ''}card '{label}', table cell "
+        def fail(message: str) -> NoReturn:
+            raise PnpError(f"{card_place(card)}{who(card)}, table cell "
                            f"'{text[:40]}': {message} (drawn by {where.file}:{where.line})")
-        names: tuple = ()
+        names: tuple[tuple[str, float], ...] = ()
         if ":" in text:
             text, names = with_tokens(text, self.icons, fail)
         try:
@@ -250,7 +256,7 @@ class RepeatSpec(Element, kind="repeat"):
     cell_h: Length | None = None    # the cell's height, when it is not square
     elements: list[Element] = field(default_factory=list)
 
-    def bindings(self):
+    def bindings(self) -> list[Binding]:
         found = Element.bindings(self)
         if self.items_from:
             found.append(Binding(f"{{{self.items_from}}}", self.where_is("items_from")))
@@ -277,10 +283,10 @@ class RepeatSpec(Element, kind="repeat"):
                               f"\"{{spots}}\", not '{self.at}'")
         return binding
 
-    def fields_read(self) -> frozenset:
+    def fields_read(self) -> frozenset[str]:
         """Its children's fields, less the ones the repeat itself provides, and its own."""
-        inner = frozenset().union(*(child.fields_read() | condition_fields(child) for child in self.elements))
-        own = frozenset().union(*(binding.fields for binding in self.bindings()))
+        inner = frozenset[str]().union(*(child.fields_read() | condition_fields(child) for child in self.elements))
+        own = frozenset[str]().union(*(binding.fields for binding in self.bindings()))
         return inner - set(REPEAT_FIELDS) | own
 
     def draws(self) -> int:
@@ -291,9 +297,9 @@ class RepeatSpec(Element, kind="repeat"):
     def check_fields(self, piece: PieceContext) -> None:
         given = [self.count, self.items, self.items_from].count(None)
         if self.at is None and given != 2:
-            raise self._where.error("a repeat needs exactly one of 'count', 'items' or 'items_from'")
+            raise self.where.error("a repeat needs exactly one of 'count', 'items' or 'items_from'")
         if self.at is not None and given < 2:
-            raise self._where.error("a repeat at an arrangement takes at most one of 'count', 'items' "
+            raise self.where.error("a repeat at an arrangement takes at most one of 'count', 'items' "
                                     "or 'items_from'")
         if self.at is None and (self.cell is not None or self.cell_h is not None):
             raise self.where_is("cell").error("'cell' is the box of each item at an arrangement's point; "
@@ -313,28 +319,12 @@ class RepeatSpec(Element, kind="repeat"):
         return RepeatDrawer(self, piece)
 
 
-def condition_fields(element: Element) -> frozenset:
+def condition_fields(element: Element) -> frozenset[str]:
     condition = element.condition()
     return frozenset(condition.fields) if condition is not None else frozenset()
 
 
 MAX_LIST_ITEMS = 100   # `items_from` or a count from a field: counted at this for the work limit
-
-
-class _Scope(dict):
-    """A card seen from inside a repeat: `i` and `item` first, then the card's own fields."""
-
-    def __init__(self, card, extra: dict, offset: tuple[float, float]):
-        super().__init__(extra)
-        self.card = card
-        self.label = getattr(card, "label", "board")
-        self.where = getattr(card, "where", None)
-        self.offset = offset   # where the repeat has moved the origin, for checks in piece space
-
-    def get(self, key, default=None):
-        if dict.__contains__(self, key):
-            return dict.get(self, key)
-        return self.card.get(key, default) if self.card is not None else default
 
 
 class RepeatDrawer(Drawer):
@@ -365,11 +355,12 @@ class RepeatDrawer(Drawer):
         if self.spots is not None and spec.items is not None and len(spec.items) > len(self.spots):
             raise spec.where_is("items").error(f"{len(spec.items)} items but only {len(self.spots)} points")
 
-    def draw(self, canvas, card) -> None:
+    def draw(self, canvas: Canvas, card: Card) -> None:
+        items: Sequence[Any]
         if self.items_from:
             items = card.get(self.items_from) or []
         elif self.count_from:
-            items = range(1, self._count(card) + 1)
+            items = range(1, self._count(card, self.count_from) + 1)
         else:
             items = self.items
         if self.spec.at is None:
@@ -377,24 +368,24 @@ class RepeatDrawer(Drawer):
         else:
             self._at_points(canvas, card, items)
 
-    def _in_a_line(self, canvas, card, items) -> None:
-        base = getattr(card, "offset", (0.0, 0.0))
+    def _in_a_line(self, canvas: Canvas, card: Card, items: Sequence[Any]) -> None:
+        base = offset_of(card)
         for index, item in enumerate(items):
             dx = self.offset[0] + index * self.step[0]
             dy = -(self.offset[1] + index * self.step[1])
-            scope = _Scope(card, {"i": index + 1, "item": item}, (base[0] + dx, base[1] + dy))
+            scope = RepeatScope(card, {"i": index + 1, "item": item}, (base[0] + dx, base[1] + dy))
             canvas.saveState()
             canvas.translate(dx, dy)
             self._children(canvas, scope)
             canvas.restoreState()
 
-    def _at_points(self, canvas, card, items) -> None:
+    def _at_points(self, canvas: Canvas, card: Card, items: Sequence[Any]) -> None:
         spots = self._spots(card, items)
         if not items and not self.count_from and not self.items_from and self.spec.count is None:
             items = range(1, len(spots) + 1)   # points alone: one item at each
         if len(items) > len(spots):
             raise self._card_error(card, f"{len(items)} items but only {len(spots)} points to put them at")
-        base = getattr(card, "offset", (0.0, 0.0))
+        base = offset_of(card)
         left, top, width, height = self.area
         for index, item in enumerate(items):
             spot = spots[index]
@@ -411,10 +402,10 @@ class RepeatDrawer(Drawer):
             else:   # the children keep the piece's coordinates, with the point as their top-left
                 canvas.translate(0, -self.piece_height)
                 offset = (base[0] + x, base[1] + y - self.piece_height)
-            self._children(canvas, _Scope(card, {"i": index + 1, "item": item}, offset))
+            self._children(canvas, RepeatScope(card, {"i": index + 1, "item": item}, offset))
             canvas.restoreState()
 
-    def _spots(self, card, items) -> list[Spot]:
+    def _spots(self, card: Card, items: Sequence[Any]) -> list[Spot]:
         if self.spots is not None:
             return self.spots
         family = self.family
@@ -435,7 +426,7 @@ class RepeatDrawer(Drawer):
             raise self._card_error(card, self._no_layout(count))
         return family.get(count, [])
 
-    def _spot(self, card, text) -> Spot:
+    def _spot(self, card: Card, text: object) -> Spot:
         try:
             return Spot.parse(text, self.spec.where_is("at"))
         except PnpError as exc:
@@ -447,25 +438,25 @@ class RepeatDrawer(Drawer):
         return f"the arrangement '{self.spec.at}' has layouts for {have[0]} to {have[-1]} items, not {count}" \
             if have else f"the arrangement '{self.spec.at}' is empty"
 
-    def _card_error(self, card, message: str) -> PnpError:
-        where, layout = getattr(card, "where", None), self.spec._where
-        return PnpError(f"card '{getattr(card, 'label', '?')}': {message} (drawn by {layout.file}:{layout.line})",
+    def _card_error(self, card: Card, message: str) -> PnpError:
+        where, layout = card.where, self.spec.where
+        return PnpError(f"{who(card)}: {message} (drawn by {layout.file}:{layout.line})",
                         file=where.file if where else layout.file, line=where.line if where else layout.line)
 
-    def _children(self, canvas, scope) -> None:
+    def _children(self, canvas: Canvas, scope: RepeatScope) -> None:
         for child in self.children:
             if child.shown_for(scope):
                 child.draw(canvas, scope)
 
-    def _count(self, card) -> int:
-        value = card.get(self.count_from)
+    def _count(self, card: Card, count_from: str) -> int:
+        value = card.get(count_from)
         if value in (None, ""):
             return 0
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) \
                 or not 0 <= value <= MAX_LIST_ITEMS:
-            where = getattr(card, "where", None)
-            raise PnpError(f"card '{getattr(card, 'label', '?')}': a repeat takes its count from "
-                           f"{self.count_from}, which must be a whole number from 0 to {MAX_LIST_ITEMS}, "
+            where = card.where
+            raise PnpError(f"{who(card)}: a repeat takes its count from "
+                           f"{count_from}, which must be a whole number from 0 to {MAX_LIST_ITEMS}, "
                            f"not {value!r}", file=where.file if where else None,
                            line=where.line if where else None,
                            field=where.field if where and where.line is None else None)   # a sheet's row
@@ -498,17 +489,17 @@ class FormFieldDrawer(Drawer):
     def __init__(self, spec: FormFieldSpec, piece: PieceContext):
         self.spec = spec
         self.rect = spec.box(piece)
-        self.name = Binding(spec.name, spec._where)
-        self.tooltip = Binding(spec.tooltip, spec._where)
+        self.name = Binding(spec.name, spec.where)
+        self.tooltip = Binding(spec.tooltip, spec.where)
         self.border = Colour(spec.border, spec.where_is("border"), piece.palette)
         self.fill = Colour(spec.fill, spec.where_is("fill"), piece.palette)
-        self.font = piece.fonts.family("text", spec._where).face()
+        self.font = piece.fonts.family("text", spec.where).face()
 
-    def draw(self, canvas, card) -> None:
+    def draw(self, canvas: Canvas, card: Card) -> None:
         from pnp.outputs.form_font import use_for_fields
         x, y, w, h = self.rect
         border, fill = self.border.of(card), self.fill.of(card)
-        options = dict(name=self.name.render(card), tooltip=self.tooltip.render(card) or None,
+        options: dict[str, Any] = dict(name=self.name.render(card), tooltip=self.tooltip.render(card) or None,
                        x=x, y=y, width=w, height=h, fontName=use_for_fields(canvas, self.font),
                        fontSize=self.spec.size,
                        borderWidth=0.5 if border is not None else 0, relative=True,

@@ -13,24 +13,35 @@ import dataclasses
 from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Literal, NoReturn, Protocol
 
 
 from pnp.conditions import Condition, parse_condition
 from pnp.config.typed import FromField, Tagged, Where, check_limits, convert, settings_of
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding, resolve_titles
+from pnp.layout.card import Card, CardFields, card_place, offset_of, who
 from pnp.layout.icons import TOKEN, icons_of, load_icon, with_tokens, without_tokens
 from pnp.layout.text import SPAN, MarkupError, fit_paragraph, plain, simple_characters, span_markup, to_markup
-from pnp.fonts import FontBook, fallbacks_for, undrawable
+from pnp.layout.text import Fit, SetText
+from pnp.fonts import FontBook, Styled, fallbacks_for, undrawable
 from pnp.units import Length, colour_hex, mm, parse_colour
 
 if TYPE_CHECKING:
+    from reportlab.lib.colors import Color
+    from reportlab.pdfgen.canvas import Canvas
+
     from pnp.diagnostics import Diagnostics
     from pnp.layout.ink import InkSaver
 
 FULL = Length(percent=100.0)
 BIND = {"bind": True}   # field metadata: the key's text may hold {field} holes, filled per card
+
+
+class FactBook(Protocol):
+    """The game's named facts as a layout reads them (pnp.contents.stated.Facts, a floor up)."""
+
+    def resolve(self, text: str, where: Where) -> str: ...
 
 
 @dataclass
@@ -41,14 +52,14 @@ class PieceContext:
     height: float
     fonts: FontBook
     game_dir: Path
-    fields: dict | None      # field names a card may have (None: anything goes)
+    fields: CardFields | None   # the fields a card may have (None: anything goes)
     diagnostics: Diagnostics
     bleed: float = 0.0
-    palette: dict = field(default_factory=dict)  # colour names the layout defines
+    palette: dict[str, str] = field(default_factory=dict)  # colour names the layout defines
     safe: float | None = None  # for print shops: warn about text closer than this to the trim
     ink_saver: InkSaver | None = None   # when printing with little ink
     labels: Callable[[str, Where], str] | None = None   # fixed text in a translated build's language
-    facts: Any = None   # the game's named facts (pnp.contents.stated.Facts), for {fact:NAME}
+    facts: FactBook | None = None   # the game's named facts, for {fact:NAME}
     right_to_left: bool = False   # a build in a right-to-left language: layouts that mirror, mirror
 
 
@@ -68,21 +79,22 @@ class Colour:
     """A colour setting: fixed, or bound to a card field such as '{colour}'. Names in the
     layout's palette come first, then '#rrggbb' and CSS colour names."""
 
-    def __init__(self, text: str, where, palette: dict):
+    def __init__(self, text: str, where: Where, palette: dict[str, str]):
         self.binding = Binding(text, where)
         self.where = where
         self.palette = palette
         self.fixed = self._parse(text) if self.binding.static else None
-        self._cache: dict[str, object] = {}
+        self._cache: dict[str, Color | None] = {}
 
-    def _parse(self, text: str, card=None):
+    def _parse(self, text: str, card: Card | None = None) -> Color | None:
         try:
             return parse_colour(self.palette.get(text.strip(), text))
         except ValueError as exc:
             who = f" (card {card.label})" if card is not None else ""
             raise self.where.error(str(exc) + who) from None
 
-    def of(self, card):
+    def of(self, card: Card) -> Color | None:
+        """The colour for this card (None: 'none', nothing drawn)."""
         if self.binding.static:
             return self.fixed
         text = self.binding.render(card)
@@ -102,9 +114,16 @@ class Element(Tagged, family="element"):
     inset: Length | None = None  # instead of x/y/w/h: the whole piece, inset on every side
     mirror: bool | None = None   # in a right-to-left language, move to the other side (None: as the layout says)
     when: Any = None  # draw only for the cards it holds for: a field name or a comparison (pnp.conditions)
+    # moved to the other side for a right-to-left language (layout.template.mirrored); not a key
+    mirrored: bool = field(default=False, init=False, repr=False, compare=False)
 
     # any length, number or turn may be written "{field}": looked up per card (BoundDrawer)
     values_from_fields: ClassVar[bool] = True
+
+    @property
+    def where(self) -> Where:
+        """Where the element is written in its layout (the map's own line), for messages."""
+        return self._where
 
     def bound_values(self) -> dict[str, FromField]:
         """The keys written as one card field, "{size}", by key name."""
@@ -123,7 +142,7 @@ class Element(Tagged, family="element"):
     def bindings(self) -> list[Binding]:
         """Every {field} hole in the keys this element declares bindable (metadata BIND): the
         one list that both the check of field names and the drawer's stamping go by."""
-        found = []
+        found: list[Binding] = []
         for spec_field in dataclasses.fields(self):
             if spec_field.metadata.get("bind"):
                 where = self.where_is(spec_field.name)
@@ -131,7 +150,7 @@ class Element(Tagged, family="element"):
         found += [Binding(value.text, self.where_is(key)) for key, value in self.bound_values().items()]
         return found
 
-    def fields_read(self) -> frozenset:
+    def fields_read(self) -> frozenset[str]:
         """The card fields that change how this element looks (besides `when`)."""
         return _fields(*self.bindings())
 
@@ -183,7 +202,7 @@ class Element(Tagged, family="element"):
 class Drawer:
     """Base of compiled elements: knows whether its look depends on the card."""
 
-    fields: frozenset = frozenset()
+    fields: frozenset[str] = frozenset()
     when: Condition | None = None
 
     stampable = True   # may be drawn once into a form and stamped (see CompiledLayout)
@@ -192,10 +211,10 @@ class Drawer:
     def static(self) -> bool:
         return self.stampable and not self.fields and not self.when
 
-    def shown_for(self, card) -> bool:
+    def shown_for(self, card: Card) -> bool:
         return self.when is None or self.when.holds(card)
 
-    def draw(self, canvas, card) -> None:
+    def draw(self, canvas: Canvas, card: Card) -> None:
         raise NotImplementedError
 
 
@@ -208,11 +227,11 @@ class BoundDrawer(Drawer):
         self.spec, self.piece = spec, piece
         self.bound = spec.bound_values()
         self.hints, self.settings = settings_of(type(spec))  # type: ignore[arg-type]  # a class is hashable
-        self.drawers: dict[tuple, Drawer] = {}
+        self.drawers: dict[tuple[str, ...], Drawer] = {}
         # see-through drawing is done on the page (ShapeDrawer, ImageDrawer), form fields belong to it
         self.stampable = "opacity" not in self.bound and getattr(spec, "opacity", 1.0) >= 1 and spec.kind != "field"
 
-    def draw(self, canvas, card) -> None:
+    def draw(self, canvas: Canvas, card: Card) -> None:
         values = tuple(card.get(value.name) for value in self.bound.values())
         key = tuple(repr(v) for v in values)
         drawer = self.drawers.get(key)
@@ -220,7 +239,7 @@ class BoundDrawer(Drawer):
             drawer = self.drawers[key] = self._resolved(values, card).compile(self.piece)
         drawer.draw(canvas, card)
 
-    def _resolved(self, values: tuple, card) -> Element:
+    def _resolved(self, values: tuple[Any, ...], card: Card) -> Element:
         resolved = copy.copy(self.spec)
         for (key, bound), value in zip(self.bound.items(), values):
             where = self.spec.where_is(key)
@@ -238,16 +257,16 @@ class BoundDrawer(Drawer):
             setattr(resolved, key, converted)
         return resolved
 
-    def _fail(self, card, key: str, bound: FromField, value, message: str) -> PnpError:
-        where = getattr(card, "where", None)
+    def _fail(self, card: Card, key: str, bound: FromField, value: Any, message: str) -> PnpError:
+        where = card.where
         layout = self.spec.where_is(key)
-        return PnpError(f"{_who(card)}: {key} comes from {bound.name}, which holds {value!r}: {message} "
+        return PnpError(f"{who(card)}: {key} comes from {bound.name}, which holds {value!r}: {message} "
                         f"(drawn by {layout.file}:{layout.line})",
                         file=where.file if where else layout.file,
                         line=where.line if where else layout.line, field=where.field if where else key)
 
 
-def _texts(value) -> list[str]:
+def _texts(value: object) -> list[str]:
     """The strings in a bindable key's value: text, a list of them, or rows of them."""
     if isinstance(value, str):
         return [value]
@@ -256,7 +275,7 @@ def _texts(value) -> list[str]:
     return []
 
 
-def _fields(*bindings) -> frozenset:
+def _fields(*bindings: Binding | None) -> frozenset[str]:
     return frozenset(n for b in bindings if b is not None for n in b.fields)
 
 
@@ -271,7 +290,7 @@ class ShapeSpec(Element):
     opacity: float = field(default=1.0, metadata={"min": 0, "max": 1})   # of fill and stroke
 
 
-def checked_dash(spec) -> list[float] | None:
+def checked_dash(spec: ShapeSpec | LineSpec) -> list[float] | None:
     dash = spec.dash
     if dash is not None and (not 0 < len(dash) <= 16 or sum(dash) <= 0 or any(d < 0 or d > 1000 for d in dash)):
         raise spec.where_is("dash").error(
@@ -296,7 +315,7 @@ class ShapeDrawer(Drawer):
         # reportlab leaves a form's transparency out of its resources: see-through is drawn on the page
         self.stampable = spec.opacity >= 1
 
-    def draw(self, canvas, card) -> None:
+    def draw(self, canvas: Canvas, card: Card) -> None:
         styled = bool(self.dash) or self.opacity < 1
         if styled:
             canvas.saveState()
@@ -311,10 +330,10 @@ class ShapeDrawer(Drawer):
         if styled:
             canvas.restoreState()
 
-    def shape(self, canvas, fill: int, stroke: int) -> None:
+    def shape(self, canvas: Canvas, fill: int, stroke: int) -> None:
         raise NotImplementedError
 
-    def paint(self, canvas, card) -> tuple:
+    def paint(self, canvas: Canvas, card: Card) -> tuple[Color | None, Color | None]:
         """Set the canvas's colours for this card; (fill, stroke) to use, either may be None.
         With the ink saver, a dark or full-bleed fill becomes an outline in its colour."""
         fill, stroke = self.fill.of(card), self.stroke.of(card)
@@ -331,7 +350,7 @@ class ShapeDrawer(Drawer):
             canvas.setLineWidth(self.stroke_width)
         return fill, stroke
 
-    def outline(self, canvas, colour) -> None:
+    def outline(self, canvas: Canvas, colour: Color) -> None:
         canvas.setStrokeColor(colour)
         canvas.setLineWidth(1.2)
         x, y, w, h = self.rect
@@ -364,12 +383,12 @@ class BoxDrawer(ShapeDrawer):
         self.outline_rect = (inset, inset, piece.width - 2 * inset, piece.height - 2 * inset) \
             if spec.bleed else self.rect
 
-    def outline(self, canvas, colour) -> None:
+    def outline(self, canvas: Canvas, colour: Color) -> None:
         canvas.setStrokeColor(colour)
         canvas.setLineWidth(1.2)
         canvas.roundRect(*self.outline_rect, self.radius or 4, stroke=1, fill=0)
 
-    def shape(self, canvas, fill: int, stroke: int) -> None:
+    def shape(self, canvas: Canvas, fill: int, stroke: int) -> None:
         x, y, w, h = self.rect
         if self.radius:
             canvas.roundRect(x, y, w, h, self.radius, stroke=stroke, fill=fill)
@@ -384,7 +403,7 @@ class EllipseSpec(ShapeSpec, kind="ellipse"):
 
 
 class EllipseDrawer(ShapeDrawer):
-    def shape(self, canvas, fill: int, stroke: int) -> None:
+    def shape(self, canvas: Canvas, fill: int, stroke: int) -> None:
         x, y, w, h = self.rect
         canvas.ellipse(x, y, x + w, y + h, stroke=stroke, fill=fill)
 
@@ -415,7 +434,7 @@ class LineDrawer(Drawer):
         self.dash = checked_dash(spec)
         self.ink_saver = piece.ink_saver
 
-    def draw(self, canvas, card) -> None:
+    def draw(self, canvas: Canvas, card: Card) -> None:
         stroke = self.stroke.of(card)
         if self.ink_saver is not None:
             stroke = self.ink_saver.ink(stroke)
@@ -461,7 +480,7 @@ class TextDrawer(Drawer):
             raise spec.where_is(key).error("a text box needs a width and a height above 0")
         self.family = piece.fonts.family(spec.font, spec.where_is("font"))
         self.font = self.family.face(bold=spec.bold, italic=spec.italic)
-        self.text = Binding(printed(spec.text, piece, spec.where_is("text")), spec._where)
+        self.text = Binding(printed(spec.text, piece, spec.where_is("text")), spec.where)
         self.colour = Colour(spec.colour, spec.where_is("colour"), piece.palette)
         self.palette = piece.palette   # colour names in spans: [law|+2]
         self.diagnostics = piece.diagnostics
@@ -472,7 +491,7 @@ class TextDrawer(Drawer):
         self.right_to_left = piece.right_to_left
         self.simple = simple_characters(self.font)   # text of only these takes the short way
 
-    def draw(self, canvas, card) -> None:
+    def draw(self, canvas: Canvas, card: Card) -> None:
         written = self.text.render(card).strip()
         if not written:
             return
@@ -485,7 +504,7 @@ class TextDrawer(Drawer):
             colour = self.colour.of(card)
             if self.ink_saver is not None:
                 colour = self.ink_saver.ink(colour)
-            fit = partial(fit_paragraph, font=self.font, size=spec.size, min_size=spec.min_size,
+            fit: Fit = partial(fit_paragraph, font=self.font, size=spec.size, min_size=spec.min_size,
                           leading=spec.leading, colour_hex=colour_hex(colour) if colour else "000000",
                           align=self._align(text), width=w, height=h, simple=True)
         else:
@@ -496,10 +515,10 @@ class TextDrawer(Drawer):
             if shortened:
                 para, used, fits = fit(shortened)
             fields = ", ".join(sorted(self.text.fields)) or "text"
-            self.diagnostics.warn(f"{_card_place(card)}{_who(card)}, {fields}: text '{_short(text)}' does not fit its box even "
+            self.diagnostics.warn(f"{card_place(card)}{who(card)}, {fields}: text '{_short(text)}' does not fit its box even "
                                   f"at {spec.min_size:g} pt; "
                                   + ("shortened with '…'" if shortened else "the rest is cut off at the box's edge")
-                                  + f" ({spec._where.file}:{spec._where.line})")
+                                  + f" ({spec.where.file}:{spec.where.line})")
         valign = spec.valign if fits else "top"   # too long: the first lines show, the rest is cut off
         offset = {"top": h - used, "middle": (h - used) / 2, "bottom": 0.0}[valign]
         if self.safe is not None:
@@ -518,7 +537,7 @@ class TextDrawer(Drawer):
         para.drawOn(canvas, -w / 2, -h / 2 + offset)
         canvas.restoreState()
 
-    def _prepared(self, text: str, card, w: float, h: float):
+    def _prepared(self, text: str, card: Card, w: float, h: float) -> tuple[str, Fit]:
         """The text as it will be set (icons as tokens, capitals, palette names in spans) and
         how to fit it, for text that may hold markup, icons, right-to-left script or
         characters the face lacks."""
@@ -541,7 +560,7 @@ class TextDrawer(Drawer):
             styled = self._styles_lacking(card, text)
         fallbacks = self._fallbacks(text, card)
         ink = colour_hex(colour) if colour else "000000"
-        where_text = f"{self.spec._where.file}:{self.spec._where.line}"
+        where_text = f"{self.spec.where.file}:{self.spec.where.line}"
         images = tuple(load_icon(self.icons[name], ink, where_text, scale) for name, scale in icon_names)
         return text, partial(fit_paragraph, font=self.font, size=spec.size, min_size=spec.min_size,
                              leading=spec.leading, colour_hex=ink, align=self._align(text), width=w, height=h,
@@ -553,13 +572,13 @@ class TextDrawer(Drawer):
             align = "right" if align == "left" else "left"   # icons, numbers: start where reading starts
         return align
 
-    def _fail(self, card, message: str) -> None:
+    def _fail(self, card: Card, message: str) -> NoReturn:
         """A problem with this card's text: told with the card's line, its field and the layout's."""
         fields = ", ".join(sorted(self.text.fields)) or "text"
-        raise PnpError(f"{_card_place(card)}{_who(card)}, {fields}: {message} (drawn by "
-                       f"{self.spec._where.file}:{self.spec._where.line})")
+        raise PnpError(f"{card_place(card)}{who(card)}, {fields}: {message} (drawn by "
+                       f"{self.spec.where.file}:{self.spec.where.line})")
 
-    def check_markup(self, card, text: str | None = None) -> None:
+    def check_markup(self, card: Card, text: str | None = None) -> None:
         """Refuse emphasis that can't be drawn, naming the card, its field and the layout line."""
         text = self.text.render(card) if text is None else text
         if "*" not in text and "|" not in text:
@@ -569,19 +588,20 @@ class TextDrawer(Drawer):
         except MarkupError as exc:
             self._fail(card, str(exc))
 
-    def _styles_lacking(self, card, text: str) -> bool:
+    def _styles_lacking(self, card: Card, text: str) -> bool:
         """Emphasis the family has no face for: bold is warned about (it prints in the regular
         face); italic is drawn slanted (True: the text is to be set as styled runs)."""
         markup = to_markup(text)
         faces = self.family.faces
         if "<b>" in markup and "bold" not in faces:
             fields = ", ".join(sorted(self.text.fields)) or "text"
-            self.diagnostics.warn(f"{_card_place(card)}{_who(card)}, {fields}: the font family "
+            self.diagnostics.warn(f"{card_place(card)}{who(card)}, {fields}: the font family "
                                   f"'{self.family.name}' has no bold face; **bold** prints in its regular "
-                                  f"face ({self.spec._where.file}:{self.spec._where.line})")
+                                  f"face ({self.spec.where.file}:{self.spec.where.line})")
         return "<i>" in markup and "italic" not in faces
 
-    def _check_safe_zone(self, para, text: str, card, x, y, w, used) -> None:
+    def _check_safe_zone(self, para: SetText, text: str, card: Card, x: float, y: float, w: float,
+                         used: float) -> None:
         """Warn when the printed lines (not the box) come closer to the trim than `safe`."""
         if self.spec.rotate:
             left, right = self.rect[0], self.rect[0] + self.rect[2]
@@ -590,17 +610,17 @@ class TextDrawer(Drawer):
             widest = max(para.getActualLineWidths0() or [0])
             shift = {"center": (w - widest) / 2, "right": w - widest}.get(self.spec.align, 0.0)
             left, right, bottom, top = x + shift, x + shift + widest, y, y + used
-        dx, dy = getattr(card, "offset", (0.0, 0.0))   # inside a repeat
+        dx, dy = offset_of(card)   # inside a repeat
         left, right, bottom, top = left + dx, right + dx, bottom + dy, top + dy
         safe, (width, height) = self.safe, self.piece
         assert safe is not None   # only called for a piece with a safe zone
         if left < safe - 0.01 or bottom < safe - 0.01 or right > width - safe + 0.01 or top > height - safe + 0.01:
-            where = self.spec._where
+            where = self.spec.where
             self.diagnostics.warn(f"{where.file}:{where.line}: text '{_short(text)}' comes closer than "
                                   f"{safe / mm(1):.1f} mm to the trim, outside the print shop's "
                                   f"safe zone")
 
-    def _fallbacks(self, text: str, card) -> tuple:
+    def _fallbacks(self, text: str, card: Card) -> tuple[Styled, ...]:
         """The family's fallback fonts when the text has characters its own face lacks (none
         for most text: it keeps the fast path); one warning for what no font can draw."""
         shown = without_tokens(plain(text))
@@ -609,9 +629,9 @@ class TextDrawer(Drawer):
         if lost:
             fields = ", ".join(sorted(self.text.fields)) or "text"
             chars = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in lost)
-            self.diagnostics.warn(f"{_card_place(card)}{_who(card)}, {fields}: no font in fonts.yaml (nor the fallbacks of "
+            self.diagnostics.warn(f"{card_place(card)}{who(card)}, {fields}: no font in fonts.yaml (nor the fallbacks of "
                                   f"'{self.family.name}') has {chars}; they print as blank space "
-                                  f"({self.spec._where.file}:{self.spec._where.line})")
+                                  f"({self.spec.where.file}:{self.spec.where.line})")
         return fallbacks
 
 
@@ -621,7 +641,7 @@ def has_letters(text: str) -> bool:
     return any(unicodedata.bidirectional(char) in ("L", "R", "AL") and not TOKEN.fullmatch(char) for char in text)
 
 
-def shortened_to_fit(text: str, fit) -> str | None:
+def shortened_to_fit(text: str, fit: Fit) -> str | None:
     """The most words of `text` that fit, followed by '…' (found by bisection), or None when
     not even the first word does."""
     words = text.split()
@@ -634,17 +654,6 @@ def shortened_to_fit(text: str, fit) -> str | None:
         else:
             high = middle - 1
     return best
-
-
-def _card_place(card) -> str:
-    """Where the card is written, to begin a message: `cards.yaml:12: ` or, for a spreadsheet's
-    row, `cards.xlsx, sheet Cards, row 7: `; nothing for a layout's own piece (a board)."""
-    where = getattr(card, "where", None)
-    return f"{where.place}: " if where is not None else ""
-
-
-def _who(card) -> str:
-    return f"card '{getattr(card, 'label', '?')}'"
 
 
 def _short(text: str) -> str:

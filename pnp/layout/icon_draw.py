@@ -5,17 +5,23 @@ fast path (pnp.layout.text) and styled runs (pnp.layout.runs)."""
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
+from pnp.layout.forms import forms_of
 from pnp.layout.icons import Icon
 
+if TYPE_CHECKING:
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen.canvas import Canvas
 
-def draw_icon(canvas, icon: Icon, x: float, y: float, width: float, height: float) -> None:
+
+def draw_icon(canvas: Canvas, icon: Icon, x: float, y: float, width: float, height: float) -> None:
     """An inline icon stretched over the box (x, y, width, height). Each icon is put in a form
     once per PDF (an SVG once per colour, as vector art; a PNG with its pixels) and the form
     placed at each use: reportlab's drawImage hashes every pixel of a picture each time it is
     drawn. (A form may be begun inside another: reportlab keeps the outer one's drawing aside.)"""
-    forms = canvas.__dict__.setdefault("_pnp_icons", {})
-    key = (icon.path, icon.colour) if icon.vector else icon.path
+    forms = forms_of(canvas).icons
+    key: str | tuple[str, str] = (icon.path, icon.colour) if icon.vector else icon.path
     name = forms.get(key)
     if name is None:
         name = forms[key] = f"pnpicon{len(forms)}"
@@ -45,8 +51,9 @@ def draw_icon(canvas, icon: Icon, x: float, y: float, width: float, height: floa
 
 
 @lru_cache(maxsize=256)
-def image_reader(path: str):
+def image_reader(path: str) -> ImageReader:
     """An icon's picture, read once: given to reportlab as data, it is named in the PDF by its
     content, not by where the file lies, so the bytes do not depend on the folder."""
     from reportlab.lib.utils import ImageReader
-    return ImageReader(path)
+    reader: ImageReader = ImageReader(path)
+    return reader

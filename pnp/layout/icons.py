@@ -14,10 +14,16 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
 
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.paths import file_error, gate
+
+if TYPE_CHECKING:
+    from re import Match
+
+    from reportlab.graphics.shapes import Drawing
 
 ICON = re.compile(r"(?<!\\):([a-z0-9][a-z0-9_-]*)(?:@([0-9]+(?:\.[0-9]+)?))?:")
 FIRST_TOKEN = 0xE100          # private-use characters stand for icons 0, 1, 2 ... in a text
@@ -31,7 +37,7 @@ def icons_of(game_dir: Path) -> dict[str, Path]:
     return dict(_icons_found(game_dir, _folder_state(game_dir / "icons")))
 
 
-def _folder_state(folder: Path) -> tuple:
+def _folder_state(folder: Path) -> tuple[object, ...]:
     """What changes when anything in the folder does: each entry's name, inode, change time
     and mode (a file edited, replaced, linked or made a link), and where each link points."""
     try:
@@ -43,14 +49,14 @@ def _folder_state(folder: Path) -> tuple:
         return ()
 
 
-def _entry_state(entry: os.DirEntry) -> tuple:
+def _entry_state(entry: os.DirEntry[str]) -> tuple[object, ...]:
     state = entry.stat(follow_symlinks=False)
     target = os.readlink(entry.path) if entry.is_symlink() else ""
     return state.st_ino, state.st_ctime_ns, state.st_mode, target
 
 
 @lru_cache(maxsize=8)
-def _icons_found(game_dir: Path, state: tuple) -> tuple[tuple[str, Path], ...]:
+def _icons_found(game_dir: Path, state: tuple[object, ...]) -> tuple[tuple[str, Path], ...]:
     folder = game_dir / "icons"
     if not folder.is_dir():
         return ()
@@ -63,13 +69,14 @@ def _icons_found(game_dir: Path, state: tuple) -> tuple[tuple[str, Path], ...]:
     return tuple(found.items())
 
 
-def with_tokens(text: str, icons: dict[str, Path], fail) -> tuple[str, tuple[tuple[str, float], ...]]:
+def with_tokens(text: str, icons: dict[str, Path],
+                fail: Callable[[str], object]) -> tuple[str, tuple[tuple[str, float], ...]]:
     """The text with each `:name:` replaced by a token, and (icon name, size) in token order,
     the size a multiple of the cap height (`:name@2:` draws it twice as tall); `\\:` becomes
-    a plain colon. An unknown name, or a size that is no size, calls `fail(message)`."""
+    a plain colon. An unknown name, or a size that is no size, calls `fail(message)`, which raises."""
     names: list[tuple[str, float]] = []
 
-    def token(match) -> str:
+    def token(match: Match[str]) -> str:
         name = match.group(1)
         scale = float(match.group(2)) if match.group(2) else 1.0
         if not 0.1 <= scale <= 20:
@@ -137,7 +144,7 @@ def _load_icon(path: Path, _changed: int, colour_hex: str, where_text: str, scal
     return Icon(str(path), drawing.width / drawing.height, colour_hex, scale)
 
 
-def parsed_svg(path: Path, where_text: str):
+def parsed_svg(path: Path, where_text: str) -> Drawing:
     """The SVG's drawing, read once while the file stays as it is (`pnp serve` sees edits)."""
     try:
         stat = path.stat()
@@ -150,7 +157,7 @@ def parsed_svg(path: Path, where_text: str):
 
 
 @lru_cache(maxsize=256)
-def _parsed(path: Path, _mtime: int, _size: int):
+def _parsed(path: Path, _mtime: int, _size: int) -> tuple[Drawing, None] | tuple[None, str]:
     """(the drawing, None), or (None, what is wrong with the file)."""
     from pnp.layout.svg import load_drawing
 
@@ -162,15 +169,15 @@ def _parsed(path: Path, _mtime: int, _size: int):
         return None, str(exc)
 
 
-def icon_drawing(icon: Icon):
+def icon_drawing(icon: Icon) -> Drawing:
     """The SVG icon's drawing (svglib) in its text's colour when it has a single colour."""
     import copy
-    drawing = copy.deepcopy(parsed_svg(Path(icon.path), icon.path))
+    drawing: Drawing = copy.deepcopy(parsed_svg(Path(icon.path), icon.path))
     recolour(drawing, icon.colour)
     return drawing
 
 
-def recolour(drawing, colour_hex: str) -> None:
+def recolour(drawing: Drawing, colour_hex: str) -> None:
     """A single-colour icon takes the text's colour; one of several colours keeps its own."""
     from reportlab.lib.colors import HexColor
     shapes, colours = [], set()

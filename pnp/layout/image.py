@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from reportlab.lib.utils import ImageReader
 
@@ -16,6 +16,16 @@ from pnp.layout.binding import Binding
 from pnp.layout.elements import BIND, Drawer, Element, PieceContext
 from pnp.layout.svg import MAX_IMAGE_PIXELS, faces_of, load_drawing
 from pnp.paths import safe_path
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from reportlab.graphics.shapes import Drawing
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.config.typed import Where
+    from pnp.fonts import FontBook
+    from pnp.layout.card import Card
 
 
 @dataclass(kw_only=True)
@@ -36,7 +46,7 @@ class Picture:
     width: float
     height: float
     raster: ImageReader | None = None
-    drawing: object = None   # an svglib Drawing (vector)
+    drawing: Drawing | None = None   # an svglib Drawing (vector)
 
 
 class ImageDrawer(Drawer):
@@ -45,7 +55,7 @@ class ImageDrawer(Drawer):
     def __init__(self, spec: ImageSpec, piece: PieceContext):
         self.spec = spec
         self.rect = spec.box(piece)
-        self.src = Binding(spec.src, spec._where)
+        self.src = Binding(spec.src, spec.where)
         self.game_dir = piece.game_dir
         self.fonts = piece.fonts
         # reportlab leaves a form's transparency settings out of the form's resources, so a
@@ -55,7 +65,7 @@ class ImageDrawer(Drawer):
         if self.src.static:
             self._picture(spec.src, None)
 
-    def _picture(self, name: str, card) -> Picture:
+    def _picture(self, name: str, card: Card | None) -> Picture:
         if name not in self._pictures:
             where = self.spec.where_is("src")
             who = f" (card {card.label})" if card is not None else ""
@@ -71,7 +81,7 @@ class ImageDrawer(Drawer):
             self._pictures[name] = picture
         return self._pictures[name]
 
-    def draw(self, canvas, card) -> None:
+    def draw(self, canvas: Canvas, card: Card) -> None:
         name = self.src.render(card).strip()
         if not name:
             return
@@ -104,7 +114,7 @@ class ImageDrawer(Drawer):
         canvas.restoreState()
 
 
-def draw_vector(drawing, canvas) -> None:
+def draw_vector(drawing: Drawing, canvas: Canvas) -> None:
     """renderPDF starts every drawing by setting Helvetica, which would name a font the PDF
     does not embed; it starts with pnp's starting font instead (written only if used)."""
     from reportlab.graphics import renderPDF
@@ -118,7 +128,7 @@ def draw_vector(drawing, canvas) -> None:
         STATE_DEFAULTS["fontName"] = default
 
 
-def load_raster(path, name: str, where, who: str) -> Picture:
+def load_raster(path: Path, name: str, where: Where, who: str) -> Picture:
     try:
         from PIL import Image
         with warnings.catch_warnings():
@@ -142,7 +152,7 @@ def load_raster(path, name: str, where, who: str) -> Picture:
                           f"or of another kind{who}") from None
 
 
-def load_svg(path, game_dir, name: str, where, who: str, fonts=None) -> Picture:
+def load_svg(path: Path, game_dir: Path, name: str, where: Where, who: str, fonts: FontBook | None = None) -> Picture:
     """An SVG as a vector drawing, read through `pnp.layout.svg` (references kept inside the
     game folder, text in the game's fonts, numbers checked): every problem is one error."""
     drawing = load_drawing(path, game_dir, lambda message: where.error(f"image '{name}' {message}{who}"),
@@ -150,7 +160,7 @@ def load_svg(path, game_dir, name: str, where, who: str, fonts=None) -> Picture:
     return Picture(float(drawing.width), float(drawing.height), drawing=drawing)
 
 
-def see_through(drawing, opacity: float):
+def see_through(drawing: Drawing, opacity: float) -> Drawing:
     """A copy of the drawing with every shape's fill and stroke `opacity` times as opaque."""
     import copy
     from reportlab.lib.colors import Color

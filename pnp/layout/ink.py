@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reportlab.lib.colors import HexColor
+
+if TYPE_CHECKING:
+    from reportlab.lib.colors import Color
 
 DARK_INK = HexColor("#333333")
 
 
-def luminance(colour) -> float:
-    return 0.2126 * colour.red + 0.7152 * colour.green + 0.0722 * colour.blue
+def luminance(colour: Color) -> float:
+    value: float = 0.2126 * colour.red + 0.7152 * colour.green + 0.0722 * colour.blue
+    return value
 
 
 class InkSaver:
@@ -18,13 +24,13 @@ class InkSaver:
 
     DARK, LIGHT = 0.55, 0.72
 
-    def fill(self, colour, full_bleed: bool):
+    def fill(self, colour: Color | None, full_bleed: bool) -> tuple[Color | None, Color | None]:
         """(fill to use, outline colour or None) for a fill of `colour`."""
         if colour is not None and (full_bleed or luminance(colour) < self.DARK):
             return None, colour
         return colour, None
 
-    def ink(self, colour):
+    def ink(self, colour: Color | None) -> Color | None:
         """The colour to print text or a line in."""
         if colour is not None and luminance(colour) > self.LIGHT:
             return DARK_INK

@@ -9,7 +9,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Literal
 
 from pnp.config.sheets import blank, column_letter, combined, is_sheet, read_rows, split_sheet
 from pnp.config.typed import Where, where_of
@@ -17,6 +17,10 @@ from pnp.errors import PnpError, did_you_mean, known
 from pnp.units import parse_colour
 from pnp.paths import safe_path
 from pnp.yaml_source import YamlList, YamlMap, display_path, load_yaml, type_name
+
+if TYPE_CHECKING:
+    from reportlab.lib.colors import Color
+
 
 COLUMNS = {
     "cell": "the cell's coordinate, as the grid labels it: A1 is the first row's first cell",
@@ -28,6 +32,7 @@ COLUMNS = {
     "river": "neighbouring cells a river runs between, along the shared side: 'B4 C4'",
     "road": "neighbouring cells a road leads to, middle to middle: 'B4'",
 }
+Point = tuple[float, float]
 COORDINATE = re.compile(r"^([A-Z]+)([0-9]+)$")
 _ICON = re.compile(r":?([A-Za-z0-9_-]+):?")
 
@@ -40,13 +45,21 @@ class Cell:
     row: int
     column: int
     where: Where
-    fill: Any = None              # a reportlab colour
+    fill: Color | None = None
     picture: Path | None = None
     label: str = ""
-    ink: Any = None               # the label's and icons' colour
+    ink: Color | None = None      # the label's and icons' colour
     icons: list[str] = field(default_factory=list)
     river: list[str] = field(default_factory=list)
     road: list[str] = field(default_factory=list)
+
+    def links(self, kind: Link) -> list[str]:
+        """The neighbours a river (along the shared side) or a road (middle to middle) joins."""
+        return self.river if kind == "river" else self.road
+
+
+Link = Literal["river", "road"]
+LINKS: tuple[Link, ...] = ("river", "road")
 
 
 def coordinate(row: int, column: int) -> str:
@@ -60,7 +73,7 @@ def row_of(letters: str) -> int:
     return number - 1
 
 
-def load_cells(game_dir: Path, name: str, where: Where, rows: int, columns: int, palette: dict,
+def load_cells(game_dir: Path, name: str, where: Where, rows: int, columns: int, palette: dict[str, str],
                icons: dict[str, Path]) -> list[Cell]:
     """The cells a grid's data file lists, checked against the grid (rows x columns)."""
     file, sheet = split_sheet(name) if is_sheet(name) else (name, None)
@@ -96,7 +109,7 @@ def load_cells(game_dir: Path, name: str, where: Where, rows: int, columns: int,
         match = COORDINATE.match(name_of)
         assert match is not None
         cell = Cell(name_of, row_of(match.group(1)), int(match.group(2)) - 1, row_where)
-        def colour_in(column: str):
+        def colour_in(column: str) -> Color | None:
             """The column's colour (a palette name or any colour pnp reads), or None if blank."""
             text = text_value(values.get(column), place(column))
             if not text:
@@ -122,19 +135,19 @@ def load_cells(game_dir: Path, name: str, where: Where, rows: int, columns: int,
                 cell.icons.append(icon)
         except PnpError as exc:
             errors.append(exc)
-        for kind in ("river", "road"):
+        for kind in LINKS:
             for other in re.split(r"[\s,;|]+", text_value(values.get(kind), place(kind)).strip()):
                 if other:
                     neighbour = known_cell(other, place(kind))
                     if neighbour is not None:
-                        getattr(cell, kind).append(neighbour)
+                        cell.links(kind).append(neighbour)
         cells[name_of] = cell
     if errors:
         raise combined(errors)
     return list(cells.values())
 
 
-def text_value(value, where: Where) -> str:
+def text_value(value: object, where: Where) -> str:
     if value is None or blank(value):
         return ""
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
@@ -142,7 +155,8 @@ def text_value(value, where: Where) -> str:
     return str(value)
 
 
-Record = tuple[Where, dict, Callable[[str], Where]]
+# A row of a map file: where it is, its values by column (as the file gives them) and where each is.
+Record = tuple[Where, dict[str, Any], Callable[[str], Where]]
 
 
 def sheet_records(path: Path, sheet: str | None) -> list[Record]:
@@ -155,7 +169,7 @@ def sheet_records(path: Path, sheet: str | None) -> list[Record]:
     for number, cells in rows[1:]:
         values = {name: cells[col] for col, name in enumerate(header) if name and col < len(cells) and not blank(cells[col])}
 
-        def where(key: str, number=number) -> Where:
+        def where(key: str, number: int = number) -> Where:
             col = header.index(key) if key in header else 0
             return Where(display_path(path), None, f"{place}row {number}, column {column_letter(col)} ({key})")
         records.append((Where(display_path(path), None, f"{place}row {number}"), values, where))
@@ -182,13 +196,13 @@ def yaml_records(path: Path) -> list[Record]:
     return records
 
 
-def _keys_of(item: dict, where: Where) -> Callable[[str], Where]:
+def _keys_of(item: dict[str, Any], where: Where) -> Callable[[str], Where]:
     return lambda key: where.key(item, key)
 
 
 # --- geometry ----------------------------------------------------------------------------------
 
-def shared_side(a: list[tuple[float, float]], b: list[tuple[float, float]], size: float):
+def shared_side(a: list[Point], b: list[Point], size: float) -> list[Point] | None:
     """The two corners two cells share, or None when they are not neighbours."""
     close = [p for p in a if any(math.dist(p, q) < size * 1e-3 for q in b)]
     return close if len(close) == 2 else None

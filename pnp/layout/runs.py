@@ -18,13 +18,18 @@ import html
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 
 from pnp.layout.icon_draw import draw_icon
 from pnp.layout.icons import FIRST_TOKEN, TOKEN, Icon
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.fonts import Face, Styled
 
 BOLD, ITALIC = 1, 2
 SLANT = 0.21                     # tan 12 degrees: italic for a face without an italic
@@ -53,6 +58,9 @@ class Atom:
 
 
 Word = tuple[Atom, ...]
+Piece = tuple[str, str, bool, float]   # letters, the face they are set in, slanted, width
+# An atom as measured at a size: an icon with its width, or letters with their pieces.
+Measured = tuple[Atom, "float | list[Piece]"]
 
 
 @lru_cache(maxsize=4096)
@@ -128,11 +136,11 @@ def is_rtl_char(char: str) -> bool:
     return ord(char) >= 0x0590 and unicodedata.bidirectional(char) in ("R", "AL")
 
 
-_faces: dict[str, object] = {}   # a face's reportlab name -> its pnp.fonts.Face, to register on use
+_faces: dict[str, Face] = {}   # a face's reportlab name -> its pnp.fonts.Face, to register on use
 
 
 @lru_cache(maxsize=256)
-def faces_of(font: str, fallbacks: tuple) -> tuple[tuple[tuple[str, str, str, str], ...], int]:
+def faces_of(font: str, fallbacks: tuple[Styled, ...]) -> tuple[tuple[Styled, ...], int]:
     """The font's family as (regular, bold, italic, bold italic) faces, then each fallback's,
     and the style bits the font itself has (a bold face makes all its text bold). A style the
     family lacks is its regular face, as everywhere in pnp."""
@@ -143,18 +151,19 @@ def faces_of(font: str, fallbacks: tuple) -> tuple[tuple[tuple[str, str, str, st
     chosen = [family.faces.get(style, family.faces["regular"]) for style in STYLES]
     for face in chosen:
         _faces[face.name] = face
-    names = tuple(face.name for face in chosen)
+    regular, bold, italic, bold_italic = (face.name for face in chosen)
+    names: Styled = (regular, bold, italic, bold_italic)
     base = names.index(font) if font in names else 0
-    return (names,) + tuple(fallbacks), base  # type: ignore[return-value]
+    return (names,) + tuple(fallbacks), base
 
 
 def registered(name: str) -> str:
     face = _faces.get(name)
-    return face.registered() if face is not None else name  # type: ignore[attr-defined]
+    return face.registered() if face is not None else name
 
 
 @lru_cache(maxsize=8192)
-def pieces_of(text: str, style: int, font: str, fallbacks: tuple) -> tuple[tuple[str, str, bool, float], ...]:
+def pieces_of(text: str, style: int, font: str, fallbacks: tuple[Styled, ...]) -> tuple[Piece, ...]:
     """An atom's letters split where the font changes: (letters, face, slanted, width at 1 pt).
     Each letter is set in the first family that has it, in the atom's style."""
     families, base = faces_of(font, fallbacks)
@@ -166,13 +175,13 @@ def pieces_of(text: str, style: int, font: str, fallbacks: tuple) -> tuple[tuple
         if style & ITALIC and face in (upright, styled[0]):   # no italic face: the upright one, slanted
             face, slanted = upright, True
         chosen.append((face, slanted, getFont(registered(face)).face.charToGlyph))
-    pieces: list[list] = []
+    pieces: list[tuple[str, str, bool]] = []
     for char in text:
         face, slanted, _ = next((c for c in chosen if ord(char) in c[2]), chosen[0])
         if pieces and pieces[-1][1] == face and pieces[-1][2] == slanted:
-            pieces[-1][0] += char
+            pieces[-1] = (pieces[-1][0] + char, face, slanted)
         else:
-            pieces.append([char, face, slanted])
+            pieces.append((char, face, slanted))
     return tuple((letters, face, slanted, stringWidth(letters, face, 1)) for letters, face, slanted in pieces)
 
 
@@ -206,10 +215,10 @@ class StyledLines:
         self.align, self.width, self.icons = align, width, icons
         self.height = leading * len(lines)
 
-    def getActualLineWidths0(self):   # noqa: N802 - the name reportlab's Paragraph has
+    def getActualLineWidths0(self) -> list[float]:   # noqa: N802 - the name reportlab's Paragraph has
         return list(self.widths)
 
-    def drawOn(self, canvas, x: float, y: float) -> None:   # noqa: N802
+    def drawOn(self, canvas: Canvas, x: float, y: float) -> None:   # noqa: N802
         canvas.setFillColor(self.colour)
         ink = ""   # the span colour the canvas holds ("" the text's)
         baseline = y + self.height - self.size
@@ -242,7 +251,7 @@ class StyledLines:
             baseline -= self.leading
 
 
-def lay_out(markup: str, font: str, fallbacks: tuple, icons: tuple[Icon, ...], size: float, leading: float,
+def lay_out(markup: str, font: str, fallbacks: tuple[Styled, ...], icons: tuple[Icon, ...], size: float, leading: float,
             colour_hex: str, align: str, width: float, height: float, force: bool = False) -> StyledLines | None:
     """The markup set at `size` in lines that fit `width`, if they fit `height`; None otherwise
     (with `force`, lines as they come, a word wider than the box on a line of its own). A
@@ -253,13 +262,13 @@ def lay_out(markup: str, font: str, fallbacks: tuple, icons: tuple[Icon, ...], s
     space = stringWidth(" ", font, size)
     shrink = rl_config.spaceShrinkage * space
     rtl = starts_right_to_left(hard_lines)
-    lines: list[list[tuple[Word, list]]] = []   # each line: its words, each with its measured atoms
+    lines: list[list[tuple[Word, list[Measured]]]] = []   # each line: its words, each with its measured atoms
     ends: list[bool] = []                        # whether a line ends its hard line
     for hard in hard_lines:
-        line: list[tuple[Word, list]] = []
+        line: list[tuple[Word, list[Measured]]] = []
         line_width = 0.0
         for word in hard:
-            measured: list[tuple[Atom, Any]] = []   # an icon with its width, letters with their pieces
+            measured: list[Measured] = []
             for atom in word:
                 if atom.icon >= 0:
                     if atom.icon >= len(icons):   # a token without its icon: nothing to draw
@@ -292,7 +301,7 @@ def lay_out(markup: str, font: str, fallbacks: tuple, icons: tuple[Icon, ...], s
     return StyledLines(visual, widths, spread, size, size * leading, colour_hex, align, width, icons)
 
 
-def starts_right_to_left(hard_lines) -> bool:
+def starts_right_to_left(hard_lines: tuple[tuple[Word, ...], ...]) -> bool:
     """Whether the paragraph's first strong letter is right-to-left (Unicode's rule P2)."""
     import unicodedata
     for line in hard_lines:
@@ -309,7 +318,7 @@ def starts_right_to_left(hard_lines) -> bool:
     return False
 
 
-def in_visual_order(line: list[tuple[Word, list]], space: float, rtl: bool, size: float,
+def in_visual_order(line: list[tuple[Word, list[Measured]]], space: float, rtl: bool, size: float,
                     join_spaces: bool) -> list[Item]:
     """A line's items left to right: each letter, icon and space carried through the bidi
     algorithm with what it is drawn as, then letters drawn alike joined into runs again, with
@@ -322,7 +331,7 @@ def in_visual_order(line: list[tuple[Word, list]], space: float, rtl: bool, size
             what.append(Item("", "", False, -1, space))
         for atom, parts in measured:
             at = atom.size_at(size)
-            if atom.icon >= 0:
+            if not isinstance(parts, list):   # an icon, measured by its width
                 chars.append(OBJECT)
                 what.append(Item("", "", False, atom.icon, parts, atom.colour, at))
                 continue

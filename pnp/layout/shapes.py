@@ -6,36 +6,44 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from reportlab.lib.colors import black
 
 from pnp.config.sheets import combined
 from pnp.layout import maps
+from pnp.layout.maps import LINKS, Point
 from pnp.layout.elements import Colour, PieceContext, ShapeDrawer, ShapeSpec
 from pnp.layout.icon_draw import draw_icon
 from pnp.layout.icons import icons_of, load_icon
 from pnp.layout.image import Picture, draw_vector, load_raster, load_svg
 from pnp.units import Length, colour_hex
 
+if TYPE_CHECKING:
+    from reportlab.lib.colors import Color
+    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.pdfgen.pathobject import PDFPathObject
+
+
 MAX_HEXES = 2_000
+Ground: TypeAlias = "Color | tuple[float, float, float]"   # a cell's ground: its colour, or white as RGB
 
 
-def regular(cx: float, cy: float, rx: float, ry: float, corners: int, turn: float) -> list[tuple[float, float]]:
+def regular(cx: float, cy: float, rx: float, ry: float, corners: int, turn: float) -> list[Point]:
     """Corners of a regular polygon in an ellipse of radii (rx, ry), the first at the top,
     turned `turn` degrees anticlockwise."""
     return [(cx + rx * math.cos(math.radians(90 + turn + 360 * i / corners)),
              cy + ry * math.sin(math.radians(90 + turn + 360 * i / corners))) for i in range(corners)]
 
 
-def filling(x: float, y: float, w: float, h: float, corners: list[tuple[float, float]]) -> list[tuple[float, float]]:
+def filling(x: float, y: float, w: float, h: float, corners: list[Point]) -> list[Point]:
     """The corners stretched so that they just touch every side of the box (x, y, w, h)."""
     left, right = min(cx for cx, _ in corners), max(cx for cx, _ in corners)
     bottom, top = min(cy for _, cy in corners), max(cy for _, cy in corners)
     return [(x + (cx - left) / (right - left) * w, y + (cy - bottom) / (top - bottom) * h) for cx, cy in corners]
 
 
-def closed_path(canvas, points):
+def closed_path(canvas: Canvas, points: list[Point]) -> PDFPathObject:
     path = canvas.beginPath()
     path.moveTo(*points[0])
     for point in points[1:]:
@@ -59,7 +67,7 @@ class PolygonSpec(ShapeSpec, kind="polygon"):
 
     def compile(self, piece: PieceContext) -> "PolygonDrawer":
         if (self.sides is None) == (self.points is None):
-            raise self._where.error("a polygon needs exactly one of 'sides' (a regular polygon) or 'points'")
+            raise self.where.error("a polygon needs exactly one of 'sides' (a regular polygon) or 'points'")
         if self.points is not None and (len(self.points) < 3 or any(len(p) != 2 for p in self.points)):
             raise self.where_is("points").error("points are at least three [x, y] pairs, e.g. [[0, 0], [10mm, 0], [5mm, 8mm]]")
         return PolygonDrawer(self, piece)
@@ -76,7 +84,7 @@ class PolygonDrawer(ShapeDrawer):
         else:
             self.points = [(x + px.of(w), y + h - py.of(h)) for px, py in spec.points or []]
 
-    def shape(self, canvas, fill: int, stroke: int) -> None:
+    def shape(self, canvas: Canvas, fill: int, stroke: int) -> None:
         canvas.drawPath(closed_path(canvas, self.points), fill=fill, stroke=stroke)
 
 
@@ -101,7 +109,7 @@ class StarDrawer(ShapeDrawer):
         inner = regular(cx, cy, w / 2 * spec.inner, h / 2 * spec.inner, spec.points, spec.turn + 180 / spec.points)
         self.points = [corner for pair in zip(outer, inner) for corner in pair]
 
-    def shape(self, canvas, fill: int, stroke: int) -> None:
+    def shape(self, canvas: Canvas, fill: int, stroke: int) -> None:
         canvas.drawPath(closed_path(canvas, self.points), fill=fill, stroke=stroke)
 
 
@@ -128,7 +136,7 @@ class GridSpec(ShapeSpec):
 
     def check_size(self) -> None:
         if self.rows * self.columns > MAX_HEXES:
-            raise self._where.error(f"{self.rows * self.columns:,} cells is more than a board needs (at most {MAX_HEXES:,})")
+            raise self.where.error(f"{self.rows * self.columns:,} cells is more than a board needs (at most {MAX_HEXES:,})")
 
 
 @dataclass(kw_only=True)
@@ -190,8 +198,8 @@ class GridDrawer(ShapeDrawer):
     def _check_edges(self) -> None:
         problems = []
         for cell in self.cells:
-            for kind in ("river", "road"):
-                for other in getattr(cell, kind):
+            for kind in LINKS:
+                for other in cell.links(kind):
                     if self._side(cell.name, other) is None:
                         problems.append(cell.where.error(f"{kind} from {cell.name} to {other}: the cells are not "
                                                          f"next to each other"))
@@ -203,10 +211,10 @@ class GridDrawer(ShapeDrawer):
         assert match is not None
         return maps.row_of(match.group(1)), int(match.group(2)) - 1
 
-    def _side(self, a: str, b: str):
+    def _side(self, a: str, b: str) -> list[Point] | None:
         return maps.shared_side(self.outlines[self._key(a)], self.outlines[self._key(b)], self.side)
 
-    def shape(self, canvas, fill: int, stroke: int) -> None:
+    def shape(self, canvas: Canvas, fill: int, stroke: int) -> None:
         if not self.cells:   # as drawn before maps came: each hex filled and stroked at once
             for key in self.outlines:
                 canvas.drawPath(closed_path(canvas, self.outlines[key]), fill=fill, stroke=stroke)
@@ -227,7 +235,7 @@ class GridDrawer(ShapeDrawer):
         canvas.restoreState()
         self._marks(canvas)
 
-    def _ground(self, canvas, cell: maps.Cell) -> None:
+    def _ground(self, canvas: Canvas, cell: maps.Cell) -> None:
         outline = self.outlines[(cell.row, cell.column)]
         if cell.fill is not None:
             canvas.setFillColor(cell.fill)
@@ -249,7 +257,7 @@ class GridDrawer(ShapeDrawer):
                                  mask="auto")
             canvas.restoreState()
 
-    def _edges(self, canvas) -> None:
+    def _edges(self, canvas: Canvas) -> None:
         canvas.setLineCap(1)
         road = self.road.fixed
         if road is not None:
@@ -264,13 +272,15 @@ class GridDrawer(ShapeDrawer):
             canvas.setLineWidth(self.reach * 0.18)
             for cell in self.cells:
                 for other in cell.river:
-                    (x1, y1), (x2, y2) = self._side(cell.name, other)
+                    side = self._side(cell.name, other)
+                    assert side is not None   # checked when the cells were read (_check_edges)
+                    (x1, y1), (x2, y2) = side
                     canvas.line(x1, y1, x2, y2)
 
-    def _marks(self, canvas) -> None:
+    def _marks(self, canvas: Canvas) -> None:
         """Icons and labels the data gives, then the coordinates, at the top of each cell."""
         size = self.spec.label_size
-        where_text = f"{self.spec._where.file}:{self.spec._where.line}"
+        where_text = f"{self.spec.where.file}:{self.spec.where.line}"
         crossed = self._crossed_by_roads()
         for cell in self.cells:
             ink = cell.ink or (self.stroke.fixed if self.stroke.fixed is not None else black)
@@ -291,7 +301,7 @@ class GridDrawer(ShapeDrawer):
                 canvas.drawCentredString(cx, cy - self.reach * 0.62, cell.label)
         self._coordinates(canvas, top=True)
 
-    def _coordinates(self, canvas, top: bool) -> None:
+    def _coordinates(self, canvas: Canvas, top: bool) -> None:
         if not self.spec.labels or self.font is None:
             return
         # in the stroke's colour (black when it is bound to a field)
@@ -305,19 +315,19 @@ class GridDrawer(ShapeDrawer):
                 self._halo(canvas, name, cx, cy + lift, crossed[(row, col)])
             canvas.drawCentredString(cx, cy + lift, name)
 
-    def _crossed_by_roads(self) -> dict[tuple[int, int], object]:
+    def _crossed_by_roads(self) -> dict[tuple[int, int], Ground]:
         """The cells a road runs through, each with the colour of its ground (its fill, the
         grid's, or white)."""
         grounds = {(cell.row, cell.column): cell.fill for cell in self.cells if cell.fill is not None}
         ground = self.fill.fixed if self.fill.fixed is not None else (1, 1, 1)
-        crossed = {}
+        crossed: dict[tuple[int, int], Ground] = {}
         for cell in self.cells:
             for other in cell.road:
                 for key in ((cell.row, cell.column), self._key(other)):
                     crossed[key] = grounds.get(key, ground)
         return crossed
 
-    def _halo(self, canvas, text: str, cx: float, y: float, ground) -> None:
+    def _halo(self, canvas: Canvas, text: str, cx: float, y: float, ground: Ground) -> None:
         """The text's outline, thick and in its cell's ground colour, under the text itself."""
         from reportlab.pdfbase.pdfmetrics import stringWidth
         size = self.spec.label_size
@@ -333,7 +343,8 @@ class GridDrawer(ShapeDrawer):
         canvas.restoreState()
 
 
-def hex_centres(rect, r: float, rows: int, columns: int, orientation: str) -> list[tuple[int, int, float, float, float]]:
+def hex_centres(rect: tuple[float, float, float, float], r: float, rows: int, columns: int,
+                orientation: str) -> list[tuple[int, int, float, float, float]]:
     """(row, column, x, y, radius) of every hex, the first touching the box's top-left."""
     x, y, w, h = rect
     top = y + h

@@ -20,13 +20,20 @@ import logging
 import math
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnp.paths import Fail, gate
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element as XmlElement
+    from reportlab.graphics.shapes import Drawing
+    from svglib.svglib import SvgRenderer
+
+    from pnp.fonts import FontBook
 
 MAX_SVG_BYTES = 5 * 2**20
 MAX_IMAGE_PIXELS = 12_000 * 12_000
@@ -45,7 +52,7 @@ Faces = Callable[[str, bool, bool], str]   # family, bold, italic -> a registere
 _faces: ContextVar[Faces | None] = ContextVar("pnp_svg_faces", default=None)
 
 
-def load_drawing(path: Path, folder: Path, fail: Fail, faces: Faces | None = None):
+def load_drawing(path: Path, folder: Path, fail: Fail, faces: Faces | None = None) -> Drawing:
     """The SVG at `path` (already through the gate) as an svglib drawing; every problem is
     `fail(message)`. References must lie inside `folder`, the game's folder."""
     source = str(path)
@@ -57,7 +64,7 @@ def load_drawing(path: Path, folder: Path, fail: Fail, faces: Faces | None = Non
     logger.setLevel(logging.CRITICAL)   # its warnings name no card or layout; ours do
     token = _faces.set(faces)
     try:
-        drawing = renderer(source, folder).render(root)
+        drawing: Drawing = renderer(source, folder).render(root)
     except Exception:   # svglib and reportlab raise many kinds for drawings they can't make
         raise fail("is not an SVG pnp can read: damaged, or not SVG") from None
     finally:
@@ -67,7 +74,7 @@ def load_drawing(path: Path, folder: Path, fail: Fail, faces: Faces | None = Non
     return drawing
 
 
-def renderer(source: str, folder: Path):
+def renderer(source: str, folder: Path) -> SvgRenderer:
     """svglib's renderer, told (where it can be) to refuse references outside the game folder
     as well: pnp has checked them already."""
     import inspect
@@ -77,7 +84,7 @@ def renderer(source: str, folder: Path):
     return SvgRenderer(source)
 
 
-def parse(path: Path, fail: Fail):
+def parse(path: Path, fail: Fail) -> XmlElement:
     """The file's root element, read with no entities, no DTD and no network."""
     from lxml import etree
     try:
@@ -97,7 +104,7 @@ def parse(path: Path, fail: Fail):
     return root
 
 
-def check_references(root, path: Path, folder: Path, fail: Fail, seen: set[str]) -> None:
+def check_references(root: XmlElement, path: Path, folder: Path, fail: Fail, seen: set[str]) -> None:
     """Every file or address the SVG names, and every number it writes as a word (nan, inf)."""
     for sibling in root.itersiblings(preceding=True):   # <?xml-stylesheet href="..."?>
         if getattr(sibling, "target", None) == "xml-stylesheet":
@@ -191,7 +198,7 @@ def check_picture(data: bytes, fail: Fail, shown: str) -> None:
         raise fail(f"places {shown}, {width}x{height} pixels, too large to place")
 
 
-def check_numbers(drawing, fail: Fail) -> None:
+def check_numbers(drawing: Drawing, fail: Fail) -> None:
     """Every number of the drawing finite and, with the scaling above it, printable."""
     if not drawing.width or not drawing.height:
         raise fail("is not an SVG pnp can read (no drawing, or no size)")
@@ -216,7 +223,7 @@ def check_numbers(drawing, fail: Fail) -> None:
         stack.extend((child, scale) for child in getattr(node, "contents", None) or [])
 
 
-def numbers(value, depth: int = 0):
+def numbers(value: object, depth: int = 0) -> Iterator[float]:
     """The numbers in a value: itself, or those in a list or tuple of them."""
     if isinstance(value, bool):
         return
@@ -228,7 +235,7 @@ def numbers(value, depth: int = 0):
 
 
 # --- fonts ------------------------------------------------------------------------------------
-def faces_of(fonts) -> Faces:
+def faces_of(fonts: FontBook) -> Faces:
     """Font names for an SVG's text from a FontBook: the family of that name, else `text`,
     else the first (every family of a fonts.yaml is embedded when drawn)."""
     def face(family: str, bold: bool, italic: bool) -> str:
@@ -271,7 +278,7 @@ def install_font_map() -> None:
                 return default_faces(), True
             return faces(font_name, bold, italic), True
 
-        def use_fontconfig(self, *_args, **_kwargs):   # never asks the system
+        def use_fontconfig(self, *_args: object, **_kwargs: object) -> tuple[None, bool]:   # never asks the system
             return None, False
 
     game_fonts = GameFonts()

@@ -8,19 +8,28 @@ place, and the rest are drawn on top, in order.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pnp.config.typed import Where, load_as, where_of
 from pnp.yaml_source import display_path, load_yaml
 from pnp.paths import gate
 from pnp.errors import did_you_mean
 from pnp.layout.labels import check_labels
-from pnp.layout.elements import PieceContext
+from pnp.layout.elements import Drawer, PieceContext
+from pnp.layout.forms import forms_of
 from pnp.layout.kinds import Element
 from pnp.config.size import Size
 from pnp.resources import layout_folders
 from pnp.units import Length, parse_colour
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.layout.card import Card
+
 
 @dataclass
 class TemplateSpec:
@@ -37,11 +46,11 @@ class Template:
     name: str
     size: Size | None
     elements: list[Element]  # base first
-    palette: dict = field(default_factory=dict)
+    palette: dict[str, str] = field(default_factory=dict)
     mirror: bool = False
 
 
-def load_template(root: Path, name: str, where: Where, _chain: tuple = ()) -> Template:
+def load_template(root: Path, name: str, where: Where, _chain: tuple[str, ...] = ()) -> Template:
     """Load `layouts/<name>.yaml` and everything it extends."""
     path = template_path(root, name, where)
     if name in _chain:
@@ -65,7 +74,7 @@ def load_template(root: Path, name: str, where: Where, _chain: tuple = ()) -> Te
                     base.mirror if spec.mirror is None else spec.mirror)
 
 
-def check_palette(palette: dict, where: Where) -> None:
+def check_palette(palette: dict[str, str], where: Where) -> None:
     for name, value in palette.items():
         try:
             parse_colour(value)
@@ -89,6 +98,26 @@ def template_path(root: Path, name: str, where: Where) -> Path:
                       hint=did_you_mean(name, names) or (f"layouts: {', '.join(names)}" if names else None))
 
 
+# A card's value for a field as stamped looks compare it: lists and maps by their repr.
+Look = object
+
+
+class PieceLayout(Protocol):
+    """What a component draws its pieces with: a CompiledLayout, or a ChosenLayout (pnp.layout.
+    choice) that draws each card with the layout one of its fields names. Either has one size."""
+
+    name: str
+    width: float
+    height: float
+    bleed: float
+    size_name: str
+    fields: frozenset[str]   # the card fields its look depends on
+
+    def plan(self, cards: Sequence[Card]) -> PieceLayout: ...
+
+    def draw(self, canvas: Canvas, card: Card) -> None: ...
+
+
 MAX_DRAWS = 20_000   # shapes one piece may draw: a board's grid is a few thousand
 
 
@@ -106,12 +135,12 @@ class CompiledLayout:
     def __init__(self, template: Template, piece: PieceContext):
         self.name = template.name
         self.width, self.height, self.bleed = piece.width, piece.height, piece.bleed
-        self.drawers = []
+        self.drawers: list[Drawer] = []
         work = 0
         for spec in template.elements:
             work += spec.draws()
             if work > MAX_DRAWS:
-                raise spec._where.error(
+                raise spec.where.error(
                     f"this layout would draw more than {MAX_DRAWS:,} shapes on every piece "
                     f"(repeats multiply); that is more than any card needs")
             spec.check_fields(piece)
@@ -120,9 +149,9 @@ class CompiledLayout:
             self.drawers.append(spec.compiled(piece))
         if piece.fields:
             check_labels(template.elements, piece)
-        self.fields = frozenset().union(*(d.fields for d in self.drawers)) if self.drawers else frozenset()
+        self.fields = frozenset[str]().union(*(d.fields for d in self.drawers))
         # Each group: (fields its look depends on, or None to draw it directly; its drawers)
-        self.groups: list[tuple[tuple | None, list]] = []
+        self.groups: list[tuple[tuple[str, ...] | None, list[Drawer]]] = []
         for drawer in self.drawers:
             mode = () if drawer.static else None
             if self.groups and self.groups[-1][0] == mode:
@@ -130,13 +159,13 @@ class CompiledLayout:
             else:
                 self.groups.append((mode, [drawer]))
 
-    def plan(self, cards: list) -> "CompiledLayout":
+    def plan(self, cards: Sequence[Card]) -> CompiledLayout:
         """Group the elements for these cards: a run is stamped from a form per distinct look
         when its looks are few (at most a quarter of the cards), else drawn card by card."""
         limit = max(2, len(cards) // 4)
-        columns: dict[str, list] = {}   # each field's value on every card, worked out once
+        columns: dict[str, list[Look]] = {}   # each field's value on every card, worked out once
 
-        def looks(fields) -> int:
+        def looks(fields: frozenset[str]) -> int:
             for name in fields:
                 if name not in columns:
                     columns[name] = [look_of(card, name) for card in cards]
@@ -144,9 +173,9 @@ class CompiledLayout:
                 return 1
             return len(set(zip(*(columns[name] for name in sorted(fields)))))
 
-        groups: list[tuple[tuple | None, list]] = []
-        run: list = []
-        run_fields: frozenset = frozenset()
+        groups: list[tuple[tuple[str, ...] | None, list[Drawer]]] = []
+        run: list[Drawer] = []
+        run_fields: frozenset[str] = frozenset()
 
         def close() -> None:
             if run:
@@ -154,7 +183,7 @@ class CompiledLayout:
 
         for drawer in self.drawers:
             fields = drawer_fields(drawer)
-            if not getattr(drawer, "stampable", True):
+            if not drawer.stampable:
                 close()
                 run, run_fields = [], frozenset()
                 groups.append((None, [drawer]))
@@ -172,7 +201,7 @@ class CompiledLayout:
         self.groups = groups
         return self
 
-    def draw(self, canvas, card) -> None:
+    def draw(self, canvas: Canvas, card: Card) -> None:
         """Draw the piece with its bottom-left trim corner at the canvas origin."""
         for index, (fields, drawers) in enumerate(self.groups):
             if fields is None:
@@ -183,11 +212,10 @@ class CompiledLayout:
                 look = tuple(look_of(card, name) for name in fields)
                 canvas.doForm(self._form(canvas, index, look, drawers, card))
 
-    def _form(self, canvas, index: int, look: tuple, drawers, card) -> str:
-        forms = canvas.__dict__.setdefault("_pnp_forms", {})
-        # held by the canvas, so no layout compiled later for it (a tuck box's, deck after
-        # deck) can be given this one's id and take its forms
-        canvas.__dict__.setdefault("_pnp_form_layouts", {})[id(self)] = self
+    def _form(self, canvas: Canvas, index: int, look: tuple[Look, ...], drawers: list[Drawer], card: Card) -> str:
+        drawn = forms_of(canvas)
+        forms = drawn.runs
+        drawn.layouts[id(self)] = self
         key = (id(self), index, look)
         if key not in forms:
             name = f"pnp{len(forms)}"
@@ -201,13 +229,13 @@ class CompiledLayout:
         return forms[key]
 
 
-def drawer_fields(drawer) -> frozenset:
+def drawer_fields(drawer: Drawer) -> frozenset[str]:
     return drawer.fields | (drawer.when.fields if drawer.when else frozenset())
 
 
-def look_of(card, name: str):
+def look_of(card: Card, name: str) -> Look:
     """A card's value for a field, as something that can be compared and hashed."""
-    value = card.get(name) if card is not None else None
+    value = card.get(name)
     return repr(value) if isinstance(value, (list, dict)) else value
 
 
@@ -220,11 +248,11 @@ def mirrored(spec: Element, piece: PieceContext) -> Element:
     x, w = spec.x.of(piece.width), spec.w.of(piece.width)
     moved = copy.copy(spec)
     object.__setattr__(moved, "x", Length(piece.width - x - w))
-    object.__setattr__(moved, "mirrored", True)   # a table's columns run from the right too
+    moved.mirrored = True   # a table's columns run from the right too
     return moved
 
 
-def compile_layout(root: Path, name: str, where: Where, piece_args: dict,
+def compile_layout(root: Path, name: str, where: Where, piece_args: dict[str, Any],
                    size_override: Size | None = None, default_size: Size | None = None) -> CompiledLayout:
     """The layout compiled at the component's size, else its own, else `default_size`."""
     template = load_template(root, name, where)

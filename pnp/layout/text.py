@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
+from typing import TYPE_CHECKING, Protocol, TypeAlias, TypeVar
 
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab import rl_config
@@ -21,6 +23,13 @@ from pnp.layout.icon_draw import draw_icon
 from pnp.layout.icons import FIRST_TOKEN, TOKEN, Icon
 from pnp.layout.text_ops import draw_line
 
+if TYPE_CHECKING:
+    from re import Match
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.fonts import Styled
+
 TOKEN_SPLIT = re.compile(f"({TOKEN.pattern})")
 
 ALIGNMENTS = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
@@ -29,6 +38,21 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _TAG = re.compile(r"<(/?)([bi])>")
 _ITALIC = re.compile(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?![*\w])")
 SHRINK_STEP = 0.5
+T = TypeVar("T")
+
+
+class SetText(Protocol):
+    """Text set in its box, drawn from the box's bottom-left: a reportlab Paragraph, or pnp's
+    own PlainLines or StyledLines (pnp.layout.runs), which draw the same for less."""
+
+    def getActualLineWidths0(self) -> list[float]: ...   # noqa: N802 - the name reportlab's Paragraph has
+
+    def drawOn(self, canvas: Canvas, x: float, y: float) -> None: ...   # noqa: N802
+
+
+# What fitting a text gives: the set text, the height it takes, whether it fits its box.
+Fitted: TypeAlias = "tuple[SetText, float, bool]"
+Fit: TypeAlias = "Callable[[str], Fitted]"
 
 
 class MarkupError(ValueError):
@@ -65,7 +89,7 @@ def span_markup(markup: str) -> str:
     is set at a size (`sized`)."""
     from pnp.units import colour_hex, parse_colour
 
-    def span(match) -> str:
+    def span(match: Match[str]) -> str:
         attributes = ""
         for word in match.group(1).split():
             number = re.fullmatch(r"(\d+(?:\.\d+)?)(%|pt)", word)
@@ -123,17 +147,18 @@ class PlainLines:
 
     __slots__ = ("lines", "widths", "font", "size", "leading", "colour", "align", "width", "height", "images")
 
-    def __init__(self, lines, widths, font, size, leading, colour_hex, align, width, images=()):
+    def __init__(self, lines: list[str], widths: list[float], font: str, size: float, leading: float,
+                 colour_hex: str, align: str, width: float, images: tuple[Icon, ...] = ()):
         self.lines, self.widths, self.font, self.size, self.align = lines, widths, font, size, align
         self.leading = leading
         self.colour = HexColor("#" + colour_hex)
         self.width, self.height = width, leading * len(lines)
         self.images = images   # inline icons (pnp.layout.icons): lines hold a token for each
 
-    def getActualLineWidths0(self):
+    def getActualLineWidths0(self) -> list[float]:   # noqa: N802 - the name reportlab's Paragraph has
         return list(self.widths)
 
-    def drawOn(self, canvas, x: float, y: float) -> None:
+    def drawOn(self, canvas: Canvas, x: float, y: float) -> None:   # noqa: N802
         canvas.setFillColor(self.colour)
         canvas.setFont(self.font, self.size)
         baseline = y + self.height - self.size   # where Paragraph puts its first line
@@ -147,7 +172,7 @@ class PlainLines:
                 draw_line(canvas, anchor, baseline, line, share)
             baseline -= self.leading
 
-    def _draw_with_icons(self, canvas, line: str, left: float, baseline: float) -> None:
+    def _draw_with_icons(self, canvas: Canvas, line: str, left: float, baseline: float) -> None:
         for piece in TOKEN_SPLIT.split(line):
             if not piece:
                 continue
@@ -162,7 +187,7 @@ class PlainLines:
 
 
 def plain_lines(text: str, font: str, size: float, leading: float, colour_hex: str, align: str,
-                width: float, height: float, images: tuple = ()) -> PlainLines | None:
+                width: float, height: float, images: tuple[Icon, ...] = ()) -> PlainLines | None:
     """The text broken greedily at spaces to fit `width`, if every word fits and the lines
     fit `height`; None otherwise. Like Paragraph, a line may run over by letting its spaces
     shrink a little (reportlab's spaceShrinkage), so both break the same text the same way."""
@@ -198,7 +223,7 @@ def plain_lines(text: str, font: str, size: float, leading: float, colour_hex: s
     return PlainLines(lines, widths, font, size, size * leading, colour_hex, align, width, images)
 
 
-class WordWidths(dict):
+class WordWidths(dict[str, float]):
     """Widths of words in one face at one size, each measured once: card text repeats its
     words across a deck, and every size tried while fitting measures them all again."""
 
@@ -211,7 +236,8 @@ class WordWidths(dict):
     def __missing__(self, word: str) -> float:
         if len(self) > 100_000:   # a long-running preview: keep it bounded
             self.clear()
-        width = self[word] = stringWidth(word, self.font, self.size)
+        width: float = stringWidth(word, self.font, self.size)
+        self[word] = width
         return width
 
 
@@ -228,7 +254,7 @@ def word_widths(font: str, size: float) -> WordWidths:
 _ENTITY_OR_TAG = re.compile(r"(<[^>]*>|&[a-z]+;)")
 
 
-def with_fallbacks(markup: str, font: str, fallbacks: tuple[tuple[str, str, str, str], ...]) -> str:
+def with_fallbacks(markup: str, font: str, fallbacks: tuple[Styled, ...]) -> str:
     """Markup in which each run of characters `font` lacks is set in the first fallback that
     has them (`<font name=…>`, in the fallback's own bold or italic inside <b> or <i>); tags
     and entities pass through untouched."""
@@ -277,8 +303,8 @@ def with_fallbacks(markup: str, font: str, fallbacks: tuple[tuple[str, str, str,
 
 @lru_cache(maxsize=8192)
 def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: float,
-                  colour_hex: str, align: str, width: float, height: float, fallbacks: tuple = (),
-                  images: tuple = (), styled: bool = False, simple: bool = False):
+                  colour_hex: str, align: str, width: float, height: float, fallbacks: tuple[Styled, ...] = (),
+                  images: tuple[Icon, ...] = (), styled: bool = False, simple: bool = False) -> Fitted:
     """(something to drawOn, its height, whether it fits) at the largest size from `size`
     down to `min_size`, in steps of SHRINK_STEP, that fits the box. Cached: cards that share
     a text share the work. The size is found by bisection, so a huge text in a huge font
@@ -302,15 +328,15 @@ def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: f
     def at_size(current: float) -> str:   # a span's size in % of the text's, at this size
         return sized(markup, current) if "%" in markup else markup
 
-    def paragraph_at(current: float):
+    def paragraph_at(current: float) -> tuple[Paragraph, float] | None:
         para = Paragraph(at_size(current), _style(font, current, leading, colour_hex, align))
         _, used = para.wrap(width, height)
         fits = used <= height + 0.01 and para.minWidth() <= width + 0.01
         return (para, used) if fits else None
 
-    found = largest_fitting(size, min_size, paragraph_at)
-    if found is not None:
-        return found[0], found[1], True
+    fitting = largest_fitting(size, min_size, paragraph_at)
+    if fitting is not None:
+        return fitting[0], fitting[1], True
     smallest = size - SHRINK_STEP * steps_between(size, min_size)
     para = Paragraph(at_size(smallest), _style(font, smallest, leading, colour_hex, align))
     _, used = para.wrap(width, height)
@@ -321,7 +347,7 @@ def steps_between(size: float, min_size: float) -> int:
     return max(0, int((size - min_size + 1e-9) // SHRINK_STEP))
 
 
-def largest_fitting(size: float, min_size: float, attempt):
+def largest_fitting(size: float, min_size: float, attempt: Callable[[float], T | None]) -> T | None:
     """attempt(s) for the largest s = size - k * SHRINK_STEP (s >= min_size) where it gives
     something, or None. Text that fits at one size fits at every smaller one, so bisect."""
     best = attempt(size)
@@ -339,7 +365,7 @@ def largest_fitting(size: float, min_size: float, attempt):
 
 
 @lru_cache(maxsize=64)
-def simple_characters(font: str) -> frozenset:
+def simple_characters(font: str) -> frozenset[str]:
     """The characters a text may be made of and still be plain for `fit_paragraph`: ones the
     face has, written left to right, none of them markup (`*`, `|`, `&<>`, line breaks), an
     icon's `:` or token. A text of these needs no markup, bidi or fallback work: a set
@@ -358,13 +384,13 @@ def has_rtl(text: str) -> bool:
     return any(ord(ch) >= 0x0590 and unicodedata.bidirectional(ch) in ("R", "AL") for ch in text)
 
 
-def fit_runs(markup: str, font: str, fallbacks: tuple, images: tuple, size: float, min_size: float,
-             leading: float, colour_hex: str, align: str, width: float, height: float):
+def fit_runs(markup: str, font: str, fallbacks: tuple[Styled, ...], images: tuple[Icon, ...], size: float,
+             min_size: float, leading: float, colour_hex: str, align: str, width: float, height: float) -> Fitted:
     """As fit_paragraph, for text set as styled runs (pnp.layout.runs): right-to-left text and
     text with icons, with its emphasis."""
-    from pnp.layout.runs import lay_out
+    from pnp.layout.runs import StyledLines, lay_out
 
-    def attempt(current: float):
+    def attempt(current: float) -> StyledLines | None:
         return lay_out(markup, font, fallbacks, images, current, leading, colour_hex, align, width, height)
 
     found = largest_fitting(size, min_size, attempt)
@@ -372,4 +398,5 @@ def fit_runs(markup: str, font: str, fallbacks: tuple, images: tuple, size: floa
         return found, found.height, True
     smallest = size - SHRINK_STEP * steps_between(size, min_size)
     lines = lay_out(markup, font, fallbacks, images, smallest, leading, colour_hex, align, width, height, force=True)
-    return lines, (lines.height if lines else 0.0), False
+    assert lines is not None   # forced, a text with a word in it is always set
+    return lines, lines.height, False

@@ -10,11 +10,18 @@ bytes. Anything else goes through `splitString` itself, so the numbering stays r
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfbase.pdfmetrics import getFont
 
+if TYPE_CHECKING:
+    from reportlab.pdfbase.pdfdoc import PDFDocument
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen.canvas import Canvas
 
-def draw_line(canvas, x: float, y: float, line: str, anchor: float = 0.0) -> None:
+
+def draw_line(canvas: Canvas, x: float, y: float, line: str, anchor: float = 0.0) -> None:
     """Write `line` at (x, y) in the canvas's font and size, shifted left by `anchor` times
     its width (0: drawString, 0.5: drawCentredString, 1: drawRightString)."""
     font = getFont(canvas._fontname)
@@ -35,7 +42,7 @@ def draw_line(canvas, x: float, y: float, line: str, anchor: float = 0.0) -> Non
     canvas._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {' '.join(parts)} T* ET")
 
 
-def _chunks(font, doc, line: str) -> list[tuple[int, bytes]]:
+def _chunks(font: TTFont, doc: PDFDocument, line: str) -> list[tuple[int, bytes]]:
     """(subset, codes) runs of the line, as `font.splitString(line, doc)` gives them."""
     state = font.state.get(doc)
     if state is not None and line.isascii():
@@ -44,4 +51,5 @@ def _chunks(font, doc, line: str) -> list[tuple[int, bytes]]:
             own = state.pnp_own_codes = frozenset(chr(c) for c in range(32, 127) if state.assignments.get(c) == c)
         if own.issuperset(line):
             return [(0, line.encode("ascii"))]
-    return font.splitString(line, doc)
+    chunks: list[tuple[int, bytes]] = font.splitString(line, doc)
+    return chunks

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from pnp.config.deck import BUILTIN_FIELDS, Card
+from pnp.config.deck import BUILTIN_FIELDS, Card, FieldSpec
 from pnp.contents.stated import facts_of
 from pnp.layout.ink import InkSaver
-from pnp.options import DUPLEX_NAMES, PrintOptions  # noqa: F401 - every renderer's options
+from pnp.options import DUPLEX_NAMES as DUPLEX_NAMES, PrintOptions as PrintOptions   # every renderer's options
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from pnp.diagnostics import Diagnostics
     from pnp.fonts import FontBook
     from pnp.lang.file import Translation
-    from pnp.layout.template import CompiledLayout
+    from pnp.layout.template import PieceLayout
 
 
 class Root(Protocol):
@@ -43,12 +43,14 @@ class BuildContext:
     options: PrintOptions
     tick: Callable[..., None] = lambda steps=1: None   # progress: called as pieces are done
     translation: Translation | None = None   # in a translated build
-    compiled: dict = field(default_factory=dict)   # each deck's (front, back), as drawn: for the build record
+    # each deck's (front, back), as drawn: for the build record
+    compiled: dict[str, tuple[PieceLayout, PieceLayout | None]] = field(default_factory=dict)
 
-    def frame_args(self, deck=None, bleed: float = 0.0, listing_rows: bool = False, safe: float | None = None) -> dict:
+    def frame_args(self, deck: Deck | None = None, bleed: float = 0.0, listing_rows: bool = False,
+                   safe: float | None = None) -> dict[str, Any]:
         """What layouts are compiled against: the fields a card of `deck` has (the built-in
         ones too, and `rows` on a sheet that lists its cards), fonts, folder, bleed."""
-        fields = {**deck.fields, **BUILTIN_FIELDS} if deck is not None else {}
+        fields: dict[str, FieldSpec | str | None] = {**deck.fields, **BUILTIN_FIELDS} if deck is not None else {}
         if listing_rows:
             fields["rows"] = None
         return dict(fonts=self.project.fonts, game_dir=self.game.folder, fields=fields,
@@ -66,8 +68,8 @@ class ShopPieces:
     by `front`, as a board). Every exporter takes these, whatever kind made them."""
 
     component: Component
-    front: CompiledLayout
-    back: CompiledLayout | None
+    front: PieceLayout
+    back: PieceLayout | None
     deck: Deck | None           # None: one whole piece
     card: Card | None = None    # the whole piece's values
     radius: float = 0.0         # the cut pieces' rounded corners, points

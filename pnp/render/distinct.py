@@ -3,7 +3,7 @@ sheets, proofs and the preview draw once each; and `pictures_of`, the one way th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from pnp.config.deck import Card
@@ -11,12 +11,15 @@ from pnp.outputs.pieces import pieces_pdf
 from pnp.outputs.raster import rasterise, rounded
 
 if TYPE_CHECKING:
-    from pnp.layout.template import CompiledLayout
+    from pnp.config.deck import Deck
+    from pnp.layout.card import Card as DrawnCard
+    from pnp.layout.template import PieceLayout
 
 
-def first_copies(deck) -> list[Card]:
+def first_copies(deck: Deck) -> list[Card]:
     """One card for each distinct card, numbered as its first copy in the deck."""
-    cards, seen = [], 0
+    cards: list[Card] = []
+    seen = 0
     expanded = deck.expanded()
     for count in deck.counts:
         cards.append(expanded[seen])
@@ -24,20 +27,22 @@ def first_copies(deck) -> list[Card]:
     return cards
 
 
-def back_key(back, card: Card) -> tuple:
-    """Backs differ only by the fields their layout uses."""
+def back_key(back: PieceLayout | None, card: Card) -> tuple[str, ...]:
+    """Backs differ only by the fields their layout uses (and without a back, not at all)."""
+    if back is None:
+        return ()
     return tuple(str(card.get(name)) for name in sorted(back.fields))
 
 
-def distinct_backs(back, cards: list[Card]) -> list[Card]:
+def distinct_backs(back: PieceLayout, cards: list[Card]) -> list[Card]:
     """One card for each different back."""
-    found: dict[tuple, Card] = {}
+    found: dict[tuple[str, ...], Card] = {}
     for card in cards:
         found.setdefault(back_key(back, card), card)
     return list(found.values())
 
 
-def pictures_of(pages: list[tuple[CompiledLayout, Card]], dpi: float, title: str, bleed: float = 0.0,
+def pictures_of(pages: Sequence[tuple[PieceLayout, DrawnCard]], dpi: float, title: str, bleed: float = 0.0,
                 radius: float = 0.0, before: Callable[[int], None] | None = None) -> list[bytes]:
     """Each (layout, card) as a PNG: drawn once into a pieces PDF (one piece a page, trim plus
     `bleed`) and rasterised, so a picture is the same drawing as the home sheets. With `radius`
