@@ -202,7 +202,7 @@ def load_as(cls, node, where: Where):
             values[name] = bound   # checked against the card's value when drawn
         elif name in node:
             values[name] = convert(hints[name], node[name], where.key(node, name))
-            check_limits(spec, values[name], where.key(node, name))
+            check_limits(spec, values[name], where.key(node, name), node[name])
         elif spec.default is dataclasses.MISSING and spec.default_factory is dataclasses.MISSING:
             raise where.error(f"missing required key '{name}'")
     obj = cls(**values)
@@ -218,7 +218,30 @@ def settings_of(cls) -> tuple[dict[str, Any], dict[str, dataclasses.Field]]:
     return typing.get_type_hints(cls), {f.name: f for f in dataclasses.fields(cls) if f.init}
 
 
-def check_limits(spec, value, where: Where) -> None:
+@dataclass(frozen=True)
+class LengthLimits:
+    """The lengths a key takes, checked as it loads: from `least` to `most` points (None: no
+    bound), never a percentage. `problem` is the sentence for a value outside, `{value}`
+    standing for the value as written."""
+
+    least: float
+    most: float | None
+    problem: str
+
+
+def lengths(least: float, most: float | None, problem: str) -> dict[str, Any]:
+    """A key's metadata for a `Length` from `least` to `most` points, not a percentage:
+    `gap: Length | None = field(default=None, metadata=lengths(0, None, "..."))`."""
+    return {"lengths": LengthLimits(least, most, problem)}
+
+
+def check_limits(spec: dataclasses.Field[Any], value: object, where: Where, written: object = None) -> None:
+    """`value` (loaded from `written`) within the limits its key's metadata sets."""
+    limits = spec.metadata.get("lengths")
+    if isinstance(limits, LengthLimits) and isinstance(value, Length):
+        if value.percent is not None or value.points < limits.least - 1e-9 \
+                or (limits.most is not None and value.points > limits.most + 1e-9):
+            raise where.error(limits.problem.format(value=written))
     low, high = spec.metadata.get("min"), spec.metadata.get("max")
     if low is not None and isinstance(value, Length) and min(value.points, value.percent or 0.0) < low:
         raise where.error(f"a negative length is not allowed here; the least allowed is {low:g}")

@@ -6,12 +6,12 @@ window, so the tiles are one drawing and match exactly where they overlap."""
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pnp.config.game import Component
 from pnp.config.deck import Card
-from pnp.config.typed import where_of
+from pnp.config.typed import lengths, where_of
 from pnp.units import Length, mm
 
 if TYPE_CHECKING:   # drawing code is imported where a piece is drawn: loading a game draws nothing
@@ -26,7 +26,8 @@ class BoardComponent(Component, kind="board"):
 
     layout: str
     data: str | None = None
-    overlap: Any = "12mm"
+    overlap: Length = field(default=Length.mm(12), metadata=lengths(
+        0, mm(50), "overlap '{value}' must be a length from 0 to 50 mm (not a percentage)"))
 
     def reads(self) -> str | None:
         return self.data
@@ -66,11 +67,7 @@ def compile_board(ctx, component):
 
 def render_board(ctx, component) -> list[OutputFile]:
     layout, card = compile_board(ctx, component)
-    where = component.where_is("overlap")
-    length = Length.parse(component.overlap, where)
-    if length.percent is not None or not 0 <= length.points <= mm(50):
-        raise where.error(f"overlap '{component.overlap}' must be a length from 0 to 50 mm (not a percentage)")
-    overlap = length.points
+    overlap = component.overlap.points
     title = f"{ctx.game.title}: {component.title or component.id}"
     font = ctx.project.fonts.family("text", where_of(None, "font")).face()
     return [home_tiles(ctx, component, layout, card, overlap, title, font),

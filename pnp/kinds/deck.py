@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from pnp.config.game import Component, Game
 from pnp.config.layout_ref import LayoutChoice, LayoutName
 from pnp.config.size import Size
-from pnp.units import Length
+from pnp.config.typed import lengths
+from pnp.units import Length, mm
 
 if TYPE_CHECKING:   # drawing code is imported where a piece is drawn: loading a game draws nothing
     from pnp.config.deck import Deck
@@ -30,9 +31,11 @@ class DeckComponent(Component, kind="deck"):
     back: LayoutName | LayoutChoice | None = None
     size: Size | None = None
     where: dict[str, Any] = field(default_factory=dict)  # only the cards whose fields match
-    gap: Any = None  # a Length between pieces; None: touching, or twice the bleed
+    gap: Length | None = field(default=None, metadata=lengths(  # None: touching, or twice the bleed
+        0, None, "gap '{value}' must be a length of 0 or more (not a percentage), e.g. '3mm'"))
     sheet: str | None = None  # a sheet layout in sheets/ (see pnp.sheet_layouts); None: fit the paper
-    radius: Any = None  # a Length: the cut cards' rounded corners, shown in proofs and shop PNGs
+    radius: Length | None = field(default=None, metadata=lengths(  # the cut cards' rounded corners, shown in proofs and shop PNGs
+        0, mm(20), "a corner radius is a length from 0 to 20mm, e.g. 3mm"))
     orientation: Literal["any", "upright", "turned"] = "any"  # on home sheets: turned a quarter round where more fit
 
     is_deck = True
@@ -103,32 +106,20 @@ def deck_layout(ctx, name, where, args: dict, size, deck):
     return ChosenLayout(name.by, layouts, default, where)
 
 
-def corner_radius(component) -> float:
-    """The deck's rounded-corner radius in points (0: square corners)."""
-    if component.radius is None:
-        return 0.0
-    radius = Length.parse(component.radius, component.where_is("radius"))
-    if radius.percent is not None or not 0 <= radius.points <= 20 * 72 / 25.4:
-        raise component.where_is("radius").error("a corner radius is a length from 0 to 20mm, e.g. 3mm")
-    return radius.points
+def corner_radius(component: DeckComponent) -> float:
+    """The deck's rounded-corner radius in points (0: square corners); checked as it loaded."""
+    return component.radius.points if component.radius is not None else 0.0
 
 
-def deck_gap(component) -> float | None:
+def deck_gap(component: DeckComponent) -> float | None:
     """The layout's own gap between pieces, or None to let the sheet choose."""
-    if component.gap is not None:
-        where = component.where_is("gap")
-        gap = Length.parse(component.gap, where)
-        if gap.percent is not None or gap.points < 0:
-            raise where.error(f"gap '{component.gap}' must be a length of 0 or more (not a percentage), e.g. '3mm'")
-        return gap.points
-    return None
+    return component.gap.points if component.gap is not None else None
 
 
 def render_deck(ctx, component) -> list[OutputFile]:
     from pnp.impose import PAPER_SIZES, draw_cut_marks, grid_for
     from pnp.outputs.pdf import finish, new_canvas
     options = ctx.options
-    corner_radius(component)   # checked on every build, though only proofs and shop files show it
     front, back = compile_deck_layouts(ctx, component, options.bleed)
     ctx.compiled[component.id] = (front, back)
     cards = ctx.decks[component.id].expanded()

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pnp.config.game import Component, Game
+from pnp.config.typed import lengths
 from pnp.errors import did_you_mean, known
 from pnp.units import Length, mm
 from pnp.kinds.deck import compile_deck_layouts
@@ -30,8 +31,10 @@ class TuckboxComponent(Component, kind="tuckbox"):
     """A tuck box for each deck named (every deck of the game if none), sized from it."""
 
     decks: list[str] = field(default_factory=list)
-    thickness: Any = "0.3mm"   # of one card
-    clearance: Any = "1mm"     # added to the cards' width, height and stack
+    thickness: Length = field(default=Length.mm(0.3), metadata=lengths(   # of one card
+        mm(0.05), mm(5), "thickness '{value}' must be one card's thickness, from 0.05 to 5 mm (not a percentage)"))
+    clearance: Length = field(default=Length.mm(1), metadata=lengths(     # added to the cards' width, height and stack
+        0, mm(10), "clearance '{value}' must be a length from 0 to 10 mm (not a percentage)"))
 
     def check(self, game: Game, decks: dict[str, Deck]) -> None:
         named = [c.id for c in game.components if c.is_deck]
@@ -78,8 +81,7 @@ def render_tuckboxes(ctx, component) -> list[OutputFile]:
     from pnp.outputs.pdf import finish, new_canvas
     options = ctx.options
     paper = PAPER_SIZES[options.paper]
-    thickness = Length.parse(component.thickness, component.where_is("thickness")).points
-    clearance = Length.parse(component.clearance, component.where_is("clearance")).points
+    thickness, clearance = component.thickness.points, component.clearance.points
     decks = component.decks or [c.id for c in ctx.game.components if c.is_deck]
     font = ctx.project.fonts.family("display", component._where).face()
     buffer = io.BytesIO()
