@@ -122,9 +122,15 @@ class Loaded:
     _where: Where
     _key_lines: dict[str, int | None]
 
+    @property
+    def origin(self) -> Where:
+        """Where this object was loaded from: its map's file, line and dotted field. Not
+        `where`: decks, sheets and rules have a `where:` key of their own, which a property of
+        that name would shadow."""
+        return self._where
+
     def where_is(self, key: str) -> Where:
-        """Where the value of `key` is written (the map's own line when the key was left out).
-        Not `where`: decks and rules have a `where:` key of their own."""
+        """Where the value of `key` is written (the map's own line when the key was left out)."""
         return self._where.key(self, key)
 
 

@@ -44,9 +44,9 @@ ACCENT = colors.HexColor("#1f3a5f")
 
 
 def render_rules(ctx, component) -> list[OutputFile]:
-    path = safe_path(ctx.game.folder, component.source, component._where, what="rule sheet")
+    path = safe_path(ctx.game.folder, component.source, component.origin, what="rule sheet")
     if not path.is_file():
-        raise component._where.error(f"rule sheet '{component.source}' not found in the game folder")
+        raise component.origin.error(f"rule sheet '{component.source}' not found in the game folder")
     text = read_rules_text(path, component)
     say, rtl = str, False
     file, first_line = display_path(path), 1

@@ -68,10 +68,10 @@ def compile_sheet(ctx, component):
     deck = ctx.decks.get(component.id)
     # The layout fills the printable area unless it names a size of its own.
     printable = Size(paper[0] - 2 * UNPRINTABLE, paper[1] - 2 * UNPRINTABLE)
-    layout = compile_layout(ctx.project.root, component.layout, component._where,
+    layout = compile_layout(ctx.project.root, component.layout, component.origin,
                             ctx.frame_args(deck, listing_rows=bool(component.rows)), default_size=printable)
     if layout.width > paper[0] - 2 * UNPRINTABLE + 0.5 or layout.height > paper[1] - 2 * UNPRINTABLE + 0.5:
-        raise component._where.error(f"layout '{component.layout}' is larger than the printable "
+        raise component.origin.error(f"layout '{component.layout}' is larger than the printable "
                                      f"area of {ctx.options.paper} paper; make it a board")
     if component.rows and deck is not None:
         headings_name_their_columns(layout, component, deck)

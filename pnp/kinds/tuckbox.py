@@ -83,7 +83,7 @@ def render_tuckboxes(ctx, component) -> list[OutputFile]:
     paper = PAPER_SIZES[options.paper]
     thickness, clearance = component.thickness.points, component.clearance.points
     decks = component.decks or [c.id for c in ctx.game.components if c.is_deck]
-    font = ctx.project.fonts.family("display", component._where).face()
+    font = ctx.project.fonts.family("display", component.origin).face()
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, paper, f"{ctx.game.title}: {component.title or 'tuck boxes'}")
     drawn = 0
