@@ -391,7 +391,8 @@ def extent(xml: bytes | None, path: Path, place: str) -> tuple[int, int]:
     return max(rows, 1), max(columns, 1)
 
 
-def check_formulas(path: Path, title: str, rows: list[tuple[int, list[Any]]], rows_used: int, columns_used: int, place: str) -> None:
+def check_formulas(path: Path, title: str, rows: list[tuple[int, list[Any]]], rows_used: int, columns_used: int,
+                   place: str) -> None:
     """A formula whose result the file does not hold (written by a script, never opened in a
     spreadsheet app) would print blank: an error at each such cell."""
     import openpyxl
