@@ -177,7 +177,7 @@ def slot_sheet(root: Path, name: str, where: Where, paper_name: str, piece: tupl
     paper = PAPER_SIZES[paper_name]
     corners = slot_corners(spec, paper, file_where)
     sheet = SlotSheet(name, paper, piece, tuple(corners), bleed)
-    slot_wheres = [slot._where for slot in spec.slots] if spec.slots else [spec.where_is("grid")] * len(corners)
+    slot_wheres = [slot.origin for slot in spec.slots] if spec.slots else [spec.where_is("grid")] * len(corners)
     check_slots(sheet, slot_wheres)
     return sheet
 

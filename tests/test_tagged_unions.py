@@ -112,6 +112,16 @@ def test_a_loaded_object_knows_the_line_of_each_key(tmp_path):
     assert deck.where_is("back").line == 1   # left out: the line of the map's own key
 
 
+def test_a_loaded_object_tells_where_it_came_from_beside_its_own_where_key(tmp_path):
+    node = loaded(tmp_path, "item:\n  id: cards\n  kind: deck\n  data: cards.yaml\n  front: f\n"
+                            "  where: {suit: red}\n")
+    deck = Component.parse(node["item"], where_of(node).key(node, "item"))
+    assert (deck.origin.line, deck.origin.field) == (1, "item")
+    assert deck.where == {"suit": "red"}   # the deck's own `where:` key, not where it came from
+    with pytest.raises(AttributeError):
+        deck.origin = deck.origin   # read-only
+
+
 def test_an_error_found_after_loading_points_at_its_key(tmp_path):
     from pnp.config.typed import Where
     from pnp.layout.template import load_template

@@ -25,7 +25,7 @@ MAX_CARDS = 20_000     # in one deck: past this a typo (count: 1000000) is more 
 BUILTIN_FIELDS = {"count": "copies of a card", "copy": "a card's place in the deck, from 1"}
 
 
-def matches(card, where: dict) -> bool:
+def matches(card: Card, where: dict[str, Any]) -> bool:
     """Whether a card's fields have the values a `where:` filter asks (one of a list's)."""
     for key, wanted in where.items():
         value = card.get(key)
@@ -56,24 +56,24 @@ class DeckFile:
     description: str = ""
 
 
-_NONE_YET: dict = {}   # the item lines and written texts of a card that has none (read-only)
+_NONE_YET: dict[str, Any] = {}   # the item lines and written texts of a card that has none (read-only)
 
 
-class Card(dict):
+class Card(dict[str, Any]):
     """One card's values; `label` names it in messages, `where` is its place in the file.
     Slots, not a dict of attributes: a 20,000-card deck held two such dicts a card."""
 
     __slots__ = ("label", "where", "item_lines", "written")
     label: str
     where: Where | None
-    item_lines: dict   # a list or table field's line of each item (read-only while _NONE_YET)
-    written: dict   # a text field as written, where it took values from fields or facts (likewise)
+    item_lines: dict[str, list[int | None]]   # a list or table field's line of each item (read-only while _NONE_YET)
+    written: dict[str, str]   # a text field as written, where it took values from fields or facts (likewise)
 
-    def __init__(self, *values, **named) -> None:
+    def __init__(self, *values: Any, **named: Any) -> None:
         super().__init__(*values, **named)
         self.label, self.where, self.item_lines, self.written = "?", None, _NONE_YET, _NONE_YET
 
-    def own_written(self) -> dict:
+    def own_written(self) -> dict[str, str]:
         """The card's own `written`, made on first use (cards that fill no text share none)."""
         if self.written is _NONE_YET:
             self.written = {}
@@ -145,7 +145,7 @@ def load_deck(path: Path) -> Deck:
     return kept[1].copy()
 
 
-def read_deck(path: Path, node) -> Deck:
+def read_deck(path: Path, node: YamlMap) -> Deck:
     where = where_of(node)
     spec = load_as(DeckFile, node, where)
     for name, field_spec in spec.fields.items():
@@ -186,7 +186,7 @@ def read_deck(path: Path, node) -> Deck:
     return Deck(path, spec.fields, cards, counts, spec.designed)
 
 
-def read_card(node, spec: DeckFile, where: Where) -> tuple[Card, int]:
+def read_card(node: object, spec: DeckFile, where: Where) -> tuple[Card, int]:
     if not isinstance(node, YamlMap):
         raise where.error(f"expected a card (a map of field: value), found {type_name(node)}")
     card = Card()
@@ -222,7 +222,7 @@ def read_card(node, spec: DeckFile, where: Where) -> tuple[Card, int]:
     return card, count
 
 
-def is_empty(value) -> bool:
+def is_empty(value: object) -> bool:
     """Blank text or an empty list: as good as missing for a required field."""
     return value == [] or (isinstance(value, str) and not value.strip())
 
@@ -233,7 +233,7 @@ def check_count(count: int, where: Where) -> int:
     return count
 
 
-def field_value(spec: FieldSpec, value, where: Where):
+def field_value(spec: FieldSpec, value: object, where: Where) -> Any:
     kind = spec.type
     if kind == "text":
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
@@ -260,7 +260,7 @@ def field_value(spec: FieldSpec, value, where: Where):
     raise AssertionError(kind)
 
 
-def check_where(where_filter: dict, deck: Deck, where) -> None:
+def check_where(where_filter: dict[str, Any], deck: Deck, where: Where) -> None:
     """A `where:` key must be one of the deck's fields: a misspelt one would match no card
     (an empty PDF) or every card (a rule that checks nothing)."""
     for key in where_filter:
@@ -269,7 +269,7 @@ def check_where(where_filter: dict, deck: Deck, where) -> None:
                               hint=did_you_mean(key, deck.fields) or f"its fields: {known(deck.fields)}")
 
 
-def select(deck: Deck, where: dict) -> Deck:
+def select(deck: Deck, where: dict[str, Any]) -> Deck:
     if not where:
         return deck
     pairs = [(c, n) for c, n in zip(deck.cards, deck.counts) if matches(c, where)]

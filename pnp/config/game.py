@@ -150,7 +150,7 @@ def load_game(root: Path, game_id: str) -> Game:
     seen: set[str] = set()
     for component in spec.components:
         if component.id in seen:
-            raise component._where.error(f"two components have the id '{component.id}'")
+            raise component.origin.error(f"two components have the id '{component.id}'")
         seen.add(component.id)
     if not spec.components:
         raise where.error("the game has no components; list at least one under 'components'")

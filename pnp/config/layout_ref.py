@@ -5,6 +5,7 @@ pnp.layout.choice). Whether the field is the deck's is checked once its data is 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from pnp.config.typed import Loaded, Where, convert_scalar
@@ -17,7 +18,7 @@ class LayoutName(str):
     where: Where
 
     @classmethod
-    def parse(cls, value, where: Where) -> LayoutName:
+    def parse(cls, value: object, where: Where) -> LayoutName:
         name = cls(convert_scalar(str, value, where))
         name.where = where
         return name
@@ -35,7 +36,7 @@ class LayoutChoice(Loaded):
         """Every layout it chooses between, the default last."""
         return [str(name) for name in self.layouts.values()] + ([str(self.default)] if self.default else [])
 
-    def check(self, fields) -> None:
+    def check(self, fields: Mapping[str, object]) -> None:
         """Refuse a `by` the deck's cards lack, and a choice of no layouts."""
         if self.by not in fields:
             raise self.where_is("by").error(f"'{self.by}' is not a field of the deck's cards",

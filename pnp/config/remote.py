@@ -21,11 +21,16 @@ import os
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from pnp.config.sheets import SHEET_SUFFIXES
 from pnp.yaml_source import MAX_FILE_BYTES
+
+if TYPE_CHECKING:
+    from pnp.config.typed import Where
 
 CACHE = ".pnp-data"
 TIMEOUT = 10          # seconds without a byte: a published sheet answers in one or two
@@ -51,7 +56,7 @@ def cached_copy(game_folder: Path, url: str) -> Path:
     return game_folder / CACHE / (hashlib.sha256(address.encode()).hexdigest()[:16] + suffix)
 
 
-def local_data(game_folder: Path, url: str, where, refresh: bool, warn) -> Path:
+def local_data(game_folder: Path, url: str, where: Where, refresh: bool, warn: Callable[[str], None]) -> Path:
     """The local copy of `url`, downloaded first when there is none or `refresh` asks."""
     address = url.partition("#")[0]
     check_address(address, where)
@@ -72,7 +77,7 @@ def local_data(game_folder: Path, url: str, where, refresh: bool, warn) -> Path:
     return copy
 
 
-def check_address(address: str, where) -> None:
+def check_address(address: str, where: Where) -> None:
     """An address pnp can download from, or one clear error at the game's `data:` line."""
     try:
         parts = urlsplit(address)
@@ -89,7 +94,7 @@ def download(address: str) -> bytes:
     import http.client   # here: a build that downloads nothing does not load the HTTP machinery
     done = threading.Event()
     stop = threading.Event()
-    result: dict = {}
+    result: dict[str, Any] = {}   # the fetching thread's bytes or error
 
     def fetch() -> None:
         try:
@@ -115,7 +120,8 @@ def download(address: str) -> bytes:
             raise DownloadFailed(f"the server's answer is not a valid HTTP response "
                                  f"({exc.__class__.__name__}{': ' + str(exc)[:80] if str(exc) else ''})")
         raise exc
-    return result["data"]
+    data: bytes = result["data"]
+    return data
 
 
 def read_whole(address: str, stop: threading.Event) -> bytes:
@@ -166,7 +172,7 @@ def note_of(copy: Path) -> Path:
 
 def fetched_at(copy: Path) -> str:
     try:
-        return json.loads(note_of(copy).read_text(encoding="utf-8"))["fetched"]
+        return str(json.loads(note_of(copy).read_text(encoding="utf-8"))["fetched"])
     except (OSError, ValueError, KeyError, TypeError):
         return "an earlier build"
 

@@ -6,8 +6,12 @@ The base is schema; each rule kind (pnp.contents.kinds) registers itself by subc
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pnp.config.typed import Tagged
+
+if TYPE_CHECKING:
+    from pnp.config.deck import Deck
 
 
 @dataclass(kw_only=True)
@@ -19,5 +23,5 @@ class Rule(Tagged, family="rule", tag="rule", noun="a map with 'rule' and 'deck'
     def cited(self) -> str:
         return f"the rules ({self.source})" if self.source else "the rules"
 
-    def check(self, deck) -> list[str]:
+    def check(self, deck: Deck) -> list[str]:
         raise NotImplementedError

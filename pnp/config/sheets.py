@@ -151,7 +151,7 @@ def combined(errors: list[PnpError]) -> PnpError:
     return PnpError(f"{len(errors)} problems in the sheet:\n  " + "\n  ".join(lines))
 
 
-def count_of(value, where: Where, errors: list[PnpError]) -> int:
+def count_of(value: object, where: Where, errors: list[PnpError]) -> int:
     try:
         whole = FieldSpec(type="whole")
         return check_count(field_value(whole, cell_value(whole, value, where), where), where)
@@ -160,12 +160,12 @@ def count_of(value, where: Where, errors: list[PnpError]) -> int:
         return 1
 
 
-def short(value) -> str:
+def short(value: object) -> str:
     text = str(value)
     return text if len(text) <= 30 else text[:27] + "..."
 
 
-def blank(value) -> bool:
+def blank(value: object) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
@@ -180,7 +180,7 @@ def column_letter(col: int) -> str:
 
 # ---- the values in cells
 
-def cell_value(spec: FieldSpec, value, where: Where):
+def cell_value(spec: FieldSpec, value: object, where: Where) -> object:
     """A cell as the YAML loader would have seen it: CSV cells are text, so numbers, flags
     and lists are read out of it; XLSX cells may already be numbers."""
     if isinstance(value, float) and value.is_integer():
@@ -242,7 +242,7 @@ def declared_fields(path: Path) -> SheetFields | None:
     return spec
 
 
-def inferred_fields(columns: list[str], body) -> SheetFields:
+def inferred_fields(columns: list[str], body: list[tuple[int, list[Any]]]) -> SheetFields:
     """Whole numbers if every value in a column is one, numbers likewise, else text (and flags
     for an XLSX column of TRUE/FALSE)."""
     fields = {}
@@ -298,7 +298,7 @@ def text_rows(path: Path) -> list[tuple[int, list[Any]]]:
     return [(n, cells) for n, cells in rows if not all(blank(c) for c in cells)]
 
 
-def xlsx_rows(path: Path, sheet: str | None):
+def xlsx_rows(path: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]], str]:
     import openpyxl
     check_unpacked_size(path)
     try:
@@ -354,11 +354,12 @@ def check_unpacked_size(path: Path) -> None:
                        hint="keep only the card sheet in the workbook, or save it as CSV")
 
 
-def sheet_xml(worksheet) -> bytes | None:
+def sheet_xml(worksheet: Any) -> bytes | None:   # an openpyxl read-only worksheet (untyped)
     """The sheet's own XML (a read-only sheet keeps its merged cells and extent to itself)."""
     try:
         with worksheet.parent._archive.open(worksheet._worksheet_path) as source:
-            return source.read()
+            xml: bytes = source.read()
+            return xml
     except (AttributeError, KeyError):   # another openpyxl: read as openpyxl sees it
         return None
 
@@ -390,7 +391,8 @@ def extent(xml: bytes | None, path: Path, place: str) -> tuple[int, int]:
     return max(rows, 1), max(columns, 1)
 
 
-def check_formulas(path: Path, title: str, rows, rows_used: int, columns_used: int, place: str) -> None:
+def check_formulas(path: Path, title: str, rows: list[tuple[int, list[Any]]], rows_used: int, columns_used: int,
+                   place: str) -> None:
     """A formula whose result the file does not hold (written by a script, never opened in a
     spreadsheet app) would print blank: an error at each such cell."""
     import openpyxl
@@ -425,7 +427,7 @@ def merged_ranges(xml: bytes | None) -> list[tuple[int, int, int, int]]:
     return [range_boundaries(ref.decode()) for ref in MERGE_CELL.findall(xml)]
 
 
-def fill_merged_down(rows: list[tuple[int, list[Any]]], ranges) -> None:
+def fill_merged_down(rows: list[tuple[int, list[Any]]], ranges: list[tuple[int, int, int, int]]) -> None:
     """A cell merged down several rows (a card type written once beside its cards) gives its
     value to each of those rows, as the sheet shows it; merged across, it stays in its column."""
     by_number = {n: cells for n, cells in rows}

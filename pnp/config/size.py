@@ -32,7 +32,7 @@ class Size:
     name: str = "custom"
 
     @classmethod
-    def parse(cls, value, where: Where) -> "Size":
+    def parse(cls, value: object, where: Where) -> "Size":
         if isinstance(value, str):
             if value not in CARD_SIZES:
                 raise where.error(f"unknown size '{value}'",

@@ -20,11 +20,13 @@ import re
 import types
 import typing
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
 from pnp.yaml_source import YamlList, YamlMap, type_name
 from pnp.errors import PnpError, did_you_mean, is_row, known
 from pnp.units import Length
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)   # slots: one a card, so 20,000 of them in a big deck
@@ -35,7 +37,7 @@ class Where:
     line: int | None
     field: str
 
-    def key(self, node, key) -> "Where":
+    def key(self, node: object, key: object) -> "Where":
         """Where the value of `key` is: `node` is the YAML map, or the object loaded from it."""
         if isinstance(node, YamlMap):
             line = node.key_line(key)
@@ -43,7 +45,7 @@ class Where:
             line = node._key_lines.get(key, self.line) if isinstance(node, Loaded) else self.line
         return Where(self.file, line, f"{self.field}.{key}" if self.field else str(key))
 
-    def item(self, node, index: int) -> "Where":
+    def item(self, node: object, index: int) -> "Where":
         line = node.item_line(index) if isinstance(node, YamlList) else self.line
         return Where(self.file, line, f"{self.field}[{index + 1}]")
 
@@ -73,7 +75,7 @@ class Name(str):
     PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 
     @classmethod
-    def parse(cls, value, where: Where) -> "Name":
+    def parse(cls, value: object, where: Where) -> "Name":
         if not isinstance(value, str) or isinstance(value, bool):
             raise where.error(f"expected a name, found {type_name(value)}")
         if not cls.PATTERN.match(value):
@@ -98,7 +100,7 @@ class FromField:
         return "{" + self.name + "}"
 
 
-def from_field(kind, value) -> FromField | None:
+def from_field(kind: Any, value: object) -> FromField | None:
     """`value` as a FromField when it is one field in braces and `kind` (a key's annotation)
     is a number, length or choice of numbers: text keys bind fields their own way."""
     if not isinstance(value, str):
@@ -120,11 +122,17 @@ class Loaded:
     its keys, so a problem found later points at the key, not the map."""
 
     _where: Where
-    _key_lines: dict[str, int | None]
+    _key_lines: dict[Any, int | None]   # keyed as the YAML map was
+
+    @property
+    def origin(self) -> Where:
+        """Where this object was loaded from: its map's file, line and dotted field. Not
+        `where`: decks, sheets and rules have a `where:` key of their own, which a property of
+        that name would shadow."""
+        return self._where
 
     def where_is(self, key: str) -> Where:
-        """Where the value of `key` is written (the map's own line when the key was left out).
-        Not `where`: decks and rules have a `where:` key of their own."""
+        """Where the value of `key` is written (the map's own line when the key was left out)."""
         return self._where.key(self, key)
 
 
@@ -145,7 +153,7 @@ class Tagged(Loaded):
     kinds: ClassVar[dict[str, type]]
 
     def __init_subclass__(cls, *, family: str | None = None, tag: str = "kind", noun: str = "",
-                          kind: str | None = None, **rest):
+                          kind: str | None = None, **rest: Any) -> None:
         super().__init_subclass__(**rest)
         if family is not None:   # a new family, with its own registry
             cls.family, cls.tag, cls.kinds = family, tag, {}
@@ -156,7 +164,7 @@ class Tagged(Loaded):
             cls.kinds[kind] = cls
 
     @classmethod
-    def parse(cls, node, where: Where):
+    def parse(cls, node: object, where: Where) -> Any:
         """Load `node` as the member of the family its tag names."""
         tag, kinds, a_family = cls.tag, cls.kinds, f"{article(cls.family)} {cls.family}"
         if not isinstance(node, dict):
@@ -170,7 +178,7 @@ class Tagged(Loaded):
         if kind not in kinds:
             raise where.key(node, tag).error(f"unknown {cls.family} kind '{kind}'",
                                              hint=did_you_mean(kind, kinds) or f"known kinds: {known(kinds)}")
-        loaded = load_as(kinds[kind], node, where)
+        loaded: object = load_as(kinds[kind], node, where)
         if not isinstance(loaded, cls):   # the annotation asked for part of a family
             raise where.key(node, tag).error(f"{article(kind)} {kind} is not allowed here")
         return loaded
@@ -180,15 +188,15 @@ def article(word: str) -> str:
     return "an" if word[:1] in ("a", "e", "i", "o", "u") else "a"
 
 
-def where_of(node, field: str = "") -> Where:
+def where_of(node: object, field: str = "") -> Where:
     return Where(getattr(node, "file", "?"), getattr(node, "line", None), field)
 
 
-def load_as(cls, node, where: Where):
+def load_as(cls: type[T], node: object, where: Where) -> T:
     """Build `cls` (a dataclass) from a YAML map, checking every key."""
     if not isinstance(node, dict):
         raise where.error(f"expected a map of settings, found {type_name(node)}")
-    hints, fields = settings_of(cls)
+    hints, fields = settings_of(typing.cast(type, cls))
     for key in node:
         if key not in fields:
             raise where.key(node, key).error(
@@ -202,23 +210,47 @@ def load_as(cls, node, where: Where):
             values[name] = bound   # checked against the card's value when drawn
         elif name in node:
             values[name] = convert(hints[name], node[name], where.key(node, name))
-            check_limits(spec, values[name], where.key(node, name))
+            check_limits(spec, values[name], where.key(node, name), node[name])
         elif spec.default is dataclasses.MISSING and spec.default_factory is dataclasses.MISSING:
             raise where.error(f"missing required key '{name}'")
     obj = cls(**values)
-    obj._where = where   # where it came from, for errors found later
-    obj._key_lines = {key: node.key_line(key) for key in node} if isinstance(node, YamlMap) else {}
+    # where it came from, for errors found later (`Loaded` declares these; a plain dataclass takes them too)
+    setattr(obj, "_where", where)
+    setattr(obj, "_key_lines", {key: node.key_line(key) for key in node} if isinstance(node, YamlMap) else {})
     return obj
 
 
 @functools.cache
-def settings_of(cls) -> tuple[dict[str, Any], dict[str, dataclasses.Field]]:
+def settings_of(cls: type) -> tuple[dict[str, Any], dict[str, dataclasses.Field[Any]]]:
     """A config class's annotations and its fields, worked out once per class: evaluating
     annotations is most of the cost of loading a layout."""
     return typing.get_type_hints(cls), {f.name: f for f in dataclasses.fields(cls) if f.init}
 
 
-def check_limits(spec, value, where: Where) -> None:
+@dataclass(frozen=True)
+class LengthLimits:
+    """The lengths a key takes, checked as it loads: from `least` to `most` points (None: no
+    bound), never a percentage. `problem` is the sentence for a value outside, `{value}`
+    standing for the value as written."""
+
+    least: float
+    most: float | None
+    problem: str
+
+
+def lengths(least: float, most: float | None, problem: str) -> dict[str, Any]:
+    """A key's metadata for a `Length` from `least` to `most` points, not a percentage:
+    `gap: Length | None = field(default=None, metadata=lengths(0, None, "..."))`."""
+    return {"lengths": LengthLimits(least, most, problem)}
+
+
+def check_limits(spec: dataclasses.Field[Any], value: object, where: Where, written: object = None) -> None:
+    """`value` (loaded from `written`) within the limits its key's metadata sets."""
+    limits = spec.metadata.get("lengths")
+    if isinstance(limits, LengthLimits) and isinstance(value, Length):
+        if value.percent is not None or value.points < limits.least - 1e-9 \
+                or (limits.most is not None and value.points > limits.most + 1e-9):
+            raise where.error(limits.problem.format(value=written))
     low, high = spec.metadata.get("min"), spec.metadata.get("max")
     if low is not None and isinstance(value, Length) and min(value.points, value.percent or 0.0) < low:
         raise where.error(f"a negative length is not allowed here; the least allowed is {low:g}")
@@ -229,7 +261,7 @@ def check_limits(spec, value, where: Where) -> None:
             raise where.error(f"{value:g} is too large; the most allowed is {high:g}")
 
 
-def convert(kind, value, where: Where):
+def convert(kind: Any, value: object, where: Where) -> Any:
     """Check and convert one value against the annotation `kind`."""
     origin = typing.get_origin(kind)
     args = typing.get_args(kind)
@@ -251,7 +283,7 @@ def convert(kind, value, where: Where):
     if origin is Literal:
         if value not in args:
             raise where.error(f"'{value}' is not one of: {', '.join(map(str, args))}",
-                              hint=did_you_mean(value, args))
+                              hint=did_you_mean(str(value), args))
         return value
     if origin is list:
         if not isinstance(value, list):
@@ -264,12 +296,12 @@ def convert(kind, value, where: Where):
                 for k, v in value.items()}
     if hasattr(kind, "parse"):
         return kind.parse(value, where)
-    if dataclasses.is_dataclass(kind):
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
         return load_as(kind, value, where)
     return convert_scalar(kind, value, where)
 
 
-def convert_scalar(kind, value, where: Where):
+def convert_scalar(kind: Any, value: object, where: Where) -> Any:
     if kind is bool:
         if isinstance(value, bool):
             return value

@@ -86,10 +86,10 @@ class FactsRule(Rule, kind="facts"):
         return problems
 
     def _load(self, deck: Deck) -> tuple[YamlMap, YamlList]:
-        path = safe_path(deck.path.parent, self.file, self._where, what="facts")
+        path = safe_path(deck.path.parent, self.file, self.origin, what="facts")
         node = load_yaml(path)
         self.facts_file = node.file
-        where = self._where
+        where = self.origin
         if self.table not in node or not isinstance(node[self.table], YamlMap):
             raise where.error(f"no facts table '{self.table}' in {self.file}")
         table = node[self.table]

@@ -52,7 +52,7 @@ def validate(game: Game, decks: dict[str, Deck]) -> list[str]:
         check_rule_fields(rule, deck)
         facts_in_options(rule, game)
         found = rule.check(deck, decks) if isinstance(rule, CheckRule) else rule.check(deck)
-        where = rule._where
+        where = rule.origin
         for sentence in found:
             if LOCATED.match(sentence):
                 problems.append(sentence)

@@ -37,7 +37,7 @@ def render_shop(ctx: BuildContext, preset: ShopPreset) -> list[OutputFile]:
         if not pieces.whole:
             refused = size_refused(preset, pieces.front)
             if refused:   # the rest of the game still goes to the shop; this piece prints at home
-                ctx.project.diagnostics.warn(str(component._where.error(
+                ctx.project.diagnostics.warn(str(component.origin.error(
                     f"{refused}: {component.id} is left out of the {preset.id}/ files")))
                 continue
         made = exporter.whole(pieces) if pieces.whole else exporter.cards(pieces)

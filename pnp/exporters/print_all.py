@@ -4,11 +4,20 @@ and how to print and cut it, then every home PDF of the game in order."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pnp.units import mm
 from pnp.outputs.joining import joined
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.config.game import Component
+    from pnp.fonts import FontBook
+    from pnp.options import PrintOptions
 
 
 @dataclass
@@ -19,7 +28,7 @@ class Part:
     cutting: str       # what to do with the sheets once printed
 
 
-def home_part(options, component, files: list[OutputFile]) -> Part | None:
+def home_part(options: PrintOptions, component: Component, files: list[OutputFile]) -> Part | None:
     """The part of the print-all file that a component's home PDF makes (its file of role
     `home`), if it has one."""
     home = next((file for file in files if file.role == "home"), None)
@@ -30,7 +39,7 @@ def home_part(options, component, files: list[OutputFile]) -> Part | None:
 
 
 def print_all(game_title: str, game_id: str, paper: tuple[float, float], suffix: str, parts: list[Part],
-              fonts, say=str) -> OutputFile:
+              fonts: FontBook, say: Callable[[str], str] = str) -> OutputFile:
     """The cover, then each part, each padded to an even number of pages so that printing the
     whole file double-sided starts every part on a fresh sheet. `say` puts pnp's own words
     into a translated build's language."""
@@ -50,7 +59,8 @@ def print_all_name(game_id: str, suffix: str) -> str:
     return f"{game_id}-print-all-{suffix}.pdf"
 
 
-def cover(game_title: str, paper: tuple[float, float], parts: list[Part], fonts, say=str) -> OutputFile:
+def cover(game_title: str, paper: tuple[float, float], parts: list[Part], fonts: FontBook,
+          say: Callable[[str], str] = str) -> OutputFile:
     from pnp.config.typed import where_of
     text = fonts.family("text", where_of(None, "font"))
     display = fonts.family("display", where_of(None, "font"))
@@ -86,7 +96,7 @@ def cover(game_title: str, paper: tuple[float, float], parts: list[Part], fonts,
     return finish(canvas, buffer, "cover.pdf")
 
 
-def fill(template: str, **values) -> str:
+def fill(template: str, **values: object) -> str:
     """A phrase with its {holes} filled (a translated phrase keeps the same holes)."""
     for name, value in values.items():
         template = template.replace("{" + name + "}", str(value))
@@ -97,7 +107,7 @@ class Liner:
     """Draws the cover's lines: plainly, or from the right, shaped and in visual order, for
     a right-to-left language."""
 
-    def __init__(self, canvas, left: float, width: float):
+    def __init__(self, canvas: Canvas, left: float, width: float) -> None:
         self.canvas, self.left, self.width = canvas, left, width
 
     def __call__(self, face: str, size: float, y: float, words: str, indent: float = 0.0) -> None:

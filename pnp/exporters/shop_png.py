@@ -6,11 +6,18 @@ files and home sheets are the same drawing."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pnp.errors import PnpError
 from pnp.exporters.base import Exporter
 from pnp.outputs.pdf import OutputFile
 from pnp.render import ShopPieces
 from pnp.render.distinct import back_key, distinct_backs, first_copies, pictures_of
+
+if TYPE_CHECKING:
+    from pnp.config.shop import ShopPreset
+    from pnp.layout.template import PieceLayout
+    from pnp.render import BuildContext
 
 
 class PngExport(Exporter, format="png"):
@@ -44,14 +51,14 @@ class PngExport(Exporter, format="png"):
         return [whole_png(self.ctx, self.preset, pieces, self.preset.dpi)]
 
 
-def whole_png(ctx, preset, pieces: ShopPieces, dpi: float) -> OutputFile:
+def whole_png(ctx: BuildContext, preset: ShopPreset, pieces: ShopPieces, dpi: float) -> OutputFile:
     """A whole piece (a board) as one picture, without bleed."""
     assert pieces.card is not None
     image = pictures_of([(pieces.front, pieces.card)], dpi, f"{ctx.game.title}: {pieces.component.id}")[0]
     return OutputFile(f"{preset.id}/{pieces.component.id}.png", image)
 
 
-def check_pixel_size(preset, component_id: str, front, bleed: float) -> None:
+def check_pixel_size(preset: ShopPreset, component_id: str, front: PieceLayout, bleed: float) -> None:
     """A piece of a size the shop takes that comes out at other pixels would be rejected."""
     size = front.size_name
     if size not in preset.sizes:

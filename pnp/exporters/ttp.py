@@ -12,11 +12,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import TYPE_CHECKING
 
 from pnp.exporters.base import Exporter
 from pnp.exporters.tts import PER_SHEET, card_pictures, is_card, paste_sheet
 from pnp.outputs.pdf import OutputFile
 from pnp.render import ShopPieces
+
+if TYPE_CHECKING:
+    from pnp.config.deck import Deck
+    from pnp.config.game import Component
+    from pnp.config.shop import ShopPreset
+    from pnp.layout.template import PieceLayout
+    from pnp.render import BuildContext
 
 
 class TtpExport(Exporter, format="ttp"):
@@ -27,7 +35,8 @@ class TtpExport(Exporter, format="ttp"):
         return ttp_deck(self.ctx, self.preset, pieces.component, pieces.front, pieces.back, pieces.deck)
 
 
-def ttp_deck(ctx, preset, component, front, back, deck) -> list[OutputFile]:
+def ttp_deck(ctx: BuildContext, preset: ShopPreset, component: Component, front: PieceLayout,
+             back: PieceLayout | None, deck: Deck) -> list[OutputFile]:
     cards, columns, rows, faces, back_images, back_of = card_pictures(ctx, preset, component, front, back, deck)
     per_sheet = PER_SHEET
     files = []

@@ -9,6 +9,8 @@ from __future__ import annotations
 import io
 import json
 import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from PIL import Image
 
@@ -17,15 +19,24 @@ from pnp.outputs.pdf import OutputFile
 from pnp.render import ShopPieces
 from pnp.render.distinct import back_key, distinct_backs, first_copies, pictures_of
 
+if TYPE_CHECKING:
+    from pnp.config.deck import Card, Deck
+    from pnp.config.game import Component
+    from pnp.config.shop import ShopPreset
+    from pnp.layout.template import PieceLayout
+    from pnp.render import BuildContext
+
+Json = dict[str, Any]   # an object of the saved table, as TTS reads it
+
 MAX_COLUMNS, MAX_ROWS, MAX_PIXELS = 10, 7, 4096
 
 
 class TtsExport(Exporter, format="tts"):
     """Decks of cards as sheets, other pieces and boards as tiles, all in one tts.json."""
 
-    def __init__(self, ctx, preset):
+    def __init__(self, ctx: BuildContext, preset: ShopPreset) -> None:
         super().__init__(ctx, preset)
-        self.objects: list[dict] = []
+        self.objects: list[Json] = []
 
     def cards(self, pieces: ShopPieces) -> list[OutputFile]:
         ctx, preset, component, deck = self.ctx, self.preset, pieces.component, pieces.deck
@@ -57,7 +68,7 @@ def grid(cards: int) -> tuple[int, int]:
     return columns, math.ceil(cells / columns)
 
 
-def sheet_dpi(preset, front, columns: int, rows: int) -> int:
+def sheet_dpi(preset: ShopPreset, front: PieceLayout, columns: int, rows: int) -> int:
     """The preset's resolution, or less so that the sheet stays within 4096 px a side
     (pdfium rounds each card's pixels up, so the check rounds up too)."""
     def fits(dpi: int) -> bool:
@@ -85,28 +96,46 @@ def paste_sheet(images: list[bytes], columns: int, rows: int, hidden: bytes) -> 
 PER_SHEET = MAX_COLUMNS * MAX_ROWS - 1
 
 
-def card_pictures(ctx, preset, component, front, back, deck):
+class CardPictures(NamedTuple):
     """What both online tables are made from: the deck's distinct cards, the sheet's columns
     and rows, each card's face and each distinct back as PNG, and which back each card has."""
+
+    cards: list[Card]
+    columns: int
+    rows: int
+    faces: list[bytes]
+    backs: list[bytes]
+    back_of: Callable[[Card], int]
+
+
+def card_pictures(ctx: BuildContext, preset: ShopPreset, component: Component, front: PieceLayout,
+                  back: PieceLayout | None, deck: Deck) -> CardPictures:
+    """The deck's distinct cards and their pictures (see CardPictures)."""
     cards = first_copies(deck)
     backs = distinct_backs(back, cards) if back is not None else []
     columns, rows = grid(min(len(cards), PER_SHEET))
     dpi = sheet_dpi(preset, front, columns, rows)
-    pages = [(front, card) for card in cards] + [(back, card) for card in backs]
+    pages = [(front, card) for card in cards]
+    if back is not None:
+        pages += [(back, card) for card in backs]
     images = pictures_of(pages, dpi, f"{ctx.game.title}: {component.id}")
     faces = images[:len(cards)]
     back_images = images[len(cards):] or faces[:1]   # a piece without a back shows its face
     index = {back_key(back, card): n for n, card in enumerate(backs)}
-    return cards, columns, rows, faces, back_images, lambda card: index[back_key(back, card)]
+    return CardPictures(cards, columns, rows, faces, back_images, lambda card: index[back_key(back, card)])
 
 
-def tts_deck(ctx, preset, component, front, back, deck, first: int) -> tuple[list[OutputFile], dict]:
+def tts_deck(ctx: BuildContext, preset: ShopPreset, component: Component, front: PieceLayout,
+             back: PieceLayout | None, deck: Deck, first: int) -> tuple[list[OutputFile], Json]:
     """Sheets for one deck and its TTS object; CustomDeck keys start at `first`."""
     cards, columns, rows, faces, back_images, back_of = card_pictures(ctx, preset, component, front, back, deck)
     per_sheet = PER_SHEET
     unique_back = len(back_images) > 1
     folder = f"{preset.id}/{component.id}"
-    files, custom, ids, contained = [], {}, [], []
+    files: list[OutputFile] = []
+    custom: dict[str, Json] = {}
+    ids: list[int] = []
+    contained: list[Json] = []
     for start in range(0, len(cards), per_sheet):
         key = first + start // per_sheet
         chunk = cards[start:start + per_sheet]
@@ -134,12 +163,12 @@ def tts_deck(ctx, preset, component, front, back, deck, first: int) -> tuple[lis
     return files, obj
 
 
-def transform(x: float) -> dict:
+def transform(x: float) -> dict[str, float]:
     return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
 
 
-def save_file(preset, title: str, objects: list[dict]) -> OutputFile:
+def save_file(preset: ShopPreset, title: str, objects: list[Json]) -> OutputFile:
     """The saved object: decks and tiles side by side, image paths relative to it."""
     for index, obj in enumerate(objects):
         obj["Transform"] = {**obj["Transform"], "posX": index * 3.0}
@@ -150,17 +179,19 @@ def save_file(preset, title: str, objects: list[dict]) -> OutputFile:
 CARD_SIZES = ("poker", "bridge", "mini", "tarot", "square")   # TTS decks; other pieces are tiles
 
 
-def is_card(front) -> bool:
+def is_card(front: PieceLayout) -> bool:
     return front.size_name in CARD_SIZES
 
 
-def tts_pieces(ctx, preset, component, front, deck) -> tuple[list[OutputFile], list[dict]]:
+def tts_pieces(ctx: BuildContext, preset: ShopPreset, component: Component, front: PieceLayout,
+               deck: Deck) -> tuple[list[OutputFile], list[Json]]:
     """Pieces that are not cards (end zones, tokens): one image each, and a TTS custom tile
     (a token, for round tokens) per copy, named after the piece."""
     cards = first_copies(deck)
     images = pictures_of([(front, card) for card in cards], min(preset.dpi, 150), f"{ctx.game.title}: {component.id}")
     folder = f"{preset.id}/{component.id}"
-    files, objects = [], []
+    files: list[OutputFile] = []
+    objects: list[Json] = []
     for number, (card, count, image) in enumerate(zip(cards, deck.counts, images), start=1):
         name = f"{folder}/{component.id}-{number:03d}.png"
         files.append(OutputFile(name, image))
@@ -170,10 +201,10 @@ def tts_pieces(ctx, preset, component, front, deck) -> tuple[list[OutputFile], l
     return files, objects
 
 
-def tile(image: str, nickname: str, width: float, height: float, token: bool = False) -> dict:
+def tile(image: str, nickname: str, width: float, height: float, token: bool = False) -> Json:
     """A TTS Custom_Tile (a flat piece with the image on top), or a Custom_Token for a token;
     scaled so that one TTS unit is about an inch."""
-    custom = {"ImageURL": image, "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0}
+    custom: Json = {"ImageURL": image, "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0}
     if token:
         custom["CustomToken"] = {"Thickness": 0.2, "MergeDistancePixels": 15.0, "StandUp": False, "Stackable": True}
     else:

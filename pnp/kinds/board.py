@@ -6,15 +6,18 @@ window, so the tiles are one drawing and match exactly where they overlap."""
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pnp.config.game import Component
 from pnp.config.deck import Card
-from pnp.config.typed import where_of
+from pnp.config.typed import lengths, where_of
 from pnp.units import Length, mm
 
 if TYPE_CHECKING:   # drawing code is imported where a piece is drawn: loading a game draws nothing
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.layout.template import CompiledLayout
     from pnp.impose import Tile
     from pnp.outputs.pdf import OutputFile
     from pnp.render import BuildContext, ShopPieces
@@ -26,7 +29,8 @@ class BoardComponent(Component, kind="board"):
 
     layout: str
     data: str | None = None
-    overlap: Any = "12mm"
+    overlap: Length = field(default=Length.mm(12), metadata=lengths(
+        0, mm(50), "overlap '{value}' must be a length from 0 to 50 mm (not a percentage)"))
 
     def reads(self) -> str | None:
         return self.data
@@ -34,7 +38,7 @@ class BoardComponent(Component, kind="board"):
     def layout_names(self) -> list[str]:
         return [self.layout]
 
-    def pieces(self, ctx: BuildContext, side: str, bleed: float) -> tuple[Any, list[Any]]:
+    def pieces(self, ctx: BuildContext, side: str, bleed: float) -> tuple[CompiledLayout | None, list[Card]]:
         if side != "front":
             return None, []
         layout, card = compile_board(ctx, self)
@@ -55,7 +59,7 @@ class BoardComponent(Component, kind="board"):
 GUIDE = "#d0006f"   # alignment marks: a colour no board uses (reportlab reads the hex)
 
 
-def compile_board(ctx, component):
+def compile_board(ctx: BuildContext, component: BoardComponent) -> tuple[CompiledLayout, Card]:
     """The board's layout and the card that fills it (its data file's one card, if any)."""
     from pnp.layout.template import compile_layout
     deck = ctx.decks.get(component.id)
@@ -64,20 +68,17 @@ def compile_board(ctx, component):
     return layout, deck.cards[0] if deck is not None and deck.cards else Card()
 
 
-def render_board(ctx, component) -> list[OutputFile]:
+def render_board(ctx: BuildContext, component: BoardComponent) -> list[OutputFile]:
     layout, card = compile_board(ctx, component)
-    where = component.where_is("overlap")
-    length = Length.parse(component.overlap, where)
-    if length.percent is not None or not 0 <= length.points <= mm(50):
-        raise where.error(f"overlap '{component.overlap}' must be a length from 0 to 50 mm (not a percentage)")
-    overlap = length.points
+    overlap = component.overlap.points
     title = f"{ctx.game.title}: {component.title or component.id}"
     font = ctx.project.fonts.family("text", where_of(None, "font")).face()
     return [home_tiles(ctx, component, layout, card, overlap, title, font),
             whole_board(component, layout, card, title, ctx.options.whole_variant)]
 
 
-def whole_board(component, layout, card, title: str, variant: str = "") -> OutputFile:
+def whole_board(component: BoardComponent, layout: CompiledLayout, card: Card, title: str,
+                variant: str = "") -> OutputFile:
     from pnp.outputs.pdf import finish, new_canvas
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, (layout.width, layout.height), title + " (whole, for a print shop)")
@@ -86,7 +87,8 @@ def whole_board(component, layout, card, title: str, variant: str = "") -> Outpu
     return finish(canvas, buffer, f"{component.id}-whole{variant}.pdf", role="whole")
 
 
-def home_tiles(ctx, component, layout, card, overlap: float, title: str, font: str) -> OutputFile:
+def home_tiles(ctx: BuildContext, component: BoardComponent, layout: CompiledLayout, card: Card, overlap: float,
+               title: str, font: str) -> OutputFile:
     from pnp.impose import PAPER_SIZES, tile_board
     from pnp.outputs.pdf import finish, new_canvas
     paper = PAPER_SIZES[ctx.options.paper]
@@ -104,7 +106,7 @@ def home_tiles(ctx, component, layout, card, overlap: float, title: str, font: s
     return finish(canvas, buffer, f"{component.id}-{ctx.options.paper}{ctx.options.variant}.pdf", role="home")
 
 
-def draw_tile(canvas, tile: Tile, tiles: list[Tile], board: tuple[float, float], paper: tuple[float, float],
+def draw_tile(canvas: Canvas, tile: Tile, tiles: list[Tile], board: tuple[float, float], paper: tuple[float, float],
               font: str) -> None:
     """One sheet: the tile's window of the board, with the seams it shares with its neighbours
     drawn in board coordinates, so the marks on two neighbouring sheets fall on the same spot
@@ -127,7 +129,7 @@ def draw_tile(canvas, tile: Tile, tiles: list[Tile], board: tuple[float, float],
     draw_label(canvas, tile, len(tiles), board, paper, font)
 
 
-def draw_label(canvas, tile: Tile, count: int, board: tuple[float, float], paper: tuple[float, float],
+def draw_label(canvas: Canvas, tile: Tile, count: int, board: tuple[float, float], paper: tuple[float, float],
                font: str) -> None:
     """The sheet's name above its window, between the marks that rise from the board's left
     and right edges (clear of them), smaller or without the hint where the window is narrow."""
@@ -149,7 +151,7 @@ def draw_label(canvas, tile: Tile, count: int, board: tuple[float, float], paper
     canvas.drawString(left, oy + tile.height + mm(1.8), text)
 
 
-def seams(tiles: list[Tile]) -> tuple[dict, dict]:
+def seams(tiles: list[Tile]) -> tuple[dict[int, float], dict[int, float]]:
     """The middle of each shared strip, in board points: x between columns c-1 and c, y
     between rows r-1 and r."""
     first = {(t.col, t.row): t for t in tiles}
@@ -160,7 +162,7 @@ def seams(tiles: list[Tile]) -> tuple[dict, dict]:
     return xs, ys
 
 
-def draw_seams(canvas, tile: Tile, tiles: list[Tile]) -> None:
+def draw_seams(canvas: Canvas, tile: Tile, tiles: list[Tile]) -> None:
     """Crosses on every seam this tile touches; a dashed cut line on its left and top seams
     (the strips it lays over its neighbours)."""
     xs, ys = seams(tiles)
@@ -186,12 +188,13 @@ def draw_seams(canvas, tile: Tile, tiles: list[Tile]) -> None:
                 canvas.setDash()
 
 
-def cross(canvas, x: float, y: float, size: float) -> None:
+def cross(canvas: Canvas, x: float, y: float, size: float) -> None:
     canvas.line(x - size, y, x + size, y)
     canvas.line(x, y - size, x, y + size)
 
 
-def draw_assembly(canvas, paper, layout, tiles: list[Tile], overlap: float, name: str,
+def draw_assembly(canvas: Canvas, paper: tuple[float, float], layout: CompiledLayout, tiles: list[Tile], overlap: float,
+                  name: str,
                   font: str) -> None:
     """The first sheet: the whole board in miniature with every sheet's place on it."""
     width, height = paper

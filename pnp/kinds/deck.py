@@ -7,18 +7,35 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pnp.config.game import Component, Game
 from pnp.config.layout_ref import LayoutChoice, LayoutName
 from pnp.config.size import Size
-from pnp.units import Length
+from pnp.config.typed import lengths
+from pnp.units import Length, mm
 
 if TYPE_CHECKING:   # drawing code is imported where a piece is drawn: loading a game draws nothing
-    from pnp.config.deck import Deck
-    from pnp.impose import Grid, MarksBetween
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.config.deck import Card, Deck
+    from pnp.config.typed import Where
+    from pnp.impose import FoldSheet, Grid, MarksBetween
+    from pnp.layout.template import CompiledLayout
+    from pnp.options import PrintOptions
     from pnp.outputs.pdf import OutputFile
+    from pnp.outputs.pieces import Piece
     from pnp.render import BuildContext, ShopPieces
+
+    from pnp.sheet_layouts import SlotSheet
+
+    # A side's layout. A ChosenLayout (one layout chosen per card, pnp.layout.choice) measures,
+    # plans and draws as a CompiledLayout does, and what takes a side (render/'s ShopPieces and
+    # pictures_of) names CompiledLayout, so it passes as one (see deck_layout).
+    DeckLayout = CompiledLayout
+
+Sides = tuple[float, float, float, float]   # a piece's (left, bottom, right, top) bleed on the sheet
+Notch = tuple[float, float, float, float]   # a window (x, y, width, height) cut out of a piece's bleed
 
 
 @dataclass(kw_only=True)
@@ -30,9 +47,12 @@ class DeckComponent(Component, kind="deck"):
     back: LayoutName | LayoutChoice | None = None
     size: Size | None = None
     where: dict[str, Any] = field(default_factory=dict)  # only the cards whose fields match
-    gap: Any = None  # a Length between pieces; None: touching, or twice the bleed
+    gap: Length | None = field(default=None, metadata=lengths(  # None: touching, or twice the bleed
+        0, None, "gap '{value}' must be a length of 0 or more (not a percentage), e.g. '3mm'"))
     sheet: str | None = None  # a sheet layout in sheets/ (see pnp.sheet_layouts); None: fit the paper
-    radius: Any = None  # a Length: the cut cards' rounded corners, shown in proofs and shop PNGs
+    # the cut cards' rounded corners, shown in proofs and shop PNGs
+    radius: Length | None = field(default=None, metadata=lengths(
+        0, mm(20), "a corner radius is a length from 0 to 20mm, e.g. 3mm"))
     orientation: Literal["any", "upright", "turned"] = "any"  # on home sheets: turned a quarter round where more fit
 
     is_deck = True
@@ -47,7 +67,7 @@ class DeckComponent(Component, kind="deck"):
         return [name for side in (self.front, self.back) if side for name in
                 (side.names() if isinstance(side, LayoutChoice) else [str(side)])]
 
-    def pieces(self, ctx: BuildContext, side: str, bleed: float) -> tuple[Any, list[Any]]:
+    def pieces(self, ctx: BuildContext, side: str, bleed: float) -> tuple[DeckLayout | None, list[Card]]:
         from pnp.render.distinct import first_copies
         front, back = compile_deck_layouts(ctx, self, bleed)
         return front if side == "front" else back, first_copies(ctx.decks[self.id])
@@ -74,7 +94,9 @@ class DeckComponent(Component, kind="deck"):
         return "cut on the marks"
 
 
-def compile_deck_layouts(ctx, component, bleed: float, safe: float | None = None):
+def compile_deck_layouts(ctx: BuildContext, component: DeckComponent, bleed: float,
+                         safe: float | None = None) -> tuple[DeckLayout, Any]:
+    # the back is a DeckLayout or None; Any until serve/pictures.py narrows it where it draws backs
     """The front and back layouts of a deck component, compiled once per build; either may be
     chosen per card (pnp.layout.choice)."""
     deck = ctx.decks[component.id]
@@ -89,7 +111,8 @@ def compile_deck_layouts(ctx, component, bleed: float, safe: float | None = None
     return front, back
 
 
-def deck_layout(ctx, name, where, args: dict, size, deck):
+def deck_layout(ctx: BuildContext, name: str | LayoutChoice, where: Where, args: dict[str, Any], size: Size | None,
+                deck: Deck) -> DeckLayout:
     """One layout by name, or a ChosenLayout when `name` is a LayoutChoice (checked against
     the deck's fields when the game was checked)."""
     from pnp.layout.template import compile_layout
@@ -100,35 +123,23 @@ def deck_layout(ctx, name, where, args: dict, size, deck):
                for value, layout in name.layouts.items()}
     default = compile_layout(ctx.project.root, name.default, name.default.where, args, size) \
         if name.default else None
-    return ChosenLayout(name.by, layouts, default, where)
+    return cast("CompiledLayout", ChosenLayout(name.by, layouts, default, where))   # see DeckLayout
 
 
-def corner_radius(component) -> float:
-    """The deck's rounded-corner radius in points (0: square corners)."""
-    if component.radius is None:
-        return 0.0
-    radius = Length.parse(component.radius, component.where_is("radius"))
-    if radius.percent is not None or not 0 <= radius.points <= 20 * 72 / 25.4:
-        raise component.where_is("radius").error("a corner radius is a length from 0 to 20mm, e.g. 3mm")
-    return radius.points
+def corner_radius(component: DeckComponent) -> float:
+    """The deck's rounded-corner radius in points (0: square corners); checked as it loaded."""
+    return component.radius.points if component.radius is not None else 0.0
 
 
-def deck_gap(component) -> float | None:
+def deck_gap(component: DeckComponent) -> float | None:
     """The layout's own gap between pieces, or None to let the sheet choose."""
-    if component.gap is not None:
-        where = component.where_is("gap")
-        gap = Length.parse(component.gap, where)
-        if gap.percent is not None or gap.points < 0:
-            raise where.error(f"gap '{component.gap}' must be a length of 0 or more (not a percentage), e.g. '3mm'")
-        return gap.points
-    return None
+    return component.gap.points if component.gap is not None else None
 
 
-def render_deck(ctx, component) -> list[OutputFile]:
+def render_deck(ctx: BuildContext, component: DeckComponent) -> list[OutputFile]:
     from pnp.impose import PAPER_SIZES, draw_cut_marks, grid_for
     from pnp.outputs.pdf import finish, new_canvas
     options = ctx.options
-    corner_radius(component)   # checked on every build, though only proofs and shop files show it
     front, back = compile_deck_layouts(ctx, component, options.bleed)
     ctx.compiled[component.id] = (front, back)
     cards = ctx.decks[component.id].expanded()
@@ -151,17 +162,19 @@ def render_deck(ctx, component) -> list[OutputFile]:
         check_back_offset(ctx, component, grid, options)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, paper, f"{ctx.game.title}: {component.title or component.id}")
+    fronts = Placer(canvas, front)
+    backs = Placer(canvas, back) if back is not None else None
     for start in range(0, len(cards), grid.per_sheet):
         sheet = cards[start:start + grid.per_sheet]
         for index, card in enumerate(sheet):
             x, y = grid.slot(index)
             sides, notches = grid.slot_bleeds[index]
-            place(canvas, front, card, x, y, options.bleed, sides, notches=notches, quarter=1 if grid.turned else 0)
+            fronts.place(card, x, y, options.bleed, sides, notches=notches, quarter=1 if grid.turned else 0)
         draw_cut_marks(canvas, grid, range(len(sheet)))
         canvas.showPage()
         ctx.tick(len(sheet))
-        if back is not None:
-            draw_backs(canvas, back, sheet, grid, options)
+        if backs is not None:
+            draw_backs(backs, sheet, grid, options)
             canvas.showPage()
     name = f"{component.id}-{options.paper}{options.variant}.pdf"
     finished = finish(canvas, buffer, name, role="home")
@@ -169,7 +182,8 @@ def render_deck(ctx, component) -> list[OutputFile]:
     return [finished]
 
 
-def sheet_for(ctx, component, piece: tuple[float, float], count: int | None = None):
+def sheet_for(ctx: BuildContext, component: DeckComponent, piece: tuple[float, float],
+              count: int | None = None) -> Grid | SlotSheet:
     """Where the pieces go: the deck's own sheet layout, else as many as fit the paper."""
     from pnp.impose import PAPER_SIZES, grid_for
     options = ctx.options
@@ -181,7 +195,7 @@ def sheet_for(ctx, component, piece: tuple[float, float], count: int | None = No
                     options.full_bleed, count)
 
 
-def tell_marks_and_bleed(ctx, component, grid: MarksBetween) -> str:
+def tell_marks_and_bleed(ctx: BuildContext, component: DeckComponent, grid: MarksBetween) -> str:
     """Say in the build's summary which cut lines have no mark an inkjet prints and why, and
     which edges get less bleed than asked; the bleed words also go on the print-all cover."""
     for problem in grid.unmarked_lines():
@@ -192,7 +206,8 @@ def tell_marks_and_bleed(ctx, component, grid: MarksBetween) -> str:
     return summary
 
 
-def tell_bleed_cost(ctx, component, count: int, per_sheet: int, per_sheet_plain: int) -> None:
+def tell_bleed_cost(ctx: BuildContext, component: DeckComponent, count: int, per_sheet: int,
+                    per_sheet_plain: int) -> None:
     """Say so in the build's summary when the bleed costs sheets (a fold sheet with its gutters
     of bleed holds fewer pieces), so the choice is the printer's to make."""
     sheets, plain = -(-count // per_sheet), -(-count // per_sheet_plain)
@@ -202,7 +217,8 @@ def tell_bleed_cost(ctx, component, count: int, per_sheet: int, per_sheet_plain:
                                      f"{plain} ({per_sheet} pieces a sheet, not {per_sheet_plain})")
 
 
-def check_back_offset(ctx, component, grid: Grid, options) -> None:
+def check_back_offset(ctx: BuildContext, component: DeckComponent, grid: Grid | SlotSheet,
+                      options: PrintOptions) -> None:
     """Warn when the offset moves a back into the 5 mm a home printer cannot print."""
     from pnp.impose import UNPRINTABLE
     width, height = grid.paper
@@ -216,7 +232,8 @@ def check_back_offset(ctx, component, grid: Grid, options) -> None:
             return
 
 
-def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
+def fold_deck(ctx: BuildContext, component: DeckComponent, front: DeckLayout, back: DeckLayout,
+              cards: list[Card], paper: tuple[float, float]) -> OutputFile:
     """Gutter-fold sheets: each sheet holds fronts and their backs, mirrored across a fold."""
     from pnp.impose import back_quarter, draw_cut_marks, fold_sheet
     from pnp.outputs.pdf import finish, new_canvas
@@ -233,15 +250,15 @@ def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
     quarter = 1 if plan.fronts.turned else 0
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, plan.paper, f"{ctx.game.title}: {component.title or component.id} (fold)")
+    fronts, backs = Placer(canvas, front), Placer(canvas, back)
     for start in range(0, len(cards), plan.per_sheet):
         sheet = cards[start:start + plan.per_sheet]
         for index, card in enumerate(sheet):
             sides, notches = plan.fronts.slot_bleeds[index]
-            place(canvas, front, card, *plan.fronts.slot(index), options.bleed, sides, notches=notches,
-                  quarter=quarter)
+            fronts.place(card, *plan.fronts.slot(index), options.bleed, sides, notches=notches, quarter=quarter)
             sides, notches = plan.backs.slot_bleeds[plan.back_index(index)]
-            place(canvas, back, card, *plan.back_slot(index), options.bleed, sides, notches=notches,
-                  quarter=back_quarter(quarter, "fold", plan.across))
+            backs.place(card, *plan.back_slot(index), options.bleed, sides, notches=notches,
+                        quarter=back_quarter(quarter, "fold", plan.across))
         draw_cut_marks(canvas, plan.fronts, range(len(sheet)))
         draw_cut_marks(canvas, plan.backs, [plan.back_index(index) for index in range(len(sheet))])
         draw_fold_line(canvas, plan)
@@ -252,7 +269,7 @@ def fold_deck(ctx, component, front, back, cards, paper) -> OutputFile:
     return finished
 
 
-def draw_fold_line(canvas, plan) -> None:
+def draw_fold_line(canvas: Canvas, plan: FoldSheet) -> None:
     from pnp.impose import UNPRINTABLE
     canvas.saveState()
     canvas.setStrokeGray(0.45)
@@ -267,44 +284,51 @@ def draw_fold_line(canvas, plan) -> None:
     canvas.restoreState()
 
 
-def draw_backs(canvas, back, sheet, grid: Grid, options) -> None:
+def draw_backs(backs: Placer, sheet: list[Card], grid: Grid | SlotSheet, options: PrintOptions) -> None:
     from pnp.impose import back_quarter
     quarter = back_quarter(1 if grid.turned else 0, options.duplex)
     for index, card in enumerate(sheet):
         x, y = grid.back_slot(index, options.duplex, options.back_offset)
         sides, notches = grid.slot_bleeds[grid.back_index(index, options.duplex)]
-        place(canvas, back, card, x, y, options.bleed, sides, notches=notches, quarter=quarter)
+        backs.place(card, x, y, options.bleed, sides, notches=notches, quarter=quarter)
 
 
-def place(canvas, layout, card, x: float, y: float, bleed: float,
-          sides: tuple[float, float, float, float] | None = None, quarter: int = 0,
-          notches: Sequence[tuple[float, float, float, float]] = ()) -> None:
-    """Draw one piece turned `quarter` quarter turns anticlockwise (2: upside down) with the
-    bottom-left corner of its trim, as it lies on the sheet, at (x, y); clipped to its trim plus
-    `bleed`, and further to the (left, bottom, right, top) bleed `sides` on the sheet where
-    neighbours or the margin leave less, less the `notches` (x, y, width, height from the
-    trim's corner, as on the sheet) where marks run between pieces."""
-    w, h = layout.width, layout.height
-    canvas.saveState()
-    canvas.transform(*((1, 0, 0, 1, x, y), (0, 1, -1, 0, x + h, y),
-                       (-1, 0, 0, -1, x + w, y + h), (0, -1, 1, 0, x, y + w))[quarter])
-    # every piece in the same slot clips alike: its clipping operators are made once
-    clips = layout.__dict__.setdefault("_clips_by_slot", {})
-    key = (bleed, sides, quarter, tuple(notches), canvas._fillMode)
-    clip = clips.get(key)
-    if clip is None:
-        code, canvas._code = canvas._code, []
-        try:
-            clip_piece(canvas, layout, bleed, sides, quarter, notches)
-        finally:
-            clip, canvas._code = canvas._code, code
-        clips[key] = clip
-    canvas._code.extend(clip)
-    layout.draw(canvas, card)
-    canvas.restoreState()
+class Placer:
+    """Places the pieces of one layout on one file's sheets. Every piece in the same slot clips
+    alike, so each slot's clipping operators are made once and kept here, for this file only."""
+
+    def __init__(self, canvas: Canvas, layout: Piece) -> None:
+        self.canvas, self.layout = canvas, layout
+        self.clips: dict[tuple[float, Sides | None, int, tuple[Notch, ...], int], list[str]] = {}
+
+    def place(self, card: Card, x: float, y: float, bleed: float, sides: Sides | None = None, quarter: int = 0,
+              notches: Sequence[Notch] = ()) -> None:
+        """Draw one piece turned `quarter` quarter turns anticlockwise (2: upside down) with the
+        bottom-left corner of its trim, as it lies on the sheet, at (x, y); clipped to its trim plus
+        `bleed`, and further to the (left, bottom, right, top) bleed `sides` on the sheet where
+        neighbours or the margin leave less, less the `notches` (x, y, width, height from the
+        trim's corner, as on the sheet) where marks run between pieces."""
+        canvas, layout = self.canvas, self.layout
+        w, h = layout.width, layout.height
+        canvas.saveState()
+        canvas.transform(*((1, 0, 0, 1, x, y), (0, 1, -1, 0, x + h, y),
+                           (-1, 0, 0, -1, x + w, y + h), (0, -1, 1, 0, x, y + w))[quarter])
+        key = (bleed, sides, quarter, tuple(notches), canvas._fillMode)
+        clip = self.clips.get(key)
+        if clip is None:
+            code, canvas._code = canvas._code, []
+            try:
+                clip_piece(canvas, layout, bleed, sides, quarter, notches)
+            finally:
+                clip, canvas._code = canvas._code, code
+            self.clips[key] = clip
+        canvas._code.extend(clip)
+        layout.draw(canvas, card)
+        canvas.restoreState()
 
 
-def clip_piece(canvas, layout, bleed: float, sides, quarter: int, notches) -> None:
+def clip_piece(canvas: Canvas, layout: Piece, bleed: float, sides: Sides | None, quarter: int,
+               notches: Sequence[Notch]) -> None:
     """Clip to the piece's trim plus bleed, less what its neighbours and marks need (see `place`)."""
     w, h = layout.width, layout.height
     clip_bleed(canvas, layout, -bleed, -bleed, bleed, bleed)
@@ -323,7 +347,7 @@ def clip_piece(canvas, layout, bleed: float, sides, quarter: int, notches) -> No
         canvas.clipPath(clip, stroke=0, fill=0)
 
 
-def clip_bleed(canvas, layout, left: float, bottom: float, right: float, top: float) -> None:
+def clip_bleed(canvas: Canvas, layout: Piece, left: float, bottom: float, right: float, top: float) -> None:
     clip = canvas.beginPath()
     clip.rect(left, bottom, layout.width + right - left, layout.height + top - bottom)
     canvas.clipPath(clip, stroke=0, fill=0)

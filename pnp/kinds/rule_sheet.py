@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable, Sequence
 from contextvars import ContextVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
@@ -38,17 +41,31 @@ from pnp.units import mm
 from pnp.outputs.pdf import OutputFile, draft_kind, starting_font
 from pnp.config.deck import select
 
+if TYPE_CHECKING:
+    from markdown_it.token import Token
+
+    from pnp.config.deck import Card, Deck
+    from pnp.fonts import FontBook, Styled
+    from pnp.kinds.rules import RulesComponent, RulesTableSpec
+    from pnp.render import BuildContext
+
+# The rule sheet's styles: a ParagraphStyle by name, and "rtl" (a right-to-left sheet) and
+# "width" (a column's, in points) beside them
+Styles = dict[str, Any]
+Say = Callable[[str], str]   # pnp's own words in the build's language
+Generate = Callable[[str], list[Flowable]]   # the flowables for a `{{name}}` paragraph
 
 _PLACEHOLDER = re.compile(r"^\{\{\s*([A-Za-z][A-Za-z0-9_-]*)\s*\}\}$")
 ACCENT = colors.HexColor("#1f3a5f")
 
 
-def render_rules(ctx, component) -> list[OutputFile]:
-    path = safe_path(ctx.game.folder, component.source, component._where, what="rule sheet")
+def render_rules(ctx: BuildContext, component: RulesComponent) -> list[OutputFile]:
+    path = safe_path(ctx.game.folder, component.source, component.origin, what="rule sheet")
     if not path.is_file():
-        raise component._where.error(f"rule sheet '{component.source}' not found in the game folder")
+        raise component.origin.error(f"rule sheet '{component.source}' not found in the game folder")
     text = read_rules_text(path, component)
-    say, rtl = str, False
+    say: Say = str
+    rtl = False
     file, first_line = display_path(path), 1
     if ctx.translation is not None:
         text, say = ctx.translation.rules_text(component, text), ctx.translation.label
@@ -81,7 +98,7 @@ def render_rules(ctx, component) -> list[OutputFile]:
                        pages, role="home")]
 
 
-def read_rules_text(path, component) -> str:
+def read_rules_text(path: Path, component: RulesComponent) -> str:
     """The rule sheet's Markdown: UTF-8 (a BOM is fine), and not empty."""
     where = component.where_is("source")
     try:
@@ -96,7 +113,7 @@ def read_rules_text(path, component) -> str:
     return text
 
 
-def make_styles(fonts) -> dict[str, ParagraphStyle]:
+def make_styles(fonts: FontBook) -> Styles:
     text = fonts.family("text", where_of(None, "font")).with_markup()
     display = fonts.family("display", where_of(None, "font")).with_markup()
     body = ParagraphStyle("body", fontName=text.face(), fontSize=9.5, leading=12.5,
@@ -122,12 +139,12 @@ def make_styles(fonts) -> dict[str, ParagraphStyle]:
 MARGIN, BANNER, GUTTER = mm(14), mm(16), mm(6)
 
 
-def column_width(paper, columns: int) -> float:
+def column_width(paper: tuple[float, float], columns: int) -> float:
     return (paper[0] - 2 * MARGIN - (columns - 1) * GUTTER) / columns
 
 
-def rules_document(buffer, paper, title: str, columns: int, styles, credit: str,
-                   say=str, rtl: bool = False, where_file: str = "rules.md") -> BaseDocTemplate:
+def rules_document(buffer: io.BytesIO, paper: tuple[float, float], title: str, columns: int, styles: Styles,
+                   credit: str, say: Say = str, rtl: bool = False, where_file: str = "rules.md") -> BaseDocTemplate:
     """`say` puts pnp's own words on the sheet into a translated build's language; a
     right-to-left one fills the columns from the right. Past MAX_PAGES pages the layout stops
     with an error rather than run on."""
@@ -141,7 +158,7 @@ def rules_document(buffer, paper, title: str, columns: int, styles, credit: str,
                       height - 2 * margin - top_room, id=f"col{i}", leftPadding=0, rightPadding=0,
                       topPadding=0, bottomPadding=0) for i in order]
 
-    def first_page(canvas, doc):
+    def first_page(canvas: Canvas, doc: BaseDocTemplate) -> None:
         canvas.saveState()
         canvas.setFillColor(ACCENT)
         canvas.setViewerPreference("PrintScaling", "None")   # print at 100 %, like the cards
@@ -153,7 +170,7 @@ def rules_document(buffer, paper, title: str, columns: int, styles, credit: str,
         canvas.restoreState()
         footer(canvas, doc)
 
-    def footer(canvas, doc):
+    def footer(canvas: Canvas, doc: BaseDocTemplate) -> None:
         if doc.page > MAX_PAGES:
             raise PnpError(f"the rule sheet runs past {MAX_PAGES} pages", file=where_file,
                            hint="a rule sheet is read at the table; split it up or shorten it")
@@ -176,13 +193,13 @@ def rules_document(buffer, paper, title: str, columns: int, styles, credit: str,
     return document
 
 
-RULE_ICONS: ContextVar[tuple[dict, str]] = ContextVar("rule_icons", default=({}, "rules.md"))
+RULE_ICONS: ContextVar[tuple[dict[str, Path], str]] = ContextVar("rule_icons", default=({}, "rules.md"))
 
 
-def paragraph(markup: str, style) -> Flowable:
+def paragraph(markup: str, style: ParagraphStyle) -> Flowable:
     """A paragraph of the rule sheet: `:icons:` drawn inline, characters its font lacks set in
     the family's fallbacks; right-to-left text and text with icons set as styled runs."""
-    images: tuple = ()
+    images: tuple[Any, ...] = ()
     if ":" in markup:
         icons, source = RULE_ICONS.get()
 
@@ -199,17 +216,18 @@ def paragraph(markup: str, style) -> Flowable:
     return Paragraph(markup, style)
 
 
-class StyledParagraph(Flowable):
+class StyledParagraph(Flowable):   # type: ignore[misc]  # reportlab ships without types
     """A rule-sheet paragraph in a right-to-left script or with icons, set as styled runs
     (pnp.layout.runs): bold, italic and icons kept, lines in visual order, a right-to-left
     paragraph aligned from the right."""
 
-    def __init__(self, markup: str, style, fallbacks: tuple, images: tuple = ()):
+    def __init__(self, markup: str, style: ParagraphStyle, fallbacks: tuple[Styled, ...],
+                 images: tuple[Any, ...] = ()) -> None:
         super().__init__()
         self.markup, self.style, self.fallbacks, self.images = markup, style, fallbacks, images
         self.lines: StyledLines | None = None
 
-    def wrap(self, available_width, available_height):
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
         style = self.style
         colour = style.textColor.hexval()[2:] if hasattr(style.textColor, "hexval") else "000000"
         align = {TA_LEFT: "left", TA_CENTER: "center", TA_RIGHT: "right"}.get(style.alignment, "left")
@@ -219,15 +237,17 @@ class StyledParagraph(Flowable):
         self.width = available_width
         return available_width, (self.lines.height if self.lines else style.leading)
 
-    def draw(self):
+    def draw(self) -> None:
         if self.lines is not None:
             self.lines.drawOn(self.canv, 0, 0)
 
-    def getSpaceBefore(self):
-        return self.style.spaceBefore
+    def getSpaceBefore(self) -> float:  # noqa: N802 - reportlab's name
+        space: float = self.style.spaceBefore
+        return space
 
-    def getSpaceAfter(self):
-        return self.style.spaceAfter
+    def getSpaceAfter(self) -> float:  # noqa: N802 - reportlab's name
+        space: float = self.style.spaceAfter
+        return space
 
 
 def escape(text: str) -> str:
@@ -248,7 +268,7 @@ MAX_PAGES = 150
 MAX_KEPT_HEADINGS = 3          # headings kept together with the table that follows them
 
 
-def markdown_story(text: str, styles, generate, where_file: str = "rules.md") -> list:
+def markdown_story(text: str, styles: Styles, generate: Generate, where_file: str = "rules.md") -> list[Flowable]:
     from markdown_it import MarkdownIt   # only games with a rule sheet pay for importing it
     if len(text) > MAX_RULES_CHARS:
         raise PnpError(f"the rule sheet has {len(text):,} characters, more than pnp lays out "
@@ -268,7 +288,7 @@ def markdown_story(text: str, styles, generate, where_file: str = "rules.md") ->
     return story
 
 
-def check_sizes(tokens, where_file: str) -> None:
+def check_sizes(tokens: Sequence[Token], where_file: str) -> None:
     """Each heading, paragraph and code block within its bound, or an error at its line."""
     heading = False
     blocks = 0
@@ -297,7 +317,7 @@ def check_sizes(tokens, where_file: str) -> None:
                                file=where_file, line=line)
 
 
-def code_lines(content: str, styles) -> list[Flowable]:
+def code_lines(content: str, styles: Styles) -> list[Flowable]:
     """A code block as one paragraph a line: reportlab splits a long paragraph at each column
     break by laying out all that is left again, lines of their own cost nothing to split."""
     style = ParagraphStyle("code", parent=styles["body"], spaceAfter=0)
@@ -308,7 +328,8 @@ def code_lines(content: str, styles) -> list[Flowable]:
     return out
 
 
-def _blocks(tokens, i: int, stop: str | None, styles, generate):
+def _blocks(tokens: Sequence[Token], i: int, stop: str | None, styles: Styles,
+            generate: Generate) -> tuple[list[Flowable], int]:
     """Flowables from tokens[i:] up to the closing token `stop`; returns (flowables, next i)."""
     out: list[Flowable] = []
     while i < len(tokens):
@@ -359,15 +380,16 @@ def _blocks(tokens, i: int, stop: str | None, styles, generate):
     return out, i
 
 
-def list_side(styles) -> dict:
+def list_side(styles: Styles) -> dict[str, Any]:
     """Where a list's bullets go: on the right in a right-to-left sheet."""
     if styles.get("rtl"):
         return {"bulletDir": "rtl", "rightIndent": 12, "leftIndent": 0}
     return {"leftIndent": 12}
 
 
-def _list_items(tokens, i: int, close: str, styles, generate):
-    items = []
+def _list_items(tokens: Sequence[Token], i: int, close: str, styles: Styles,
+                generate: Generate) -> tuple[list[ListItem], int]:
+    items: list[ListItem] = []
     while tokens[i].type != close:
         if tokens[i].type == "list_item_open":
             body, i = _blocks(tokens, i + 1, "list_item_close", styles, generate)
@@ -381,9 +403,9 @@ def _list_items(tokens, i: int, close: str, styles, generate):
     return items, i + 1
 
 
-def _table_rows(tokens, i: int):
-    rows: list[list] = []
-    row: list = []
+def _table_rows(tokens: Sequence[Token], i: int) -> tuple[list[list[str]], int]:
+    rows: list[list[str]] = []
+    row: list[str] = []
     while tokens[i].type != "table_close":
         kind = tokens[i].type
         if kind == "tr_open":
@@ -396,7 +418,7 @@ def _table_rows(tokens, i: int):
     return rows, i + 1
 
 
-def inline(token) -> str:
+def inline(token: Token) -> str:
     """Paragraph markup for an inline token: escaped text with bold and italic kept."""
     parts = []
     for child in token.children or []:
@@ -417,7 +439,7 @@ def inline(token) -> str:
     return "".join(parts)
 
 
-def make_table(heading: list[str], rows: list[list[str]], styles) -> Table:
+def make_table(heading: list[str], rows: list[list[str]], styles: Styles) -> Table:
     data = [[paragraph(h, styles["head"]) for h in heading]]
     data += [[paragraph(c, styles["cell"]) for c in row] for row in rows]
     table = Table(data, repeatRows=1, hAlign="RIGHT" if styles.get("rtl") else "LEFT",
@@ -437,12 +459,13 @@ def make_table(heading: list[str], rows: list[list[str]], styles) -> Table:
 _TAG = re.compile(r"<[^>]+>")
 
 
-def column_widths(rows: list[list[str]], width: float, style) -> list[float]:
+def column_widths(rows: list[list[str]], width: float, style: ParagraphStyle) -> list[float]:
     """Widths in points: each column as wide as its longest line needs when that fits,
     never narrower than its longest word; what is left goes to the wordiest columns."""
     def measure(text: str) -> float:
         plain_text = _TAG.sub("", text).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
-        return stringWidth(plain_text, style.fontName, style.fontSize)
+        width: float = stringWidth(plain_text, style.fontName, style.fontSize)
+        return width
 
     pad = 7.0
     columns = range(len(rows[0]))
@@ -461,7 +484,7 @@ def column_widths(rows: list[list[str]], width: float, style) -> list[float]:
     return widths
 
 
-def generated(ctx, component, name: str, styles, path) -> list:
+def generated(ctx: BuildContext, component: RulesComponent, name: str, styles: Styles, path: Path) -> list[Flowable]:
     """The flowables for a `{{name}}` paragraph."""
     if name == "contents":
         return [contents_list(ctx, styles)]
@@ -472,7 +495,7 @@ def generated(ctx, component, name: str, styles, path) -> list:
                    file=str(path), field=component.id)
 
 
-def contents_list(ctx, styles) -> ListFlowable:
+def contents_list(ctx: BuildContext, styles: Styles) -> ListFlowable:
     items = []
     for component in ctx.game.components:
         label = component.title or component.id
@@ -489,7 +512,7 @@ def contents_list(ctx, styles) -> ListFlowable:
                         bulletFontName=styles["body"].fontName, bulletColor=ACCENT, spaceAfter=4)
 
 
-def cell_text(card, column: str) -> str:
+def cell_text(card: Card, column: str) -> str:
     """A card's text for a table column; `move+effect` puts two fields in one cell, the first
     in bold."""
     first, *rest = [text_of(card.get(name)) for name in column.split("+")]
@@ -498,12 +521,12 @@ def cell_text(card, column: str) -> str:
     return " ".join([f"**{first}**" if first else "", *rest]).strip()
 
 
-def summary_rows(deck, spec) -> list[list[str]]:
+def summary_rows(deck: Deck, spec: RulesTableSpec) -> list[list[str]]:
     """One row per value of `summarise_by`: how many cards have it, and for each other column
     the values those cards show (numbers in order with repeats, words once each)."""
-    groups: dict[str, list] = {}
+    groups: dict[str, list[Card]] = {}
     for card in deck.expanded():
-        groups.setdefault(text_of(card.get(spec.summarise_by)), []).append(card)
+        groups.setdefault(text_of(card.get(spec.summarise_by or "")), []).append(card)
     rows = []
     for key, cards in groups.items():
         row = []
@@ -514,15 +537,16 @@ def summary_rows(deck, spec) -> list[list[str]]:
                 row.append(str(len(cards)))
             else:
                 values = [card.get(column) for card in cards if card.get(column) not in (None, "")]
-                if all(isinstance(v, (int, float)) for v in values):
-                    row.append(", ".join(text_of(v) for v in sorted(values)))
+                numbers = [v for v in values if isinstance(v, (int, float))]
+                if len(numbers) == len(values):
+                    row.append(", ".join(text_of(v) for v in sorted(numbers)))
                 else:
                     row.append(to_markup(", ".join(dict.fromkeys(text_of(v) for v in values))))
         rows.append(row)
     return rows
 
 
-def deck_table(ctx, spec, styles) -> Table:
+def deck_table(ctx: BuildContext, spec: RulesTableSpec, styles: Styles) -> Table:
     if spec.deck not in ctx.decks:
         raise PnpError(f"table names the deck '{spec.deck}', which the game does not have",
                        file=str(ctx.game.manifest), hint=f"decks: {', '.join(ctx.decks)}")

@@ -50,7 +50,8 @@ class RulesTableSpec(Loaded):
     where: dict[str, Any] = field(default_factory=dict)  # only the cards that match
 
 
-def translated_table(spec, say, where: Where, right_to_left: bool):
+def translated_table(spec: RulesTableSpec, say: Callable[[str, Where], str], where: Where,
+                     right_to_left: bool) -> RulesTableSpec:
     """A rule-sheet table with its headings translated; read from the right in a right-to-left
     language, so its columns are turned around."""
     changed = copy.copy(spec)

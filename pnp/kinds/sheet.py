@@ -12,6 +12,8 @@ from pnp.config.deck import Card
 from pnp.config.size import Size
 
 if TYPE_CHECKING:   # drawing code is imported where a piece is drawn: loading a game draws nothing
+    from pnp.config.deck import Deck
+    from pnp.layout.template import CompiledLayout
     from pnp.outputs.pdf import OutputFile
     from pnp.render import BuildContext
 
@@ -36,14 +38,14 @@ class SheetComponent(Component, kind="sheet"):
     def layout_names(self) -> list[str]:
         return [self.layout]
 
-    def pieces(self, ctx: BuildContext, side: str, bleed: float) -> tuple[Any, list[Any]]:
+    def pieces(self, ctx: BuildContext, side: str, bleed: float) -> tuple[CompiledLayout | None, list[Card]]:
         return compile_sheet(ctx, self) if side == "front" else (None, [])
 
     def render(self, ctx: BuildContext) -> list[OutputFile]:
         return render_sheet(ctx, self)
 
 
-def render_sheet(ctx, component) -> list[OutputFile]:
+def render_sheet(ctx: BuildContext, component: SheetComponent) -> list[OutputFile]:
     from pnp.impose import PAPER_SIZES
     from pnp.outputs.pdf import finish, new_canvas
     paper = PAPER_SIZES[ctx.options.paper]
@@ -59,7 +61,7 @@ def render_sheet(ctx, component) -> list[OutputFile]:
     return [finish(canvas, buffer, f"{component.id}-{ctx.options.paper}{ctx.options.variant}.pdf", role="home")]
 
 
-def compile_sheet(ctx, component):
+def compile_sheet(ctx: BuildContext, component: SheetComponent) -> tuple[CompiledLayout, list[Card]]:
     """The sheet's layout and the card of each of its pages (the preview's editor draws a page
     from the same two)."""
     from pnp.impose import PAPER_SIZES, UNPRINTABLE
@@ -68,10 +70,10 @@ def compile_sheet(ctx, component):
     deck = ctx.decks.get(component.id)
     # The layout fills the printable area unless it names a size of its own.
     printable = Size(paper[0] - 2 * UNPRINTABLE, paper[1] - 2 * UNPRINTABLE)
-    layout = compile_layout(ctx.project.root, component.layout, component._where,
+    layout = compile_layout(ctx.project.root, component.layout, component.origin,
                             ctx.frame_args(deck, listing_rows=bool(component.rows)), default_size=printable)
     if layout.width > paper[0] - 2 * UNPRINTABLE + 0.5 or layout.height > paper[1] - 2 * UNPRINTABLE + 0.5:
-        raise component._where.error(f"layout '{component.layout}' is larger than the printable "
+        raise component.origin.error(f"layout '{component.layout}' is larger than the printable "
                                      f"area of {ctx.options.paper} paper; make it a board")
     if component.rows and deck is not None:
         headings_name_their_columns(layout, component, deck)
@@ -82,16 +84,17 @@ def compile_sheet(ctx, component):
     return layout, deck.expanded()
 
 
-def headings_name_their_columns(layout, component, deck) -> None:
+def headings_name_their_columns(layout: CompiledLayout, component: SheetComponent, deck: Deck) -> None:
     """A listing's heading over each column names the field the component lists there."""
     from pnp.layout.labels import check_heading
     for drawer in layout.drawers:
         spec = getattr(drawer, "spec", None)
         if spec is not None and getattr(spec, "rows_from", None) == "rows" and getattr(spec, "head", None):
-            check_heading(spec.head, component.rows, deck.fields, spec.where_is("head"), component.where_is("rows"))
+            check_heading(spec.head, component.rows or [], deck.fields, spec.where_is("head"),
+                          component.where_is("rows"))
 
 
-def listing(deck, columns: list[str]) -> Card:
+def listing(deck: Deck, columns: list[str]) -> Card:
     """One card standing for the whole deck: the first card's fields, plus `rows`."""
     from pnp.layout.binding import text_of
     first = deck.cards[0]

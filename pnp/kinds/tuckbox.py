@@ -12,14 +12,25 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pnp.config.game import Component, Game
+from pnp.config.typed import lengths
 from pnp.errors import did_you_mean, known
 from pnp.units import Length, mm
-from pnp.kinds.deck import compile_deck_layouts
+from pnp.kinds.deck import DeckComponent, compile_deck_layouts
 
 if TYPE_CHECKING:   # drawing code is imported where a piece is drawn: loading a game draws nothing
+    from collections.abc import Callable, Sequence
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.config.deck import Card
+    from pnp.layout.template import CompiledLayout
+    from pnp.outputs.pieces import Piece
+
+    Paper = tuple[float, float]
+    Say = Callable[[str], str]   # pnp's own words in the build's language
     from pnp.config.deck import Deck
     from pnp.outputs.pdf import OutputFile
     from pnp.render import BuildContext
@@ -30,8 +41,10 @@ class TuckboxComponent(Component, kind="tuckbox"):
     """A tuck box for each deck named (every deck of the game if none), sized from it."""
 
     decks: list[str] = field(default_factory=list)
-    thickness: Any = "0.3mm"   # of one card
-    clearance: Any = "1mm"     # added to the cards' width, height and stack
+    thickness: Length = field(default=Length.mm(0.3), metadata=lengths(   # of one card
+        mm(0.05), mm(5), "thickness '{value}' must be one card's thickness, from 0.05 to 5 mm (not a percentage)"))
+    clearance: Length = field(default=Length.mm(1), metadata=lengths(     # added to the cards' width, height and stack
+        0, mm(10), "clearance '{value}' must be a length from 0 to 10 mm (not a percentage)"))
 
     def check(self, game: Game, decks: dict[str, Deck]) -> None:
         named = [c.id for c in game.components if c.is_deck]
@@ -47,6 +60,7 @@ class TuckboxComponent(Component, kind="tuckbox"):
         return "cut on the solid lines, fold on the dashed ones, glue the grey flaps"
 
 
+Line = tuple[float, float, float, float]   # a cut or fold line: (x1, y1, x2, y2)
 GLUE = mm(8)     # the glue flap down the side
 TAB = mm(10)     # the glue tab that joins a net split over two sheets
 FOLD_DASH = [3, 2]
@@ -69,24 +83,24 @@ class Box:
         return 2 * self.width + 2 * self.depth + GLUE, self.height + 2 * (self.depth + self.tuck)
 
 
-def box_for(front, cards: int, thickness: float, clearance: float) -> Box:
+def box_for(front: Piece, cards: int, thickness: float, clearance: float) -> Box:
     return Box(front.width + clearance, front.height + clearance, cards * thickness + clearance)
 
 
-def render_tuckboxes(ctx, component) -> list[OutputFile]:
+def render_tuckboxes(ctx: BuildContext, component: TuckboxComponent) -> list[OutputFile]:
     from pnp.impose import PAPER_SIZES
     from pnp.outputs.pdf import finish, new_canvas
     options = ctx.options
     paper = PAPER_SIZES[options.paper]
-    thickness = Length.parse(component.thickness, component.where_is("thickness")).points
-    clearance = Length.parse(component.clearance, component.where_is("clearance")).points
+    thickness, clearance = component.thickness.points, component.clearance.points
     decks = component.decks or [c.id for c in ctx.game.components if c.is_deck]
-    font = ctx.project.fonts.family("display", component._where).face()
+    font = ctx.project.fonts.family("display", component.origin).face()
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, paper, f"{ctx.game.title}: {component.title or 'tuck boxes'}")
     drawn = 0
     for deck_id in decks:
-        deck_component = next((c for c in ctx.game.components if c.id == deck_id and c.is_deck), None)
+        deck_component = next((c for c in ctx.game.components
+                               if c.id == deck_id and isinstance(c, DeckComponent)), None)
         if deck_component is None:
             raise component.where_is("decks").error(f"'{deck_id}' is not a deck of this game")
         front, back = compile_deck_layouts(ctx, deck_component, 0.0)
@@ -116,7 +130,7 @@ def render_tuckboxes(ctx, component) -> list[OutputFile]:
     return [finish(canvas, buffer, f"{component.id}-{options.paper}{options.variant}.pdf", role="home")]
 
 
-def most_cards(front, thickness: float, clearance: float, paper) -> int:
+def most_cards(front: Piece, thickness: float, clearance: float, paper: Paper) -> int:
     """The most cards whose box still fits the paper (at least one does)."""
     low, high = 1, 1
     while fits(box_for(front, high * 2, thickness, clearance), paper) and high < 10**6:
@@ -128,20 +142,21 @@ def most_cards(front, thickness: float, clearance: float, paper) -> int:
     return low
 
 
-def fits(box: Box, paper) -> bool:
+def fits(box: Box, paper: Paper) -> bool:
     """Whether the net goes on a sheet, turned or not, whole or in its two parts."""
     width, height = box.net
     parts = [(width, height), (box.width + box.depth + TAB, height), (width - box.width - box.depth, height)]
     return placeable(parts[0], paper) or all(placeable(part, paper) for part in parts[1:])
 
 
-def placeable(size: tuple[float, float], paper) -> bool:
+def placeable(size: tuple[float, float], paper: Paper) -> bool:
     from pnp.impose import UNPRINTABLE
     room = (paper[0] - 2 * UNPRINTABLE, paper[1] - 2 * UNPRINTABLE)
     return (size[0] <= room[0] and size[1] <= room[1]) or (size[1] <= room[0] and size[0] <= room[1])
 
 
-def draw_net(canvas, paper, box: Box, art, title: str, name: str, font: str, say=str) -> None:
+def draw_net(canvas: Canvas, paper: Paper, box: Box, art: tuple[CompiledLayout, Card], title: str, name: str, font: str,
+             say: Say = str) -> None:
     """The net on one sheet (turned a quarter if that fits), or split over two."""
     from pnp.impose import UNPRINTABLE
     room = (paper[0] - 2 * UNPRINTABLE, paper[1] - 2 * UNPRINTABLE)
@@ -173,13 +188,15 @@ def draw_net(canvas, paper, box: Box, art, title: str, name: str, font: str, say
         canvas.showPage()
 
 
-def panels(canvas, box: Box, art, title: str, name: str, keep, font: str, tab: bool = False, say=str) -> None:
+def panels(canvas: Canvas, box: Box, art: tuple[CompiledLayout, Card], title: str, name: str, keep: Sequence[int],
+           font: str, tab: bool = False, say: Say = str) -> None:
     """Draw the panels numbered in `keep` (0 back, 1 side, 2 front, 3 side, 4 glue flap),
     the net's bottom-left at the origin."""
     W, H, D, T = box.width, box.height, box.depth, box.tuck
     y0 = D + T                        # the body's bottom edge
     xs = [0.0, W, W + D, 2 * W + D, 2 * W + 2 * D, 2 * W + 2 * D + GLUE]
-    cut, fold = [], []                # lines: (x1, y1, x2, y2)
+    cut: list[Line] = []              # lines: (x1, y1, x2, y2)
+    fold: list[Line] = []
     layout, card = art
     for index in keep:
         left, right = xs[index], xs[index + 1]
@@ -222,11 +239,11 @@ def panels(canvas, box: Box, art, title: str, name: str, keep, font: str, tab: b
     canvas.restoreState()
 
 
-def outline(points) -> list[tuple[float, float, float, float]]:
+def outline(points: Sequence[tuple[float, float]]) -> list[Line]:
     return [(x1, y1, x2, y2) for (x1, y1), (x2, y2) in zip(points, points[1:])]
 
 
-def draw_art(canvas, layout, card, x: float, y: float, w: float, h: float) -> None:
+def draw_art(canvas: Canvas, layout: CompiledLayout, card: Card, x: float, y: float, w: float, h: float) -> None:
     """The deck's back, centred on the panel (the panel has the clearance to spare)."""
     canvas.saveState()
     canvas.translate(x + (w - layout.width) / 2, y + (h - layout.height) / 2)
@@ -234,7 +251,7 @@ def draw_art(canvas, layout, card, x: float, y: float, w: float, h: float) -> No
     canvas.restoreState()
 
 
-def thumb(canvas, cx: float, top: float, radius: float) -> None:
+def thumb(canvas: Canvas, cx: float, top: float, radius: float) -> None:
     """The half-circle cut at the front's top edge, to pull the cards out by."""
     canvas.saveState()
     canvas.setLineWidth(0.6)
@@ -245,7 +262,7 @@ def thumb(canvas, cx: float, top: float, radius: float) -> None:
     canvas.restoreState()
 
 
-def spine(canvas, x: float, y: float, depth: float, height: float, title: str, name: str, font: str) -> None:
+def spine(canvas: Canvas, x: float, y: float, depth: float, height: float, title: str, name: str, font: str) -> None:
     from pnp.layout.text import has_rtl
     canvas.saveState()
     canvas.translate(x + depth / 2, y + height / 2)
@@ -264,7 +281,7 @@ def spine(canvas, x: float, y: float, depth: float, height: float, title: str, n
     canvas.restoreState()
 
 
-def spine_rtl(canvas, text: str, depth: float, height: float, font: str) -> None:
+def spine_rtl(canvas: Canvas, text: str, depth: float, height: float, font: str) -> None:
     """The spine's words in a right-to-left script: shaped, in visual order, with the fallback
     fonts that have its letters (a translated build, pnp.lang)."""
     from pnp.fonts import fallbacks_for
@@ -281,7 +298,7 @@ def spine_rtl(canvas, text: str, depth: float, height: float, font: str) -> None
     lines.drawOn(canvas, -lines.width / 2, -size * 0.35 - size * 0.2)
 
 
-def glue_label(canvas, x: float, y: float, width: float, height: float, font: str, say=str) -> None:
+def glue_label(canvas: Canvas, x: float, y: float, width: float, height: float, font: str, say: Say = str) -> None:
     from pnp.layout.text import has_rtl
     canvas.saveState()
     canvas.setFillGray(0.85)

@@ -56,7 +56,7 @@ class TableSpec(Element, kind="table"):
 
     def check_fields(self, piece: PieceContext) -> None:
         if (self.rows is None) == (self.rows_from is None):
-            raise self.where.error("a table needs exactly one of 'rows' or 'rows_from'")
+            raise self.origin.error("a table needs exactly one of 'rows' or 'rows_from'")
         Element.check_fields(self, piece)
 
     def compile(self, piece: PieceContext) -> "TableDrawer":
@@ -71,7 +71,7 @@ class TableDrawer(Drawer):
         self.font, self.bold = family.face(), family.face(bold=True)
         where = spec.where_is("rows")
         # fixed cells in a translated build's language, facts and titles filled in
-        self.rows = [[Binding(printed(c, piece, where), spec.where) for c in row] for row in spec.rows or []]
+        self.rows = [[Binding(printed(c, piece, where), spec.origin) for c in row] for row in spec.rows or []]
         self.head = [printed(text, piece, spec.where_is("head")) for text in spec.head or []]
         self.icons = icons_of(piece.game_dir) if piece.game_dir is not None else {}
         self.right_to_left = piece.right_to_left
@@ -137,7 +137,7 @@ class TableDrawer(Drawer):
                 bold = heading or (spec.bold_first_column and c == 0)
                 bold = heading or (spec.bold_first_column and order[c] == 0)
                 if not self._cell(canvas, text, left, top - row_h, widths[c], row_h, order[c], bold, card):
-                    where = self.spec.where
+                    where = self.spec.origin
                     self.diagnostics.warn(f"{who(card)}: table cell '{text[:40]}' does not "
                                           f"fit its column even at 60 % size; it is cut off at the cell's edge "
                                           f"({where.file}:{where.line})")
@@ -185,7 +185,7 @@ class TableDrawer(Drawer):
         from pnp.layout.runs import lay_out
         from pnp.layout.elements import has_letters
         from pnp.layout.text import MarkupError, plain, to_markup
-        where = self.spec.where
+        where = self.spec.origin
 
         def fail(message: str) -> NoReturn:
             raise PnpError(f"{card_place(card)}{who(card)}, table cell "
@@ -297,9 +297,9 @@ class RepeatSpec(Element, kind="repeat"):
     def check_fields(self, piece: PieceContext) -> None:
         given = [self.count, self.items, self.items_from].count(None)
         if self.at is None and given != 2:
-            raise self.where.error("a repeat needs exactly one of 'count', 'items' or 'items_from'")
+            raise self.origin.error("a repeat needs exactly one of 'count', 'items' or 'items_from'")
         if self.at is not None and given < 2:
-            raise self.where.error("a repeat at an arrangement takes at most one of 'count', 'items' "
+            raise self.origin.error("a repeat at an arrangement takes at most one of 'count', 'items' "
                                     "or 'items_from'")
         if self.at is None and (self.cell is not None or self.cell_h is not None):
             raise self.where_is("cell").error("'cell' is the box of each item at an arrangement's point; "
@@ -439,7 +439,7 @@ class RepeatDrawer(Drawer):
             if have else f"the arrangement '{self.spec.at}' is empty"
 
     def _card_error(self, card: Card, message: str) -> PnpError:
-        where, layout = card.where, self.spec.where
+        where, layout = card.where, self.spec.origin
         return PnpError(f"{who(card)}: {message} (drawn by {layout.file}:{layout.line})",
                         file=where.file if where else layout.file, line=where.line if where else layout.line)
 
@@ -489,11 +489,11 @@ class FormFieldDrawer(Drawer):
     def __init__(self, spec: FormFieldSpec, piece: PieceContext):
         self.spec = spec
         self.rect = spec.box(piece)
-        self.name = Binding(spec.name, spec.where)
-        self.tooltip = Binding(spec.tooltip, spec.where)
+        self.name = Binding(spec.name, spec.origin)
+        self.tooltip = Binding(spec.tooltip, spec.origin)
         self.border = Colour(spec.border, spec.where_is("border"), piece.palette)
         self.fill = Colour(spec.fill, spec.where_is("fill"), piece.palette)
-        self.font = piece.fonts.family("text", spec.where).face()
+        self.font = piece.fonts.family("text", spec.origin).face()
 
     def draw(self, canvas: Canvas, card: Card) -> None:
         from pnp.outputs.form_font import use_for_fields

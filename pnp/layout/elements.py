@@ -120,11 +120,6 @@ class Element(Tagged, family="element"):
     # any length, number or turn may be written "{field}": looked up per card (BoundDrawer)
     values_from_fields: ClassVar[bool] = True
 
-    @property
-    def where(self) -> Where:
-        """Where the element is written in its layout (the map's own line), for messages."""
-        return self._where
-
     def bound_values(self) -> dict[str, FromField]:
         """The keys written as one card field, "{size}", by key name."""
         return {spec_field.name: value for spec_field in dataclasses.fields(self)
@@ -480,7 +475,7 @@ class TextDrawer(Drawer):
             raise spec.where_is(key).error("a text box needs a width and a height above 0")
         self.family = piece.fonts.family(spec.font, spec.where_is("font"))
         self.font = self.family.face(bold=spec.bold, italic=spec.italic)
-        self.text = Binding(printed(spec.text, piece, spec.where_is("text")), spec.where)
+        self.text = Binding(printed(spec.text, piece, spec.where_is("text")), spec.origin)
         self.colour = Colour(spec.colour, spec.where_is("colour"), piece.palette)
         self.palette = piece.palette   # colour names in spans: [law|+2]
         self.diagnostics = piece.diagnostics
@@ -518,7 +513,7 @@ class TextDrawer(Drawer):
             self.diagnostics.warn(f"{card_place(card)}{who(card)}, {fields}: text '{_short(text)}' does not fit its box even "
                                   f"at {spec.min_size:g} pt; "
                                   + ("shortened with '…'" if shortened else "the rest is cut off at the box's edge")
-                                  + f" ({spec.where.file}:{spec.where.line})")
+                                  + f" ({spec.origin.file}:{spec.origin.line})")
         valign = spec.valign if fits else "top"   # too long: the first lines show, the rest is cut off
         offset = {"top": h - used, "middle": (h - used) / 2, "bottom": 0.0}[valign]
         if self.safe is not None:
@@ -560,7 +555,7 @@ class TextDrawer(Drawer):
             styled = self._styles_lacking(card, text)
         fallbacks = self._fallbacks(text, card)
         ink = colour_hex(colour) if colour else "000000"
-        where_text = f"{self.spec.where.file}:{self.spec.where.line}"
+        where_text = f"{self.spec.origin.file}:{self.spec.origin.line}"
         images = tuple(load_icon(self.icons[name], ink, where_text, scale) for name, scale in icon_names)
         return text, partial(fit_paragraph, font=self.font, size=spec.size, min_size=spec.min_size,
                              leading=spec.leading, colour_hex=ink, align=self._align(text), width=w, height=h,
@@ -576,7 +571,7 @@ class TextDrawer(Drawer):
         """A problem with this card's text: told with the card's line, its field and the layout's."""
         fields = ", ".join(sorted(self.text.fields)) or "text"
         raise PnpError(f"{card_place(card)}{who(card)}, {fields}: {message} (drawn by "
-                       f"{self.spec.where.file}:{self.spec.where.line})")
+                       f"{self.spec.origin.file}:{self.spec.origin.line})")
 
     def check_markup(self, card: Card, text: str | None = None) -> None:
         """Refuse emphasis that can't be drawn, naming the card, its field and the layout line."""
@@ -597,7 +592,7 @@ class TextDrawer(Drawer):
             fields = ", ".join(sorted(self.text.fields)) or "text"
             self.diagnostics.warn(f"{card_place(card)}{who(card)}, {fields}: the font family "
                                   f"'{self.family.name}' has no bold face; **bold** prints in its regular "
-                                  f"face ({self.spec.where.file}:{self.spec.where.line})")
+                                  f"face ({self.spec.origin.file}:{self.spec.origin.line})")
         return "<i>" in markup and "italic" not in faces
 
     def _check_safe_zone(self, para: SetText, text: str, card: Card, x: float, y: float, w: float,
@@ -615,7 +610,7 @@ class TextDrawer(Drawer):
         safe, (width, height) = self.safe, self.piece
         assert safe is not None   # only called for a piece with a safe zone
         if left < safe - 0.01 or bottom < safe - 0.01 or right > width - safe + 0.01 or top > height - safe + 0.01:
-            where = self.spec.where
+            where = self.spec.origin
             self.diagnostics.warn(f"{where.file}:{where.line}: text '{_short(text)}' comes closer than "
                                   f"{safe / mm(1):.1f} mm to the trim, outside the print shop's "
                                   f"safe zone")
@@ -631,7 +626,7 @@ class TextDrawer(Drawer):
             chars = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in lost)
             self.diagnostics.warn(f"{card_place(card)}{who(card)}, {fields}: no font in fonts.yaml (nor the fallbacks of "
                                   f"'{self.family.name}') has {chars}; they print as blank space "
-                                  f"({self.spec.where.file}:{self.spec.where.line})")
+                                  f"({self.spec.origin.file}:{self.spec.origin.line})")
         return fallbacks
 
 

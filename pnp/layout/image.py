@@ -55,7 +55,7 @@ class ImageDrawer(Drawer):
     def __init__(self, spec: ImageSpec, piece: PieceContext):
         self.spec = spec
         self.rect = spec.box(piece)
-        self.src = Binding(spec.src, spec.where)
+        self.src = Binding(spec.src, spec.origin)
         self.game_dir = piece.game_dir
         self.fonts = piece.fonts
         # reportlab leaves a form's transparency settings out of the form's resources, so a

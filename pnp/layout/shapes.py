@@ -67,7 +67,7 @@ class PolygonSpec(ShapeSpec, kind="polygon"):
 
     def compile(self, piece: PieceContext) -> "PolygonDrawer":
         if (self.sides is None) == (self.points is None):
-            raise self.where.error("a polygon needs exactly one of 'sides' (a regular polygon) or 'points'")
+            raise self.origin.error("a polygon needs exactly one of 'sides' (a regular polygon) or 'points'")
         if self.points is not None and (len(self.points) < 3 or any(len(p) != 2 for p in self.points)):
             raise self.where_is("points").error("points are at least three [x, y] pairs, e.g. [[0, 0], [10mm, 0], [5mm, 8mm]]")
         return PolygonDrawer(self, piece)
@@ -136,7 +136,7 @@ class GridSpec(ShapeSpec):
 
     def check_size(self) -> None:
         if self.rows * self.columns > MAX_HEXES:
-            raise self.where.error(f"{self.rows * self.columns:,} cells is more than a board needs (at most {MAX_HEXES:,})")
+            raise self.origin.error(f"{self.rows * self.columns:,} cells is more than a board needs (at most {MAX_HEXES:,})")
 
 
 @dataclass(kw_only=True)
@@ -280,7 +280,7 @@ class GridDrawer(ShapeDrawer):
     def _marks(self, canvas: Canvas) -> None:
         """Icons and labels the data gives, then the coordinates, at the top of each cell."""
         size = self.spec.label_size
-        where_text = f"{self.spec.where.file}:{self.spec.where.line}"
+        where_text = f"{self.spec.origin.file}:{self.spec.origin.line}"
         crossed = self._crossed_by_roads()
         for cell in self.cells:
             ink = cell.ink or (self.stroke.fixed if self.stroke.fixed is not None else black)

@@ -140,7 +140,7 @@ class CompiledLayout:
         for spec in template.elements:
             work += spec.draws()
             if work > MAX_DRAWS:
-                raise spec.where.error(
+                raise spec.origin.error(
                     f"this layout would draw more than {MAX_DRAWS:,} shapes on every piece "
                     f"(repeats multiply); that is more than any card needs")
             spec.check_fields(piece)

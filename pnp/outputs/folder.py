@@ -37,13 +37,19 @@ import signal
 import stat
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pnp.yaml_source import display_path
 from pnp.errors import PnpError
 from pnp.checkpoints import reached
 from pnp.paths import inside
+
+if TYPE_CHECKING:
+    from pnp.outputs.pdf import OutputFile
+
+Json = dict[str, Any]   # a JSON object as read or written: the manifest, a build record, the journal
 
 MANIFEST = ".pnp-manifest.json"
 RECORD = ".pnp-build.json"   # the last build: what it was made from and what it wrote
@@ -70,7 +76,7 @@ def _umask() -> int:
 FILE_MODE = 0o666 & ~_umask()
 
 
-def _ours(name: str, data: bytes, manifest: dict, recorded: frozenset[str] | set[str] = frozenset()) -> bool:
+def _ours(name: str, data: bytes, manifest: Json, recorded: frozenset[str] | set[str] = frozenset()) -> bool:
     """Whether a file in the folder is one pnp wrote and nobody changed since. A file the
     manifest does not list (an older build, a lost manifest) is pnp's if it carries pnp's mark
     (PDFs and PNGs), or if a build record of the folder lists it with these very contents."""
@@ -79,13 +85,13 @@ def _ours(name: str, data: bytes, manifest: dict, recorded: frozenset[str] | set
     return any(mark in data for mark in PDF_MARKS) or PNG_MARK in data[:200] or digest(data) in recorded
 
 
-def listed_digest(entry) -> str | None:
+def listed_digest(entry: Json | str) -> str | None:
     """The SHA-256 a manifest entry records (manifests before components were kept held
     the digest alone)."""
     return entry.get("sha256") if isinstance(entry, dict) else entry
 
 
-def listed_component(entry) -> str | None:
+def listed_component(entry: Json | str) -> str | None:
     return entry.get("component") if isinstance(entry, dict) else None
 
 
@@ -108,7 +114,7 @@ class OutputFolder:
         except (OSError, ValueError, AttributeError, TypeError):
             return []
 
-    def read_record(self) -> dict | None:
+    def read_record(self) -> Json | None:
         """The last build's record, or None when there is none (or it is unreadable)."""
         try:
             record = self._read_json(self.record)
@@ -116,7 +122,7 @@ class OutputFolder:
             return None
         return record if isinstance(record, dict) else None
 
-    def up_to_date(self, fingerprint: str) -> list[dict] | None:
+    def up_to_date(self, fingerprint: str) -> list[Json] | None:
         """The files of the last build, if it was made from `fingerprint` and every file it
         wrote is still there unchanged; else None."""
         try:
@@ -134,9 +140,9 @@ class OutputFolder:
                 return None
         return files
 
-    def commit(self, files, fingerprint: str | None = None, warnings: Sequence[str] = (),
-               components: set[str] | None = None, playtest: dict | None = None,
-               keep_record: bool = False, parts: dict | None = None) -> list[Path]:
+    def commit(self, files: Sequence[OutputFile], fingerprint: str | None = None, warnings: Sequence[str] = (),
+               components: set[str] | None = None, playtest: Json | None = None,
+               keep_record: bool = False, parts: Json | None = None) -> list[Path]:
         """Write every file (name, data) into the folder, or none of them. Given the game's
         `components`, files pnp wrote for one it no longer has are removed afterwards.
         `playtest` is kept in the record for `pnp diff` (pnp.playtest.record); `keep_record`
@@ -161,7 +167,7 @@ class OutputFolder:
                 old_manifest = dict(manifest)
                 for file in files:
                     manifest[file.name] = {"sha256": digest(file.data), "component": file.component}
-                record: dict | None = {"fingerprint": fingerprint, "files": [
+                record: Json | None = {"fingerprint": fingerprint, "files": [
                     {"name": f.name, "digest": digest(f.data), "pages": f.pages, "size": len(f.data)}
                     for f in files], "warnings": list(warnings)}
                 if playtest is not None and record is not None:
@@ -194,7 +200,7 @@ class OutputFolder:
                            f"the files there are as they were") from None
         return [self.folder / file.name for file in files]
 
-    def _remove_gone(self, manifest: dict, components: set[str]) -> list[Path]:
+    def _remove_gone(self, manifest: Json, components: set[str]) -> list[Path]:
         """Remove what earlier builds wrote for components the game no longer has, each only
         if it still holds what pnp wrote; a file changed since stays, and stays listed."""
         removed = []
@@ -296,7 +302,7 @@ class OutputFolder:
         if signal.SIGINT in caught:
             raise KeyboardInterrupt
 
-    def _checked_journal(self) -> dict:
+    def _checked_journal(self) -> Json:
         """The journal, if it is one pnp could have written here: every name it gives inside
         the folder, every file it would delete one of pnp's own temporary files. Anything else
         is one error that deletes nothing."""
@@ -362,7 +368,7 @@ class OutputFolder:
         except OSError:
             return False
 
-    def _read_json(self, name: str):
+    def _read_json(self, name: str) -> Any:
         """One of pnp's JSON files, read without following a link; FileNotFoundError for a
         link or anything but a plain file of a sensible size, as if it were not there."""
         try:
@@ -377,7 +383,7 @@ class OutputFolder:
                 raise FileNotFoundError(errno.ENOENT, "not a plain file of pnp's")
             return json.loads(handle.read().decode("utf-8"))
 
-    def _apply(self, journal: dict) -> None:
+    def _apply(self, journal: Json) -> None:
         for number, entry in enumerate(journal["renames"]):
             os.replace(self.folder / entry["part"], self.folder / entry["name"])
             if number == 0:
@@ -386,7 +392,7 @@ class OutputFolder:
         if journal["record"] is not None:   # None: a reprint, which leaves the record be
             self._write_json(journal.get("record_name", RECORD), journal["record"])
 
-    def _undo(self, journal: dict) -> None:
+    def _undo(self, journal: Json) -> None:
         """Put back every file as it was before the commit began."""
         for entry in journal["renames"]:
             target, part = self.target(entry["name"]), self.target(entry["part"])
@@ -405,7 +411,7 @@ class OutputFolder:
             self._write_json(MANIFEST, dict(sorted(journal.get("old_manifest", {}).items())))
         (self.folder / JOURNAL).unlink(missing_ok=True)
 
-    def _forget(self, journal: dict) -> None:
+    def _forget(self, journal: Json) -> None:
         """The commit is complete: the journal goes first (from here a kill leaves only pnp's
         own leftovers, cleared by the next build), then the kept old files."""
         (self.folder / JOURNAL).unlink(missing_ok=True)
@@ -414,7 +420,7 @@ class OutputFolder:
                 self.target(entry["old"]).unlink(missing_ok=True)
 
     @contextlib.contextmanager
-    def _locked(self):
+    def _locked(self) -> Iterator[None]:
         """The folder's lock, a plain file opened without following a link: a `.pnp.lock`
         that is a link (or a pipe) is refused, and never creates a file where it points."""
         path = self.folder / LOCK
@@ -442,7 +448,7 @@ class OutputFolder:
                 if leftover.is_file() and not leftover.is_symlink():
                     leftover.unlink(missing_ok=True)
 
-    def _read_manifest(self) -> dict:
+    def _read_manifest(self) -> Json:
         try:
             data = self._read_json(MANIFEST)
             return data if isinstance(data, dict) else {}
@@ -461,7 +467,7 @@ class OutputFolder:
                 continue
         return found
 
-    def _refuse_foreign(self, files, manifest: dict) -> None:
+    def _refuse_foreign(self, files: Sequence[OutputFile], manifest: Json) -> None:
         recorded = self._recorded()
         for file in files:
             target = self.target(file.name)
@@ -473,10 +479,10 @@ class OutputFolder:
                 raise PnpError(f"{display_path(target)} was not written by pnp, or was changed since; "
                                f"move it away or build into another --out folder")
 
-    def _stage(self, files) -> list[dict]:
+    def _stage(self, files: Sequence[OutputFile]) -> list[Json]:
         """Write each file in full beside its target and keep a link to the file it replaces;
         the journal's list of renames."""
-        staged: list[dict] = []
+        staged: list[Json] = []
         try:
             for file in files:
                 if self._holds(file.name, digest(file.data)):
@@ -484,7 +490,7 @@ class OutputFolder:
                 target = self.target(file.name)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 fd, temp = tempfile.mkstemp(prefix=f"{PART}{target.name}.", dir=target.parent)
-                entry = {"name": file.name, "part": _relative(temp, self.folder), "old": None,
+                entry: Json = {"name": file.name, "part": _relative(temp, self.folder), "old": None,
                          "digest": digest(file.data)}
                 staged.append(entry)
                 with os.fdopen(fd, "wb") as handle:
@@ -504,7 +510,7 @@ class OutputFolder:
             raise
         return staged
 
-    def _write_json(self, name: str, data) -> None:
+    def _write_json(self, name: str, data: object) -> None:
         fd, temp = tempfile.mkstemp(prefix=f"{PART}{name}.", dir=self.folder)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -528,7 +534,7 @@ HELD_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @contextlib.contextmanager
-def _holding_signals():
+def _holding_signals() -> Iterator[list[int]]:
     """Let the renames finish before Ctrl-C, SIGTERM or SIGHUP take effect (main thread only;
     SIGKILL can't be held, which is what the journal is for). Yields the signals caught: SIGTERM
     and SIGHUP act as soon as the block ends, a Ctrl-C is for the caller to raise."""

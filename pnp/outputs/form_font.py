@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream, PDFZCompress
+from reportlab.pdfgen.canvas import Canvas
 
 RESOURCE = "PnpForm"   # the field font's name in the form's resources
 
 
-def use_for_fields(canvas, font_name: str) -> str:
+def use_for_fields(canvas: Canvas, font_name: str) -> str:
     """Make `font_name` (a registered TrueType font) usable as a form field font on this canvas;
     returns the name to pass as the field's fontName."""
     form = canvas.acroForm
@@ -40,7 +41,7 @@ def use_for_fields(canvas, font_name: str) -> str:
     form.fonts[RESOURCE] = ref
     standard = form.makeFont
 
-    def make_font(name):
+    def make_font(name: str) -> tuple[str, str]:
         return (ref, RESOURCE) if name == font_name else standard(name)
 
     form.makeFont = make_font

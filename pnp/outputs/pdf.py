@@ -47,8 +47,8 @@ def draft_kind(kind: type[Canvas]) -> type[Canvas]:
     if not DRAFT.get():
         return kind
 
-    class DraftCanvas(kind):
-        def showPage(self):  # noqa: N802 - reportlab's name
+    class DraftCanvas(kind):   # type: ignore[misc]  # reportlab ships without types
+        def showPage(self) -> None:  # noqa: N802 - reportlab's name
             self.saveState()
             self.setFillColorRGB(0.8, 0.1, 0.1)
             self.setFont(starting_font(), 9)
@@ -59,7 +59,7 @@ def draft_kind(kind: type[Canvas]) -> type[Canvas]:
     return DraftCanvas
 
 
-def new_canvas(buffer: io.BytesIO, pagesize, title: str, kind: type[Canvas] = Canvas) -> Canvas:
+def new_canvas(buffer: io.BytesIO, pagesize: tuple[float, float], title: str, kind: type[Canvas] = Canvas) -> Canvas:
     # invariant=1: no creation date and a fixed document id, so the same input gives the same bytes
     canvas = draft_kind(kind)(buffer, pagesize=pagesize, invariant=1, pageCompression=1,
                     initialFontName=starting_font())

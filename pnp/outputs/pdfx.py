@@ -9,12 +9,17 @@ without an embedded profile. Opacity is dropped: PDF/X-1a has no transparency.""
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 from reportlab.lib.colors import CMYKColor, toColor
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.outputs.pdf import OutputFile
+
+if TYPE_CHECKING:   # pypdf is loaded only when a PDF/X file is made
+    from pypdf import PdfWriter
+    from pypdf.generic import StreamObject
 
 # ISO 15930-4: a PDF/X-1a:2003 file names the standard's version "PDF/X-1:2003" and the
 # conformance level within it "PDF/X-1a:2003" (the keys of the 2001 edition were both "PDF/X-1a:2001")
@@ -30,12 +35,12 @@ def rgb_to_cmyk(r: float, g: float, b: float) -> tuple[float, float, float, floa
     return ((1 - r - k) / (1 - k), (1 - g - k) / (1 - k), (1 - b - k) / (1 - k), k)
 
 
-def cmyk_colour(colour) -> CMYKColor:
+def cmyk_colour(colour: object) -> CMYKColor:
     """reportlab calls this for every colour set on the canvas or in text (enforceColorSpace)."""
-    colour = toColor(colour)
-    if isinstance(colour, CMYKColor):
-        return CMYKColor(colour.cyan, colour.magenta, colour.yellow, colour.black)
-    return CMYKColor(*rgb_to_cmyk(colour.red, colour.green, colour.blue))
+    known = toColor(colour)
+    if isinstance(known, CMYKColor):
+        return CMYKColor(known.cyan, known.magenta, known.yellow, known.black)
+    return CMYKColor(*rgb_to_cmyk(known.red, known.green, known.blue))
 
 
 def cmyk_image(image: Image.Image) -> Image.Image:
@@ -52,19 +57,20 @@ def cmyk_image(image: Image.Image) -> Image.Image:
     return Image.frombytes("CMYK", rgb.size, cmyk)
 
 
-class CmykCanvas(Canvas):
+class CmykCanvas(Canvas):   # type: ignore[misc]  # reportlab ships without types
     """A canvas that writes only CMYK or gray colours and images, and no transparency."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, enforceColorSpace=cmyk_colour, **kwargs)
 
-    def _setFillAlpha(self, alpha):     # PDF/X-1a forbids transparency
+    def _setFillAlpha(self, alpha: float) -> None:     # PDF/X-1a forbids transparency
         pass
 
-    def _setStrokeAlpha(self, alpha):
+    def _setStrokeAlpha(self, alpha: float) -> None:
         pass
 
-    def drawImage(self, image, x, y, width=None, height=None, mask=None, **kwargs):
+    def drawImage(self, image: Any, x: float, y: float, width: float | None = None,  # noqa: N802
+                  height: float | None = None, mask: object = None, **kwargs: Any) -> Any:
         from reportlab.lib.utils import ImageReader
         picture = image._image if isinstance(image, ImageReader) else Image.open(image)
         return super().drawImage(ImageReader(cmyk_image(picture)), x, y, width, height, mask=None, **kwargs)
@@ -98,7 +104,7 @@ def make_pdfx(file: OutputFile, title: str) -> OutputFile:
     return OutputFile(file.name, buffer.getvalue(), file.pages, file.component, file.note, file.role)
 
 
-def flatten_fields(writer) -> None:
+def flatten_fields(writer: PdfWriter) -> None:
     """Form fields printed as they look (PDF/X allows no annotation inside the bleed box): each
     widget's appearance drawn into its page where it lies, then the fields dropped."""
     from pypdf.generic import ContentStream, DictionaryObject, NameObject
@@ -129,7 +135,7 @@ def flatten_fields(writer) -> None:
         del writer._root_object[NameObject("/AcroForm")]
 
 
-def in_cmyk(stream, writer) -> None:
+def in_cmyk(stream: StreamObject, writer: PdfWriter) -> None:
     """A content stream's RGB colours (a field's border and fill) set as CMYK instead."""
     from pypdf.generic import ContentStream, FloatObject
     content = ContentStream(stream, writer)

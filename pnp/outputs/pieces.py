@@ -6,12 +6,12 @@ same compiled layout that draws home sheets."""
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.outputs.pdf import finish, new_canvas
+from pnp.outputs.pdf import OutputFile, finish, new_canvas
 
 
 class Piece(Protocol):
@@ -20,11 +20,12 @@ class Piece(Protocol):
     width: float
     height: float
 
-    def draw(self, canvas, card) -> None: ...
+    # Any: whatever card the layout above draws from (outputs sits below layout's Card protocol)
+    def draw(self, canvas: Canvas, card: Any) -> None: ...
 
 
-def pieces_pdf(pages: Sequence[tuple[Piece, Any]], bleed: float, title: str, name: str, before_each=None,
-               pdfx: bool = False):
+def pieces_pdf(pages: Sequence[tuple[Piece, Any]], bleed: float, title: str, name: str,
+               before_each: Callable[[int], None] | None = None, pdfx: bool = False) -> OutputFile:
     """A PDF with one page per (layout, card), each piece centred in its bleed; with `pdfx`,
     PDF/X-1a (CMYK only, see pnp.outputs.pdfx).
     `before_each(index)` is called before each piece is drawn (the preview links warnings to it)."""

@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pnp.config.game import Game
-    from pnp.outputs.folder import OutputFolder
+    from pnp.config.game import Component, Game
+    from pnp.outputs.folder import Json, OutputFolder
     from pnp.outputs.pdf import OutputFile
 
 
-def data_files(game: Game, component) -> set[Path]:
+def data_files(game: Game, component: Component) -> set[Path]:
     """The files (resolved) a component's own card data comes from: the data file or sheet,
     its fields file, a downloaded copy and its note."""
     name = component.reads()
@@ -43,7 +43,7 @@ def component_keys(game: Game, salt: str, read: Iterable[tuple[str, Path, bytes]
     """Each component's key, from `salt` (the build's code and options) and `read` (each file
     the build reads with its digest, pnp.inputs.BuildInputs.file_digests)."""
     own = {component.id: data_files(game, component) for component in game.components}
-    every_deck = set().union(*own.values())
+    every_deck: set[Path] = set().union(*own.values())
     shared = hashlib.sha256(salt.encode())
     data: dict[Path, bytes] = {}
     for name, path, digest in read:
@@ -73,12 +73,12 @@ class Reuse:
     """One build's components: which the last build's files can stand for, and what this build
     records of each for the next (`parts`, kept in the build record)."""
 
-    def __init__(self, folder: OutputFolder, keys: dict[str, str], last_record: dict | None):
+    def __init__(self, folder: OutputFolder, keys: dict[str, str], last_record: Json | None):
         self.folder = folder
         self.keys = keys
         last = (last_record or {}).get("components")
-        self.last: dict = last if isinstance(last, dict) else {}
-        self.parts: dict[str, dict] = {}
+        self.last: Json = last if isinstance(last, dict) else {}   # as the last record holds it
+        self.parts: dict[str, Json] = {}
 
     def reusable(self) -> set[str]:
         """The components the last build drew from the same keys (their files not yet checked)."""

@@ -29,13 +29,14 @@ def game_state(root: Path, game_id: str, kept: Record | None = None, diagnostics
     """The game in `root`, with its record: `kept` when a build made one, else worked out (the
     layouts compiled, nothing drawn)."""
     from pnp.render import BuildContext, PrintOptions
-    from pnp.kinds.deck import compile_deck_layouts
+    from pnp.kinds.deck import DeckComponent, compile_deck_layouts
     project = Project(root, diagnostics or Diagnostics())
     checked = project.check(game_id)   # rule problems do not matter here: this compares
     record = kept
     if record is None:
         ctx = BuildContext(project, checked.game, checked.decks, PrintOptions())
-        compiled: dict[str, tuple[Drawn, Drawn | None]] = {c.id: compile_deck_layouts(ctx, c, 0.0) for c in checked.game.components if c.is_deck}
+        compiled: dict[str, tuple[Drawn, Drawn | None]] = {
+            c.id: compile_deck_layouts(ctx, c, 0.0) for c in checked.game.components if isinstance(c, DeckComponent)}
         record = game_record(project.root, checked.game, checked.decks, compiled)
     return GameState(project, checked.game, checked.decks, kept_decks(record))
 

@@ -211,10 +211,9 @@ def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component) -> list[t
 def tile_labels(ctx: BuildContext, component) -> list[str]:
     """The names of a board's tiles, in page order (A1, A2, ... B1)."""
     from pnp.impose import tile_board
-    from pnp.units import Length
     from pnp.kinds.board import compile_board
     layout, _ = compile_board(ctx, component)
-    overlap = Length.parse(component.overlap, component.where_is("overlap")).points
+    overlap = component.overlap.points
     return [tile.label for tile in tile_board((layout.width, layout.height), paper_of(ctx), overlap)]
 
 
