@@ -57,12 +57,25 @@ class DeckFile:
 
 
 class Card(dict):
-    """One card's values; `label` names it in messages, `where` is its place in the file."""
+    """One card's values; `label` names it in messages, `where` is its place in the file.
+    Slots, not a dict of attributes per card: a 20,000-card deck is 20,000 of these."""
 
-    label: str = "?"
-    where: Where | None = None
-    item_lines: dict = {}   # a list or table field's line of each item (read-only here)
-    written: dict = {}   # a text field as written, where it took values from fields or facts (read-only here)
+    __slots__ = ("label", "where", "item_lines", "written")
+    label: str
+    where: Where | None
+    item_lines: dict   # a list or table field's line of each item (read-only here)
+    written: dict   # a text field as written, where it took values from fields or facts (read-only here)
+
+    def __getattr__(self, name: str) -> Any:
+        """An attribute never set has its default (a Card is made at C speed, no __init__)."""
+        try:
+            return _CARD_DEFAULTS[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+# shared, read-only: a card's own `written` is a new dict (pnp.contents.stated)
+_CARD_DEFAULTS: dict[str, Any] = {"label": "?", "where": None, "item_lines": {}, "written": {}}
 
 
 @dataclass
@@ -78,8 +91,8 @@ class Deck:
         cards = []
         for card in self.cards:
             copy = Card(card)
-            copy.__dict__.update(card.__dict__)
-            if "written" in card.__dict__:
+            copy.label, copy.where, copy.item_lines = card.label, card.where, card.item_lines
+            if card.written:
                 copy.written = dict(card.written)
             cards.append(copy)
         return Deck(self.path, self.fields, cards, list(self.counts), self.designed)

@@ -248,7 +248,7 @@ def fill_card_text(card: Card, fields: Mapping[str, FieldSpec], facts: Facts) ->
             return text_of(card.get(other))
         filled = OWN_FIELD.sub(own, filled)
         if filled != value:
-            if "written" not in card.__dict__:
+            if not card.written:   # the shared empty default: the card's own from here on
                 card.written = {}
             card.written[name] = value
             card[name] = filled
