@@ -27,7 +27,7 @@ from pnp.errors import PnpError, did_you_mean, is_row, known
 from pnp.units import Length
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)   # slots: one per card and field read, 60,000 in a 20,000-card deck
 class Where:
     """Where a value came from: file, line and the dotted path of the field."""
 
