@@ -25,7 +25,7 @@ BACK = """elements:
   - {kind: text, text: "BACK TOP", font: display, size: 9, colour: white, align: center, y: 3mm, h: 6mm}
 """
 TOKEN = """elements:
-  - {kind: box, fill: "#ffffff", bleed: true}
+  - {kind: box, fill: "#efe6d2", bleed: true}
   - {kind: ellipse, inset: 0.5mm, fill: "{colour}"}
   - {kind: text, text: "{name}", font: display, size: 8, colour: white, align: center, valign: middle}
 """

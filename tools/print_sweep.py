@@ -143,6 +143,8 @@ def sweep_home(job) -> list[str]:
     if result.returncode != 0:
         if "sheet layout" in result.stderr and "paper, not" in result.stderr:
             return []   # a sheet layout made for the other paper: refused, as it should be
+        if duplex == "fold" and "does not fit on half a sheet" in result.stderr:
+            return []   # a piece too big to fold: refused with the modes that print it
         return [f"{label}: build failed: {result.stderr.strip()[-400:]}"]
     excused = excused_cuts(result.stderr)
     problems = []
@@ -185,7 +187,8 @@ def sweep_home(job) -> list[str]:
                                                                  n + step < len(pages))]
             if step == 2:
                 # backs carry no marks: the sheet is cut from the front
-                problems += [f"{label}: {p}" for p in check_deck_page(pages[n + 1], paper_size, f"{path.name} p{n + 2}")
+                problems += [f"{label}: {p}" for p in check_deck_page(pages[n + 1], paper_size, f"{path.name} p{n + 2}",
+                                                                      shifted=max(map(abs, offset_xy)))
                              if "cut line" not in p]
                 problems += [f"{label}: {p}" for p in
                              check_backs(pages[n], pages[n + 1], paper_size, duplex, offset_xy, f"{path.name} p{n + 1}")]
