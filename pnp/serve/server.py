@@ -49,7 +49,9 @@ import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from pnp.errors import PnpError
@@ -75,6 +77,8 @@ LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
 GONE = (ConnectionError, TimeoutError)   # the client hung up or went quiet: not pnp's problem
 PAGE_HEADERS = {"X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'",
                 "Referrer-Policy": "no-referrer"}
+Built = list[tuple[str, Path, int, int]]   # each file a build wrote: name, path, pages, bytes
+Build = Callable[[dict[str, Any]], Built]   # a build with the page's print options (JSON)
 
 
 def asset(name: str) -> bytes:
@@ -84,12 +88,12 @@ def asset(name: str) -> bytes:
 class PreviewServer(ThreadingHTTPServer):
     daemon_threads = True     # an open event stream must not keep pnp from stopping
 
-    def __init__(self, address: tuple[str, int], live: LiveGame, build, editor: LayoutEditor | None = None):
+    def __init__(self, address: tuple[str, int], live: LiveGame, build: Build, editor: LayoutEditor | None = None):
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, PreviewHandler)
         self.live = live
-        self.build = build              # build(options: dict) -> list of (name, Path, pages, size)
+        self.build = build
         self.editor = editor            # None unless pnp serve --edit
         self.downloads: dict[str, Path] = {}
         self.stopping = threading.Event()
