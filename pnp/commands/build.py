@@ -201,7 +201,8 @@ def taken_over(ctx: BuildContext, component: Component, warnings: list[str]) -> 
         ctx.tick(component.steps(ctx.decks))
 
 
-def drawn_now(ctx: BuildContext, component: Component, reuse: Reuse, apart: Drawn | None = None) -> list[tuple[OutputFile, float | None]]:
+def drawn_now(ctx: BuildContext, component: Component, reuse: Reuse,
+              apart: Drawn | None = None) -> list[tuple[OutputFile, float | None]]:
     """A component drawn (or `apart`: as another process drew it, its files and warnings),
     its files and warnings noted for the next build to reuse."""
     if apart is not None:

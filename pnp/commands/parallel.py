@@ -22,7 +22,8 @@ Drawn = tuple[list[tuple["OutputFile", float | None]], list[str]]   # a componen
 
 MIN_PIECES = 100   # below this a build takes less time than starting the processes
 
-_work: tuple[BuildContext, dict[str, Component]] | None = None   # (context, components by id), set before the fork for the children
+# (context, components by id), set before the fork for the children
+_work: tuple[BuildContext, dict[str, Component]] | None = None
 
 
 def drawn_apart(ctx: BuildContext, components: list[Component], jobs: int) -> dict[str, Drawn]:

@@ -26,7 +26,8 @@ FAN_DEGREES = 36   # from the first card to the last
 SHOWN = 5          # cards in a picture unless chosen
 
 
-def showcase(ctx: BuildContext, component: Component, width: int, background: str, picks: tuple[str, ...]) -> list[OutputFile]:
+def showcase(ctx: BuildContext, component: Component, width: int, background: str,
+             picks: tuple[str, ...]) -> list[OutputFile]:
     cards = chosen_cards(ctx.decks[component.id], picks, component)
     card_width = width / (len(cards) + 1.5)   # the row: cards and gaps across the width
     front, _ = compile_deck_layouts(ctx, component, 0.0)

@@ -89,7 +89,8 @@ def reprint_game(project: Project, game_id: str, out: Path, paper: str | None, o
     return [Reprinted(path, file.pages, len(file.data), note) for path, (file, note) in zip(paths, files)], name
 
 
-def deck_reprint(ctx: BuildContext, component: Component, changes: list[CardChange], since: str) -> tuple[OutputFile, str]:
+def deck_reprint(ctx: BuildContext, component: Component, changes: list[CardChange],
+                 since: str) -> tuple[OutputFile, str]:
     """The deck's cards to print again, behind a cover that says what to pull and add."""
     deck = ctx.decks[component.id]
     again = {c.key: c.reprinted for c in changes if c.reprinted and c.new_card is not None}
