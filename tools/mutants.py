@@ -70,14 +70,16 @@ def copy_tree(into: Path) -> None:
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
                             cwd=REPO, check=True, capture_output=True).stdout.decode().split("\0")
     for name in filter(None, listed):
-        source = REPO / name
-        if source.is_file():   # a tracked file deleted in the working tree is left out
-            (into / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, into / name)
+        source, target = REPO / name, into / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_symlink():   # fonts/ -> pnp/bundled/fonts: a link in the copy too
+            target.symlink_to(os.readlink(source))
+        elif source.is_file():   # a tracked file deleted in the working tree is left out
+            shutil.copy2(source, target)
 
 
-def run_tests(mutant: Mutant, root: Path) -> tuple[str, float]:
-    """'caught', 'survived' or 'timed out', and the seconds the tests took."""
+def run_tests(mutant: Mutant, root: Path) -> tuple[str, float, str]:
+    """'caught', 'survived' or 'timed out', the seconds the tests took and the test that failed."""
     env = dict(os.environ, PYTHONPATH=str(root), PYTHONDONTWRITEBYTECODE="1")   # no stale .pyc of a same-size edit
     command = ["nice", sys.executable, "-m", "pytest", "-x", "-q", "-n", "1", "-p", "no:cacheprovider",
                *shlex.split(mutant.tests)]
@@ -85,12 +87,13 @@ def run_tests(mutant: Mutant, root: Path) -> tuple[str, float]:
     try:
         done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=mutant.timeout)
     except subprocess.TimeoutExpired:
-        return "timed out", time.monotonic() - started
+        return "timed out", time.monotonic() - started, ""
     spent = time.monotonic() - started
     if done.returncode == 0:
-        return "survived", spent
+        return "survived", spent, ""
     if done.returncode in (1, 2):   # tests failed, or collecting them did
-        return "caught", spent
+        failed = next((line for line in done.stdout.splitlines() if line.startswith(("FAILED ", "ERROR "))), "")
+        return "caught", spent, failed
     raise SystemExit(f"{mutant.id}: pytest exited {done.returncode} (wrong test arguments?):\n{done.stdout[-2000:]}")
 
 
@@ -106,8 +109,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("ids", nargs="*", help="run only these mutants")
     parser.add_argument("--check", action="store_true", help="only check that every mutant still applies")
+    parser.add_argument("--list", type=Path, default=MUTANTS, help="the mutants' file (default: tools/mutants.yaml)")
     arguments = parser.parse_args()
-    mutants = load()
+    mutants = load(arguments.list)
     unknown = set(arguments.ids) - {m.id for m in mutants}
     if unknown:
         raise SystemExit(f"no mutant named {', '.join(sorted(unknown))}")
@@ -130,11 +134,13 @@ def main() -> int:
             original = path.read_text(encoding="utf-8")
             path.write_text(original.replace(mutant.old, mutant.new, 1), encoding="utf-8")
             try:
-                outcome, spent = run_tests(mutant, root)
+                outcome, spent, failed = run_tests(mutant, root)
             finally:
                 path.write_text(original, encoding="utf-8")
             results.setdefault(outcome, []).append(mutant.id)
             print(f"{outcome:>9}  {mutant.id:<28} {spent:6.0f} s  {mutant.file}: {mutant.why}", flush=True)
+            if failed:   # which test caught it, to check it was this bug and not a flaky test
+                print(f"{'':>11}{failed[:160]}", flush=True)
     print(", ".join(f"{len(ids)} {outcome}" for outcome, ids in sorted(results.items())))
     for outcome in ("survived", "timed out"):
         if results.get(outcome):
