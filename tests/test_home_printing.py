@@ -97,3 +97,11 @@ def test_each_back_prints_behind_its_own_front_whichever_edge_the_sheet_turns_on
         names = [text.split()[0] for text in names_in_boxes(path, 0, fronts)]   # the name comes first
         assert len(set(names)) > 1                               # different cards
         assert names_in_boxes(path, 1, behind) == names, duplex
+
+
+def test_the_print_all_cover_counts_sheets_of_paper_not_pages(mini, tmp_path):
+    """Six mini cards with backs: one sheet printed on both sides (two pages), which the cover
+    must call one sheet, or the player loads twice the paper."""
+    build(mini, "mini", tmp_path)
+    cover = " ".join(pdf(tmp_path / "mini/mini-print-all-a4.pdf").pages[0].extract_text().split())
+    assert "(pages 3-4)" in cover and "double-sided, 1 sheet:" in cover
