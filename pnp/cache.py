@@ -10,9 +10,14 @@ from __future__ import annotations
 import hashlib
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pnp import __version__
 from pnp.inputs import BuildInputs
+
+if TYPE_CHECKING:
+    from pnp.config.shop import ShopPreset
+    from pnp.options import PrintOptions
 
 SALT = "pnp-cache-2"   # 2: files counted by their digests, components keyed one by one
 PACKAGE = Path(__file__).resolve().parent
@@ -28,13 +33,14 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-def fingerprint(root: Path, game_id: str, options, paper: str | None, shops: tuple) -> str:
+def fingerprint(root: Path, game_id: str, options: PrintOptions, paper: str | None,
+                shops: tuple[ShopPreset, ...]) -> str:
     """The key of one build: what BuildInputs says it reads, the options and pnp's code."""
     return inputs_read(root, game_id, options, paper, shops)[0]
 
 
-def inputs_read(root: Path, game_id: str, options, paper: str | None,
-                shops: tuple) -> tuple[str, list[tuple[str, Path, bytes]]]:
+def inputs_read(root: Path, game_id: str, options: PrintOptions, paper: str | None,
+                shops: tuple[ShopPreset, ...]) -> tuple[str, list[tuple[str, Path, bytes]]]:
     """The key of one build and the digest of each file it reads, taken in one pass (the
     keys of its components, pnp.outputs.reuse, are made from the same reading)."""
     inputs = BuildInputs(Path(root), (game_id,), options, paper, shops)

@@ -6,14 +6,20 @@ import math
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from pnp import __version__
-from pnp.cli_request import PAPER_HELP, build_request_options, usage_error
+from pnp.cli_request import PAPER_HELP, Option, build_request_options, usage_error
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.inputs import SHARED_FOLDERS
 from pnp.request import BuildRequest, UsageProblem
+
+if TYPE_CHECKING:   # loaded by the commands that need them: `pnp --help` stays quick
+    from pnp.config.shop import ShopPreset
+    from pnp.diagnostics import Report
+    from pnp.project import Project
 
 ROOT_HELP = "Folder holding card_data/, layouts/ and fonts/ (default: the current folder)."
 
@@ -23,7 +29,7 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
-def open_project(root: Path, report=None):
+def open_project(root: Path, report: Report | None = None) -> Project:
     """The project at `root`, telling its warnings to `report` (a pnp.diagnostics.Report)."""
     from pnp.project import Project
     try:
@@ -32,7 +38,7 @@ def open_project(root: Path, report=None):
         raise click.UsageError(str(exc)) from None
 
 
-def chosen_games(project, games: tuple[str, ...], every: bool) -> list[str]:
+def chosen_games(project: Project, games: tuple[str, ...], every: bool) -> list[str]:
     """The game ids to work on; an unknown id is a usage error that lists the known ones."""
     available = project.game_ids()
     if every:
@@ -47,7 +53,7 @@ def chosen_games(project, games: tuple[str, ...], every: bool) -> list[str]:
     return list(games)
 
 
-def chosen_shops(project, request: BuildRequest) -> list:
+def chosen_shops(project: Project, request: BuildRequest) -> list[ShopPreset]:
     """The shop presets a request names, loaded: an unknown name is a usage error, a preset
     with a mistake an error naming its line."""
     try:
@@ -80,7 +86,7 @@ def checked_out(root: Path, out: Path) -> Path:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(version=__version__, prog_name="pnp")
-def cli():
+def cli() -> None:
     """pnp turns YAML card and game data into print-and-play PDFs.
 
     \b
@@ -94,11 +100,11 @@ def cli():
 game_option = click.option("--game", "games", multiple=True, metavar="ID",
                            help="A game id (a folder in card_data/). Repeat for several.")
 all_option = click.option("--all", "every", is_flag=True, help="Every game in card_data/.")
-def paper_option(help_text: str = PAPER_HELP):
+def paper_option(help_text: str = PAPER_HELP) -> Option:
     return click.option("--paper", type=click.Choice(["letter", "a4"]), help=help_text)
 
 
-def out_option(help_text: str = "Output folder; each game writes into OUT/ID/."):
+def out_option(help_text: str = "Output folder; each game writes into OUT/ID/.") -> Option:
     return click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
                         show_default=True, help=help_text)
 
@@ -131,7 +137,8 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
               help="Processes to draw components in at once (default: the number of cores); the "
               "files are the same whatever the number.")
 @since_option
-def build(games, every, out, root, request, refresh, quiet, reprint, since, jobs):
+def build(games: tuple[str, ...], every: bool, out: Path, root: Path, request: BuildRequest, refresh: bool,
+          quiet: bool, reprint: bool, since: str | None, jobs: int | None) -> None:
     """Build print-ready PDFs for one or more games.
 
     \b
@@ -156,7 +163,7 @@ def build(games, every, out, root, request, refresh, quiet, reprint, since, jobs
                                    "leave out --lang and --shop")
         from pnp.playtest.reprint import reprint_game
 
-        def reprint_one(game_id):
+        def reprint_one(game_id: str) -> None:
             written, name = reprint_game(project, game_id, out, request.paper, request.options_for(), since)
             if not written:
                 click.echo(f"{game_id}: nothing to reprint, no card or board changed since {name}; "
@@ -178,7 +185,7 @@ def build(games, every, out, root, request, refresh, quiet, reprint, since, jobs
 @game_option
 @all_option
 @root_option
-def validate(games, every, root):
+def validate(games: tuple[str, ...], every: bool, root: Path) -> None:
     """Check games' data and deck composition against their rules, and draw every piece and
     translation in memory as a build would (its warnings too), writing no files.
 
@@ -218,7 +225,9 @@ def validate(games, every, root):
               "its old face beside the new with what differs boxed in red (OUT/ID/proof/DECK-changes.png).")
 @since_option
 @root_option
-def proof(games, every, paper, out, guides, showcase, width, background, picks, changes, since, root):
+def proof(games: tuple[str, ...], every: bool, paper: str | None, out: Path, guides: bool, showcase: bool,
+          width: int, background: str, picks: tuple[str, ...], changes: bool, since: str | None,
+          root: Path) -> None:
     """Write PNG proofs to check on screen: a contact sheet of every card face per deck, and
     each printed page at screen resolution.
 
@@ -268,7 +277,7 @@ def proof(games, every, paper, out, guides, showcase, width, background, picks, 
 @root_option
 @since_option
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing; the exit status is 0 either way.")
-def diff(games, every, out, root, since, quiet):
+def diff(games: tuple[str, ...], every: bool, out: Path, root: Path, since: str | None, quiet: bool) -> None:
     """List the cards changed since the last build: added, removed, with another count, and
     each changed field with its old and new value and the file and line to find it.
 
@@ -305,7 +314,8 @@ def diff(games, every, out, root, since, quiet):
               help="Try another count for a card (by its name; RUN (2) for the second RUN), "
               "without editing the data. Repeatable.")
 @root_option
-def odds(game_id, deck_id, hand, wheres, at_least, sum_field, counts, root):
+def odds(game_id: str, deck_id: str | None, hand: int, wheres: tuple[str, ...], at_least: int | None,
+         sum_field: str | None, counts: tuple[str, ...], root: Path) -> None:
     """Exact odds of a hand from a deck's counts: at least K cards that match a condition, and
     a numeric field's sum. No sampling: every figure is a count of hands.
 
@@ -352,7 +362,8 @@ def odds(game_id, deck_id, hand, wheres, at_least, sum_field, counts, root):
               default=0.5, show_default=True,
               help="Seconds between looks at the files where the system can't report changes "
               "(some network drives); elsewhere each save is seen at once.")
-def watch(games, every, out, root, request, interval):
+def watch(games: tuple[str, ...], every: bool, out: Path, root: Path, request: BuildRequest,
+          interval: float) -> None:
     """Rebuild a game each time you save one of its files, layouts or fonts, with the print
     options a build takes. Stop with Ctrl-C.
 
@@ -386,7 +397,7 @@ def watch(games, every, out, root, request, interval):
 @click.option("--edit", is_flag=True,
               help="Let the page move, resize and retype a card's elements and save them to the layout's "
               "YAML (only this game's layout files in layouts/; every write needs the page's session token).")
-def serve(game_id, out, root, port, host, edit):
+def serve(game_id: str, out: Path, root: Path, port: int, host: str, edit: bool) -> None:
     """Show a game in your browser and update it live as you save its files.
 
     Every card face and back, sheets, boards and rule-sheet pages as pictures; click a card for
@@ -420,7 +431,7 @@ def serve(game_id, out, root, port, host, edit):
               show_default=True, help="How you will print it: the same as for your cards.")
 @out_option("Output folder; the sheet goes into OUT/calibration/.")
 @root_option
-def calibrate(paper, duplex, out, root):
+def calibrate(paper: str, duplex: str, out: Path, root: Path) -> None:
     """Write a two-sided sheet that measures how far your printer shifts the back side.
 
     Print it double-sided, hold it to the light and read the offset for --back-offset.
@@ -446,7 +457,7 @@ def calibrate(paper, duplex, out, root):
               help="Start from a spreadsheet you have (.csv, .tsv, .xlsx): the deck reads a copy of "
                    "it, with fields typed from its columns and a front showing every column.")
 @root_option
-def new(game_id, title, data, root):
+def new(game_id: str, title: str | None, data: Path | None, root: Path) -> None:
     """Start a new game: a small deck, its layouts and a rule sheet, ready to build and edit.
 
     Any folder will do: in an empty one this starts a project (card_data/, layouts/) that draws
@@ -472,7 +483,7 @@ def new(game_id, title, data, root):
 @click.option("--game", "game_id", required=True, metavar="ID", help="The game to translate.")
 @click.option("--lang", "code", required=True, metavar="CODE", help="The language: de, he, ar, pt-BR ...")
 @root_option
-def translate(game_id, code, root):
+def translate(game_id: str, code: str, root: Path) -> None:
     """Write (or bring up to date) a game's translation file, card_data/ID/lang/CODE.yaml, with
     every string to translate beside its source; fill in the empty texts, then build with --lang.
 
@@ -500,7 +511,7 @@ def display(path: Path) -> str:
 
 @cli.command(name="list")
 @root_option
-def list_games(root):
+def list_games(root: Path) -> None:
     """List the games found, their components and card counts.
 
     \b
@@ -516,14 +527,14 @@ def list_games(root):
         fail(str(exc))
 
 
-def conclude(report) -> None:
+def conclude(report: Report) -> None:
     """The warnings gathered on the way, and exit status 1 if any game failed."""
     report.tell_warnings()
     if report.exit_status:
         sys.exit(report.exit_status)
 
 
-def main():
+def main() -> None:
     """Run the CLI. A PnpError that escapes a command is still one sentence; anything else is
     a bug in pnp, reported in one line too unless PNP_DEBUG asks for the traceback."""
     try:

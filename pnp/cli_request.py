@@ -16,6 +16,9 @@ import click
 
 from pnp.request import DUPLEX, PAPERS, BuildRequest, UsageProblem, parse_bleed, parse_offset
 
+Command = Callable[..., Any]
+Option = Callable[[Command], Command]   # what click.option gives: a command's decorator
+
 
 def usage_error(exc: UsageProblem) -> click.UsageError:
     """A UsageProblem as click tells usage errors (exit status 2)."""
@@ -26,7 +29,7 @@ def usage_error(exc: UsageProblem) -> click.UsageError:
 
 def parsed_with(parse: Callable[[Any], Any]) -> Callable[[Any, Any, Any], Any]:
     """A click callback around a pnp.request parser: its UsageProblem is click's BadParameter."""
-    def callback(_ctx, _param, value):
+    def callback(_ctx: click.Context, _param: click.Parameter, value: Any) -> Any:
         try:
             return parse(value)
         except UsageProblem as exc:
@@ -38,7 +41,7 @@ PAPER_HELP = "Paper size (default: the game's own, usually letter)."
 LANG_HELP = ("Build in a language the game has a translation for (card_data/ID/lang/CODE.yaml); "
              "repeat for several, or 'all'. Files get the code in their names (cards-letter-de.pdf).")
 
-REQUEST_OPTIONS: dict[str, Callable[[str], Callable]] = {
+REQUEST_OPTIONS: dict[str, Callable[[str], Option]] = {
     # each takes its help text (a command may word it for itself) and gives the click option
     "paper": lambda help: click.option("--paper", type=click.Choice(PAPERS), help=help),
     "duplex": lambda help: click.option(
@@ -74,14 +77,14 @@ REQUEST_HELP = {
 }
 
 
-def build_request_options(**helps: str) -> Callable[[Callable], Callable]:
+def build_request_options(**helps: str) -> Option:
     """Decorate a command with every option of a BuildRequest; it is called with `request=`.
     Keyword arguments word an option's help for this command (e.g. langs="...")."""
     names = [f.name for f in fields(BuildRequest)]
     missing = set(names) ^ set(REQUEST_OPTIONS)
     assert not missing, f"BuildRequest fields and their options differ: {sorted(missing)}"
 
-    def decorate(command: Callable) -> Callable:
+    def decorate(command: Command) -> Command:
         @functools.wraps(command)
         def with_request(**kwargs: Any) -> Any:
             asked = {name: kwargs.pop(name) for name in names}
@@ -92,7 +95,8 @@ def build_request_options(**helps: str) -> Callable[[Callable], Callable]:
                 raise usage_error(exc) from None
             return command(request=request, **kwargs)
 
+        optioned: Command = with_request
         for name in reversed(names):   # click lists options in the order they are applied, last first
-            with_request = REQUEST_OPTIONS[name](helps.get(name, REQUEST_HELP[name]))(with_request)
-        return with_request
+            optioned = REQUEST_OPTIONS[name](helps.get(name, REQUEST_HELP[name]))(optioned)
+        return optioned
     return decorate

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from pnp.yaml_source import type_name
-from pnp.errors import did_you_mean
+from pnp.errors import PnpError, did_you_mean
+
+if TYPE_CHECKING:
+    from reportlab.lib.colors import Color
 
 POINTS_PER = {"pt": 1.0, "in": 72.0, "mm": 72.0 / 25.4, "cm": 72.0 / 2.54}
 MAX_NUMBER = 100_000   # in any unit: 100 m, or 1,000 times a piece; past it a length is a typo
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*([a-z%]*)\s*$")
+
+
+class Located(Protocol):
+    """Where a value was written (pnp.config.typed.Where, a floor up): it words the error."""
+
+    def error(self, message: str, hint: str | None = None) -> PnpError: ...
 
 
 @dataclass(frozen=True)
@@ -21,7 +31,7 @@ class Length:
     percent: float | None = None
 
     @classmethod
-    def parse(cls, value, where) -> "Length":
+    def parse(cls, value: object, where: Located) -> "Length":
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             if value != value:   # NaN
                 raise where.error("a length must be a number with a unit, not NaN")
@@ -102,7 +112,7 @@ def colour_problem(text: str) -> str | None:
             + (f" ({hint})" if hint else ""))
 
 
-def parse_colour(text: str):
+def parse_colour(text: str) -> Color | None:
     """A reportlab colour for '#rrggbb', '#rgb' or a CSS colour name; None for 'none'.
 
     Raises ValueError with a sentence when the text is not a colour."""
@@ -121,5 +131,5 @@ def parse_colour(text: str):
     return rl_colors.getAllNamedColors()[text.lower()]
 
 
-def colour_hex(colour) -> str:
+def colour_hex(colour: Color | None) -> str:
     return colour.hexval()[2:] if colour is not None else "none"

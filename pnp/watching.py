@@ -27,7 +27,7 @@ def watched_folders(root: Path, game_ids: list[str]) -> list[Path]:
 class EditorNoise(watchfiles.DefaultFilter):
     """Leave out what editors write beside a file while saving it: swap, backup and lock files."""
 
-    def __call__(self, change, path: str) -> bool:
+    def __call__(self, change: watchfiles.Change, path: str) -> bool:
         name = Path(path).name
         if name.startswith((".~lock.", "~$", ".#")) or name.endswith((".tmp", ".part", ".kate-swp")):
             return False

@@ -65,3 +65,25 @@ def test_the_preview_pictures_are_drawn_again_when_a_shop_or_sheet_layout_change
     (tmp_path / "shops").mkdir()
     (tmp_path / "shops/mine.yaml").write_text("name: mine\n")
     assert look() != after_sheet
+
+
+def test_an_editors_temporary_and_lock_files_are_not_changes(mini):
+    """Saving in an editor writes files beside the one saved (a .tmp to rename, a lock, a
+    backup): watch and serve rebuild for the saved file, not for each of those."""
+    import threading
+    import time
+    from pnp.watching import changes
+    stop = threading.Event()
+    seen = changes(mini, ["mini"], stop, poll_seconds=0.1)
+    next(seen)   # the folders are watched from here on
+    folder = mini / "card_data/mini"
+    for name in ("cards.yaml.tmp", "cards.yaml.part", ".~lock.cards.yaml#", ".#cards.yaml", "~$cards.xlsx"):
+        (folder / name).write_text("an editor's own file")
+    (folder / "rules.md").write_text((folder / "rules.md").read_text() + "\nOne more rule.\n")
+    found: set = set()
+    deadline = time.monotonic() + 20
+    while "rules.md" not in {path.name for path in found} and time.monotonic() < deadline:
+        found |= next(seen)
+    stop.set()
+    seen.close()
+    assert {path.name for path in found} == {"rules.md"}

@@ -46,6 +46,14 @@ def test_bad_option_value_is_a_usage_error():
     assert result.exit_code == 2 and "two numbers" in result.stderr
 
 
+def test_a_back_offset_past_a_printers_shift_is_refused_either_way(tmp_path):
+    """Over 20 mm, right or down, is a typo (a printer shifts a side by a millimetre or two)."""
+    for offset in ("25,0", "0,25", "-25,0", "0,-25"):
+        result = run("build", "--game", "12th-player", "--out", str(tmp_path), "--back-offset", offset, root=REPO)
+        assert result.exit_code == 2 and "not a printer's shift" in result.stderr, offset
+    assert not list(tmp_path.iterdir())   # nothing built
+
+
 def test_validate_passes_for_the_bundled_game():
     result = run("validate", "--game", "12th-player", root=REPO)
     assert result.exit_code == 0, result.stderr

@@ -70,3 +70,38 @@ def test_the_calibration_sheet_puts_its_rulers_where_the_front_cross_lands(tmp_p
         expected_y = cy if duplex == "long-edge" else 792 - cy
         y_zero = min(zeros, key=lambda z: z[2])
         assert abs(y_zero[2] - (expected_y - 2)) < 3
+
+
+def names_in_boxes(path, page_index: int, boxes) -> list[str]:
+    """The text drawn inside each (x, y, width, height) box of a page, read by pdfium."""
+    import pypdfium2
+    text = pypdfium2.PdfDocument(str(path))[page_index].get_textpage()
+    return [" ".join(text.get_text_bounded(x + 1, y + 1, x + w - 1, y + h - 1).split()) for x, y, w, h in boxes]
+
+
+def test_each_back_prints_behind_its_own_front_whichever_edge_the_sheet_turns_on(mini, tmp_path):
+    """Backs that differ by card (here the back shows the card's name): after the printer turns
+    the sheet over, each card's back must land behind that card's front, for every duplex."""
+    back = mini / "layouts/mini/back.yaml"
+    back.write_text(back.read_text().replace("text: MINI", "text: '{name}'"))
+    for duplex in ("long-edge", "short-edge"):
+        build(mini, "mini", tmp_path / duplex, "--duplex", duplex)
+        path = next((tmp_path / duplex / "mini").glob("cards-a4*.pdf"))
+        reader = pdf(path)
+        height = float(reader.pages[0].mediabox.height)
+        fronts = placements(reader.pages[0])
+        # where a front's box lands on the back page once the sheet is turned over
+        width = float(reader.pages[0].mediabox.width)
+        behind = [(width - x - w, y, w, h) if duplex == "long-edge" else (x, height - y - h, w, h)
+                  for x, y, w, h in fronts]
+        names = [text.split()[0] for text in names_in_boxes(path, 0, fronts)]   # the name comes first
+        assert len(set(names)) > 1                               # different cards
+        assert names_in_boxes(path, 1, behind) == names, duplex
+
+
+def test_the_print_all_cover_counts_sheets_of_paper_not_pages(mini, tmp_path):
+    """Six mini cards with backs: one sheet printed on both sides (two pages), which the cover
+    must call one sheet, or the player loads twice the paper."""
+    build(mini, "mini", tmp_path)
+    cover = " ".join(pdf(tmp_path / "mini/mini-print-all-a4.pdf").pages[0].extract_text().split())
+    assert "(pages 3-4)" in cover and "double-sided, 1 sheet:" in cover

@@ -70,6 +70,14 @@ def test_when_draws_an_element_only_for_cards_that_have_the_field(mini, tmp_path
     assert card_pixel(path, 0, boxes[5], 4.5, 4.5) == (0x22, 0x44, 0x66)  # a Bishop
 
 
+def test_a_three_digit_colour_is_each_digit_doubled(mini, tmp_path):
+    """'#c08' is CSS's short form of '#cc0088', as a designer expects it to print."""
+    add_elements(mini, "  - {kind: box, fill: '#c08', x: 2mm, y: 2mm, w: 5mm, h: 5mm}\n")
+    build(mini, "mini", tmp_path)
+    path = tmp_path / "mini/cards-a4.pdf"
+    assert card_pixel(path, 0, placements(pdf(path).pages[0])[0], 4.5, 4.5) == (0xcc, 0, 0x88)
+
+
 def test_rotated_text_reads_upside_down_in_its_box(mini, tmp_path):
     add_elements(mini, "  - {kind: text, text: 'UPSIDE', rotate: 180, font: display, size: 9, colour: white, "
                        "x: 0, y: 56mm, w: 100%, h: 6mm, align: center}\n")

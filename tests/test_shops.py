@@ -51,6 +51,19 @@ def test_pngs_are_pictures_of_the_same_drawing_as_the_pdf(mini, tmp_path):
         assert image.getpixel((image.width // 2, image.height - 3)) == (0x22, 0x44, 0x66)
 
 
+def test_a_shop_gets_one_picture_of_each_card_however_many_copies_it_has(mini, tmp_path):
+    """Four Knights and two Bishops: two fronts, the Knight's marked x4, the Bishop's x2, and
+    the Bishop's is a picture of the Bishop (not a second Knight)."""
+    shop_build(mini, tmp_path, "tgc")
+    folder = tmp_path / "mini/tgc/cards"
+    assert sorted(path.name for path in folder.glob("*-front*.png")) == ["cards-001-front-x4.png",
+                                                                         "cards-002-front-x2.png"]
+    with Image.open(folder / "cards-001-front-x4.png") as knight, Image.open(folder / "cards-002-front-x2.png") as bishop:
+        assert knight.tobytes() != bishop.tobytes(), "the second front is a picture of the first card"
+    rows = list(csv.reader((tmp_path / "mini/tgc/manifest.csv").open(encoding="utf-8")))
+    assert [row[1:3] for row in rows[1:]] == [["Knight", "4"], ["Bishop", "2"]]
+
+
 def test_drivethru_pdf_orders_back_front_with_trim_and_bleed_boxes(mini, tmp_path):
     shop_build(mini, tmp_path, "drivethru")
     reader = pdf(tmp_path / "mini/drivethru/cards.pdf")

@@ -39,6 +39,15 @@ def test_every_deck_id_points_at_a_sheet_cell_with_the_right_card(mini, tmp_path
         assert colour == {"Knight": KNIGHT, "Bishop": BISHOP}[card["Nickname"]]
 
 
+def test_a_deck_arrives_face_down_on_the_table(mini, tmp_path):
+    """Tabletop Simulator lays a deck as its Transform says: turned 180 degrees about Z it lies
+    face down, as a deck to draw from should (0 would show the top card)."""
+    _, save = tts_build(mini, tmp_path)
+    [deck] = save["ObjectStates"]
+    for placed in [deck] + deck["ContainedObjects"]:
+        assert (placed["Transform"]["rotY"], placed["Transform"]["rotZ"]) == (180.0, 180.0)
+
+
 def test_sheet_holds_the_cards_and_the_hidden_card_within_4096_px(mini, tmp_path):
     folder, save = tts_build(mini, tmp_path)
     custom = save["ObjectStates"][0]["CustomDeck"]["1"]

@@ -19,11 +19,15 @@ from pnp.inputs import BuildInputs
 from pnp.request import BuildRequest
 
 if TYPE_CHECKING:   # the drawing code is imported only once a build has something to draw
+    from pnp.commands.parallel import Drawn
     from pnp.commands.progress import ProgressBar
+    from pnp.config.game import Component, Game
+    from pnp.config.shop import ShopPreset
     from pnp.outputs.pdf import OutputFile
     from pnp.outputs.reuse import Reuse
     from pnp.project import Project
     from pnp.options import PrintOptions
+    from pnp.render import BuildContext
 
 
 @dataclass
@@ -37,7 +41,8 @@ class Written:
 
 
 def build_game(project: Project, game_id: str, out: Path, paper: str | None,
-               options: PrintOptions, shops: Sequence = (), progress=None,
+               options: PrintOptions, shops: Sequence[ShopPreset] = (),
+               progress: Callable[[int], Callable[..., None]] | None = None,
                keep_printed: bool = False, jobs: int = 1) -> list[Written]:
     """Build every component of one game into out/<game_id>/.
 
@@ -118,7 +123,7 @@ def stands_in(folder: OutputFolder) -> bool:
     return isinstance(playtest, dict) and bool(playtest.get("kept"))
 
 
-def output_components(game) -> set[str]:
+def output_components(game: Game) -> set[str]:
     """What a file in the output folder may be made for: a component of the game, in the
     game's language or one it has a translation for. A file made for anything else (a
     component or a translation since removed) goes."""
@@ -133,8 +138,8 @@ def made_for(component_id: str, lang: str | None) -> str:
     return f"{component_id}@{lang}" if lang else component_id
 
 
-def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int, reuse: Reuse,
-               jobs: int = 1) -> list:
+def render_all(ctx: BuildContext, game: Game, game_id: str, options: PrintOptions, shops: Sequence[ShopPreset],
+               steps: int, reuse: Reuse, jobs: int = 1) -> list[tuple[OutputFile, float | None]]:
     """Every file of a build, in memory, each with the time it took (None: taken from the last
     build, `reuse`). The pieces are drawn from `ctx.game` (translated in a translated build);
     the print-all cover is pnp's own page and names the parts as `game` does."""
@@ -173,7 +178,7 @@ def render_all(ctx, game, game_id: str, options: PrintOptions, shops, steps: int
     return rendered
 
 
-def reused(ctx, component, reuse: Reuse) -> list[tuple[OutputFile, float | None]]:
+def reused(ctx: BuildContext, component: Component, reuse: Reuse) -> list[tuple[OutputFile, float | None]]:
     """A component's files as the last build wrote them, when it read the same (its warnings
     told again); [] when it must be drawn."""
     kept = reuse.kept(component.id)
@@ -183,7 +188,7 @@ def reused(ctx, component, reuse: Reuse) -> list[tuple[OutputFile, float | None]
     return [(file, None) for file in kept.files]
 
 
-def taken_over(ctx, component, warnings: list[str]) -> None:
+def taken_over(ctx: BuildContext, component: Component, warnings: list[str]) -> None:
     """What drawing a component here would have done besides its files, for one drawn
     elsewhere (by the last build, or another process): its warnings told, its progress, and
     a deck's layouts compiled, which the build record's cards come from."""
@@ -191,12 +196,14 @@ def taken_over(ctx, component, warnings: list[str]) -> None:
         ctx.project.diagnostics.warn(warning)
     if component.is_deck:
         if not ctx.options.lang:   # a translated build keeps no cards in its record
-            from pnp.kinds.deck import compile_deck_layouts
+            from pnp.kinds.deck import DeckComponent, compile_deck_layouts
+            assert isinstance(component, DeckComponent)   # the only kind that is a deck
             ctx.compiled[component.id] = compile_deck_layouts(ctx, component, ctx.options.bleed)
         ctx.tick(component.steps(ctx.decks))
 
 
-def drawn_now(ctx, component, reuse: Reuse, apart=None) -> list[tuple[OutputFile, float | None]]:
+def drawn_now(ctx: BuildContext, component: Component, reuse: Reuse,
+              apart: Drawn | None = None) -> list[tuple[OutputFile, float | None]]:
     """A component drawn (or `apart`: as another process drew it, its files and warnings),
     its files and warnings noted for the next build to reuse."""
     if apart is not None:
@@ -210,14 +217,14 @@ def drawn_now(ctx, component, reuse: Reuse, apart=None) -> list[tuple[OutputFile
     return files
 
 
-def distinct_names(game, files: list[OutputFile], game_id: str, options: PrintOptions) -> None:
+def distinct_names(game: Game, files: list[OutputFile], game_id: str, options: PrintOptions) -> None:
     """No two files of a build share a name (one would silently replace the other): a
     component whose files would take the name of another's, or of the print-all file, is an
     error at its id. The print-all name is reserved even before it is made."""
     from pnp.exporters.print_all import print_all_name
-    by_id = {component.id: component for component in game.components}
+    by_id: dict[str, Component] = {component.id: component for component in game.components}
     reserved = print_all_name(game_id, f"{options.paper}{options.variant}")
-    seen: dict[str, Any] = {reserved: None}
+    seen: dict[str, Component | None] = {reserved: None}
     for file in files:
         component = by_id.get((file.component or "").split("@")[0])
         if file.name not in seen or (file.name == reserved and component is None):
@@ -235,7 +242,7 @@ def distinct_names(game, files: list[OutputFile], game_id: str, options: PrintOp
             f"give it another id")
 
 
-def languages_built(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence = (),
+def languages_built(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence[ShopPreset] = (),
                     progress: Callable[[str], ProgressBar] | None = None, as_written: bool = False,
                     keep_printed: bool = False, jobs: int = 1) -> Iterator[tuple[str, list[Written]]]:
     """One game built as `request` asks, once per language it names (the game as written when
@@ -254,7 +261,7 @@ def languages_built(project: Project, game_id: str, out: Path, request: BuildReq
         yield label, written
 
 
-def build_as_asked(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence = (),
+def build_as_asked(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence[ShopPreset] = (),
                    quiet: bool = False, jobs: int = 1) -> None:
     """`pnp build` of one game: each language with its progress bar, then the files it wrote."""
     from pnp.commands.progress import ProgressBar, summarise

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib import colors
 
@@ -17,6 +18,9 @@ from pnp.units import mm
 from pnp.outputs.folder import OutputFolder
 from pnp.outputs.pdf import finish, new_canvas
 from pnp.project import Project
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 SPAN = 8          # the rulers run from -SPAN to +SPAN mm
 RULER_AWAY = 14   # mm from the centre to each ruler, along the cross's arms
@@ -42,7 +46,8 @@ def calibration_sheet(project: Project, paper: str, duplex: str, out: Path) -> P
     return folder.commit([finish(canvas, buffer, name)])[0]
 
 
-def front_page(canvas, width, height, cx, cy, duplex, font, bold) -> None:
+def front_page(canvas: Canvas, width: float, height: float, cx: float, cy: float, duplex: str, font: str,
+               bold: str) -> None:
     canvas.setFont(bold, 16)
     canvas.drawString(mm(15), height - mm(22), "Duplex calibration: front")
     canvas.setFont(font, 10)
@@ -61,7 +66,7 @@ def front_page(canvas, width, height, cx, cy, duplex, font, bold) -> None:
     canvas.circle(cx, cy, mm(2))
 
 
-def back_page(canvas, width, height, bx, by, font, bold) -> None:
+def back_page(canvas: Canvas, width: float, height: float, bx: float, by: float, font: str, bold: str) -> None:
     """Two rulers placed where the front cross's arms pass: the vertical arm crosses the X
     ruler (above the centre), the horizontal arm crosses the Y ruler (right of the centre)."""
     canvas.setFont(bold, 16)

@@ -11,13 +11,22 @@ from __future__ import annotations
 
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pnp.config.game import Component
+    from pnp.outputs.pdf import OutputFile
+    from pnp.render import BuildContext
+
+Drawn = tuple[list[tuple["OutputFile", float | None]], list[str]]   # a component's timed files and its warnings
 
 MIN_PIECES = 100   # below this a build takes less time than starting the processes
 
-_work: tuple | None = None   # (context, components by id), set before the fork for the children
+# (context, components by id), set before the fork for the children
+_work: tuple[BuildContext, dict[str, Component]] | None = None
 
 
-def drawn_apart(ctx, components: list, jobs: int) -> dict[str, tuple[list, list[str]]]:
+def drawn_apart(ctx: BuildContext, components: list[Component], jobs: int) -> dict[str, Drawn]:
     """Each component's files (each with the time it took) and the warnings its drawing gave,
     by id, drawn `jobs` at a time; {} when drawing them here is as quick."""
     global _work
@@ -37,7 +46,7 @@ def drawn_apart(ctx, components: list, jobs: int) -> dict[str, tuple[list, list[
     return {id: result for id, result in found.items() if result is not None}
 
 
-def _draw(component_id: str) -> tuple[list, list[str]] | None:
+def _draw(component_id: str) -> Drawn | None:
     """In a child: one component drawn; None when it failed (the parent draws it again)."""
     from pnp.commands.timing import timed
     assert _work is not None

@@ -5,9 +5,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import click
+
+if TYPE_CHECKING:
+    from pnp.commands.build import Written
 
 
 class ProgressBar:
@@ -23,7 +26,8 @@ class ProgressBar:
             return lambda steps=1: None
         self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
         self.bar.__enter__()
-        return self.bar.update
+        update: Callable[..., None] = self.bar.update
+        return update
 
     def __enter__(self) -> ProgressBar:
         return self
@@ -34,7 +38,7 @@ class ProgressBar:
         return False
 
 
-def summarise(game_id: str, written: list, out: Path) -> None:
+def summarise(game_id: str, written: list[Written], out: Path) -> None:
     """Every file a build wrote, with its pages, size and the time it took."""
     if written and all(item.reused for item in written):
         click.echo(f"{game_id}: up to date, nothing changed since the last build "

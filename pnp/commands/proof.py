@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
@@ -17,9 +18,12 @@ from pnp.outputs.raster import rasterise
 from pnp.project import Project
 from pnp.render import BuildContext
 from pnp.request import BuildRequest
-from pnp.kinds.deck import compile_deck_layouts, corner_radius
+from pnp.kinds.deck import DeckComponent, compile_deck_layouts, corner_radius
 from pnp.render.distinct import first_copies, pictures_of
 from pnp.units import mm
+
+if TYPE_CHECKING:
+    from pnp.config.game import Component
 
 FACE_DPI = 90
 PAGE_DPI = 60
@@ -27,7 +31,7 @@ GAP = 12
 
 
 def proof_game(project: Project, game_id: str, out: Path, paper: str | None, guides: bool = False,
-               showcase: tuple | None = None) -> list[Path]:
+               showcase: tuple[int, str, tuple[str, ...]] | None = None) -> list[Path]:
     """Contact sheets and page pictures; with `showcase` (width, background, picks), also the
     showcase pictures of each deck (pnp.commands.showcase)."""
     checked = project.check(game_id)
@@ -56,10 +60,11 @@ GUIDE_BLEED = mm(3)   # drawn round each face with --guides, as a print shop ask
 SAFE = mm(3)          # inside the trim: keep text and key art within it
 
 
-def contact_sheet(ctx, component, guides: bool = False) -> OutputFile:
+def contact_sheet(ctx: BuildContext, component: Component, guides: bool = False) -> OutputFile:
     """Every distinct face of a deck, in rows, on one image; with `guides`, each face with its
     bleed and lines for the bleed edge, the trim and the safe zone."""
     bleed = GUIDE_BLEED if guides else 0.0
+    assert isinstance(component, DeckComponent)   # proofs are made of decks only
     front, _ = compile_deck_layouts(ctx, component, bleed)
     cards = first_copies(ctx.decks[component.id])
     radius = 0.0 if guides else corner_radius(component)   # guides show the square bleed

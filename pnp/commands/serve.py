@@ -9,13 +9,19 @@ from __future__ import annotations
 import errno
 import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pnp.errors import PnpError
 from pnp.request import BuildRequest
 from pnp.serve.live import LiveGame
-from pnp.serve.server import PreviewServer
+from pnp.serve.server import Build, Built, PreviewServer
 from pnp.watching import changes
+
+if TYPE_CHECKING:
+    from pnp.serve.editing import LayoutEditor
+
 
 class PortTaken(PnpError):
     pass
@@ -32,7 +38,8 @@ def free_port_near(host: str, port: int) -> int | None:
     return None
 
 
-def open_server(host: str, port: int, live: LiveGame, build, editor=None) -> PreviewServer:
+def open_server(host: str, port: int, live: LiveGame, build: Build,
+                editor: LayoutEditor | None = None) -> PreviewServer:
     try:
         return PreviewServer((host, port), live, build, editor)
     except OSError as exc:
@@ -43,19 +50,20 @@ def open_server(host: str, port: int, live: LiveGame, build, editor=None) -> Pre
         raise PortTaken(f"port {port} on {host} is already in use (another pnp serve?)", hint=hint) from None
 
 
-def print_options(asked: dict) -> BuildRequest:
+def print_options(asked: dict[str, Any]) -> BuildRequest:
     """The page's print choices as a build request; anything unexpected is refused, not guessed."""
     return BuildRequest.from_json(asked)
 
 
-def serve(root: Path, game_id: str, out: Path, host: str, port: int, announce, edit: bool = False) -> None:
+def serve(root: Path, game_id: str, out: Path, host: str, port: int, announce: Callable[[str], None],
+          edit: bool = False) -> None:
     """Serve until interrupted. `announce(url)` is told where the page is. With `edit`, the
     page may change the game's layout files (pnp.serve.editing)."""
     from pnp.config.deck import keep_loaded_decks
     from pnp.project import Project
     keep_loaded_decks()   # a save that leaves a data file as it was does not read it again
 
-    def build(asked: dict):
+    def build(asked: dict[str, Any]) -> Built:
         from pnp.commands.build import languages_built
         request = print_options(asked)
         project = Project(root)
@@ -73,7 +81,7 @@ def serve(root: Path, game_id: str, out: Path, host: str, port: int, announce, e
     stop = server.stopping
     armed = threading.Event()
 
-    def follow_edits():
+    def follow_edits() -> None:
         for changed in changes(root, [game_id], stop):
             if changed or not armed.is_set():
                 live.refresh_all()   # the first time: once watched, so no edit falls between

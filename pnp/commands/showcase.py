@@ -6,21 +6,31 @@ from __future__ import annotations
 
 import io
 import math
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw, ImageFilter
 
 from pnp.errors import PnpError
 from pnp.outputs.pdf import OutputFile
-from pnp.kinds.deck import compile_deck_layouts
+from pnp.kinds.deck import DeckComponent, compile_deck_layouts
 from pnp.render.distinct import first_copies, pictures_of
+
+if TYPE_CHECKING:
+    from pnp.config.deck import Card, Deck
+    from pnp.config.game import Component
+    from pnp.render import BuildContext
+
+Colour = tuple[int, int, int, int]   # RGBA, as Pillow takes it
 
 FAN_DEGREES = 36   # from the first card to the last
 SHOWN = 5          # cards in a picture unless chosen
 
 
-def showcase(ctx, component, width: int, background: str, picks: tuple[str, ...]) -> list[OutputFile]:
+def showcase(ctx: BuildContext, component: Component, width: int, background: str,
+             picks: tuple[str, ...]) -> list[OutputFile]:
     cards = chosen_cards(ctx.decks[component.id], picks, component)
     card_width = width / (len(cards) + 1.5)   # the row: cards and gaps across the width
+    assert isinstance(component, DeckComponent)   # a showcase is of a deck (checked by the command)
     front, _ = compile_deck_layouts(ctx, component, 0.0)
     dpi = card_width / (front.width / 72)
     faces = [Image.open(io.BytesIO(data)).convert("RGBA")
@@ -30,11 +40,11 @@ def showcase(ctx, component, width: int, background: str, picks: tuple[str, ...]
             picture(f"{component.id}-showcase-row.png", row(faces, width, colour))]
 
 
-def chosen_cards(deck, picks: tuple[str, ...], component) -> list:
+def chosen_cards(deck: Deck, picks: tuple[str, ...], component: Component) -> list[Card]:
     distinct = first_copies(deck)
     if not picks:
         return distinct[:SHOWN]
-    by_label: dict = {}
+    by_label: dict[str, Card] = {}
     for card in distinct:   # a name several cards share picks the first of them
         by_label.setdefault(card.label, card)
     missing = [name for name in picks if name not in by_label]
@@ -44,7 +54,7 @@ def chosen_cards(deck, picks: tuple[str, ...], component) -> list:
     return [by_label[name] for name in picks]
 
 
-def parse_background(text: str) -> tuple[int, int, int, int]:
+def parse_background(text: str) -> Colour:
     from PIL import ImageColor
     try:
         rgb = ImageColor.getrgb(text)
@@ -65,7 +75,7 @@ def shadowed(face: Image.Image) -> Image.Image:
     return tile
 
 
-def row(faces: list[Image.Image], width: int, colour) -> Image.Image:
+def row(faces: list[Image.Image], width: int, colour: Colour) -> Image.Image:
     tiles = [shadowed(face) for face in faces]
     gap = (width - sum(face.width for face in faces)) / (len(faces) + 1)
     height = int(max(t.height for t in tiles) + 2 * gap)
@@ -77,7 +87,7 @@ def row(faces: list[Image.Image], width: int, colour) -> Image.Image:
     return canvas
 
 
-def fan(faces: list[Image.Image], width: int, colour) -> Image.Image:
+def fan(faces: list[Image.Image], width: int, colour: Colour) -> Image.Image:
     """The cards held in a hand: turned about a point below the middle card."""
     face_w, face_h = faces[0].size
     step = FAN_DEGREES / max(1, len(faces) - 1) if len(faces) > 1 else 0

@@ -13,14 +13,21 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pnp.errors import PnpError
 from pnp.lang import CODE, lang_file
 from pnp.lang.file import Translation, data_file_name, data_files, has_words, load_translation, rules_hash
 from pnp.lang.needs import kept_by_file
 from pnp.project import Project
-from pnp.render import BuildContext, PrintOptions
+from pnp.options import PrintOptions
+from pnp.render import BuildContext
 from pnp.yaml_source import display_path
+
+if TYPE_CHECKING:
+    from pnp.config.deck import Deck
+    from pnp.config.game import Component, Game
+    from pnp.config.typed import Where
 
 
 def translate_game(project: Project, game_id: str, code: str) -> tuple[Path, int, int]:
@@ -45,7 +52,7 @@ def translate_game(project: Project, game_id: str, code: str) -> tuple[Path, int
     return path, len(entries), sum(1 for line in entries if line.endswith(('""', 'text: ""}')))
 
 
-def labels_asked(project: Project, game, decks: dict, have: Translation) -> dict:
+def labels_asked(project: Project, game: Game, decks: dict[str, Deck], have: Translation) -> dict[str, Where | None]:
     """The fixed words a build in the language asks for and the file lacks (label -> where it
     is written, None for pnp's own words): the game drawn in memory, its print-all cover too."""
     from pnp.commands.validate import draw_in_language
@@ -61,7 +68,7 @@ def quoted(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def file_text(game, decks: dict, have: Translation, asked: dict, code: str) -> str:
+def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict[str, Where | None], code: str) -> str:
     lines = [f"# {game.spec.title} in {code}: every string it prints that needs a translation,",
              "# each with its source text and where that is written. Fill in each empty text (\"\");",
              "# `pnp validate` lists what is left. Run `pnp translate` again after changing the game:",
@@ -69,12 +76,12 @@ def file_text(game, decks: dict, have: Translation, asked: dict, code: str) -> s
              "# picture, text that is only icons and numbers need none and are left out.",
              f"language: {quoted(have.name)}   # the language's own name (Français, العربية)", ""]
     lines.append("labels:   # fixed words: layout text, titles, table headings, pnp's own words")
-    for source, (text, where) in have.labels.items():
+    for source, (text, _) in have.labels.items():
         lines.append(f"  {quoted(source)}: {quoted(text)}")
-    for source, where in asked.items():
+    for source, asked_where in asked.items():
         if source in have.labels:
             continue
-        lines.append(f"  # {where.place}" if where is not None else "  # pnp's own words")
+        lines.append(f"  # {asked_where.place}" if asked_where is not None else "  # pnp's own words")
         lines.append(f"  {quoted(source)}: \"\"")
     if len(lines) and lines[-1].startswith("labels:"):
         lines[-1] = "labels: {}"
@@ -110,7 +117,7 @@ def file_text(game, decks: dict, have: Translation, asked: dict, code: str) -> s
     lines += ["", "rules:    # by rule sheet: the whole sheet's Markdown, translated" if rules else "rules: {}"]
     for source, component in rules.items():
         sheet = have.rules.get(source)
-        now = rules_hash(read_source(game, component))
+        now = rules_hash(read_source(game, source, component))
         lines.append(f"  # {display_path(Path(game.folder) / source)}")
         lines.append(f"  {quoted(source)}:")
         lines.append(f"    translates: {quoted(sheet[0].translates if sheet else now)}")
@@ -123,11 +130,14 @@ def file_text(game, decks: dict, have: Translation, asked: dict, code: str) -> s
     return "\n".join(lines) + "\n"
 
 
-def rule_sheets(game) -> dict:
-    return {c.rule_sheet(): c for c in game.components if c.rule_sheet()}
+def rule_sheets(game: Game) -> dict[str, Component]:
+    """The components that print a rule sheet, by its Markdown file."""
+    return {sheet: c for c in game.components if (sheet := c.rule_sheet())}
 
 
-def read_source(game, component) -> str:
+def read_source(game: Game, source: str, component: Component) -> str:
     from pnp.paths import safe_path
+    from pnp.kinds.rules import RulesComponent
     from pnp.kinds.rule_sheet import read_rules_text
-    return read_rules_text(safe_path(game.folder, component.source, component._where, what="rule sheet"), component)
+    assert isinstance(component, RulesComponent)   # the rule sheets' sources only
+    return read_rules_text(safe_path(game.folder, source, component.origin, what="rule sheet"), component)

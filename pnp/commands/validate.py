@@ -35,7 +35,7 @@ def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
         CHECKING.reset(checking)
 
 
-def each_translation_drawn(ctx) -> list[str]:
+def each_translation_drawn(ctx: BuildContext) -> list[str]:
     """Each translation the game has, drawn in memory like a translated build; what it lacks
     or has let fall behind is a problem. Bad input in a lang file is one problem too, told
     after the game's own (a card renamed in the data is a rule problem first)."""
@@ -60,11 +60,12 @@ def each_translation_drawn(ctx) -> list[str]:
     return problems
 
 
-def draw_in_language(ctx) -> None:
+def draw_in_language(ctx: BuildContext) -> None:
     """Every piece of a translated build drawn in memory, its print-all cover too, so every
     word it asks the translation for is asked (pnp's own words included)."""
     from pnp.impose import PAPER_SIZES
     from pnp.exporters.print_all import cover, home_part
+    assert ctx.translation is not None   # a translated build's context
     parts = []
     for component in ctx.game.components:
         parts.append(home_part(ctx.options, component, component.render(ctx)))

@@ -13,12 +13,14 @@ from pathlib import Path
 from PIL import Image, ImageChops, ImageDraw
 
 from pnp.config.deck import Card
+from pnp.config.game import Component
 from pnp.outputs.folder import OutputFolder
 from pnp.outputs.pdf import OutputFile
 from pnp.playtest.diff import CardChange, GameState, compare, earlier_state, game_state
 from pnp.playtest.earlier import earlier_game
 from pnp.project import Project
-from pnp.render import BuildContext, PrintOptions
+from pnp.options import PrintOptions
+from pnp.render import BuildContext
 from pnp.render.distinct import pictures_of
 from pnp.kinds.deck import compile_deck_layouts
 
@@ -68,7 +70,7 @@ def faces(state: GameState, component_id: str, cards: list[Card]) -> list[tuple[
     return [(face, backs[i] if backs else None) for i, face in enumerate(fronts)]
 
 
-def deck_changes(old: GameState, new: GameState, component, changes: list[CardChange]) -> OutputFile:
+def deck_changes(old: GameState, new: GameState, component: Component, changes: list[CardChange]) -> OutputFile:
     olds = faces(old, component.id, [c.old_card for c in changes if c.old_card is not None])
     news = faces(new, component.id, [c.new_card for c in changes if c.new_card is not None])
     rows = []

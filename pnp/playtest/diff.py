@@ -28,7 +28,8 @@ class GameState:
 def game_state(root: Path, game_id: str, kept: Record | None = None, diagnostics: Diagnostics | None = None) -> GameState:
     """The game in `root`, with its record: `kept` when a build made one, else worked out (the
     layouts compiled, nothing drawn)."""
-    from pnp.render import BuildContext, PrintOptions
+    from pnp.options import PrintOptions
+    from pnp.render import BuildContext
     from pnp.kinds.deck import DeckComponent, compile_deck_layouts
     project = Project(root, diagnostics or Diagnostics())
     checked = project.check(game_id)   # rule problems do not matter here: this compares

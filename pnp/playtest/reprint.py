@@ -14,6 +14,7 @@ import io
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pnp.config.deck import Deck
 from pnp.units import mm
@@ -24,7 +25,11 @@ from pnp.playtest.diff import CardChange, compare, earlier_state, game_state
 from pnp.playtest.earlier import earlier_game
 from pnp.playtest.record import card_keys
 from pnp.project import Project
-from pnp.render import BuildContext, PrintOptions
+from pnp.options import PrintOptions
+from pnp.render import BuildContext
+
+if TYPE_CHECKING:
+    from pnp.config.game import Component
 
 REPRINT = "-reprint"
 COMPARE_DPI = 50   # enough to see a changed number on a board; a page is compared in a few ms
@@ -84,7 +89,8 @@ def reprint_game(project: Project, game_id: str, out: Path, paper: str | None, o
     return [Reprinted(path, file.pages, len(file.data), note) for path, (file, note) in zip(paths, files)], name
 
 
-def deck_reprint(ctx: BuildContext, component, changes: list[CardChange], since: str) -> tuple[OutputFile, str]:
+def deck_reprint(ctx: BuildContext, component: Component, changes: list[CardChange],
+                 since: str) -> tuple[OutputFile, str]:
     """The deck's cards to print again, behind a cover that says what to pull and add."""
     deck = ctx.decks[component.id]
     again = {c.key: c.reprinted for c in changes if c.reprinted and c.new_card is not None}
@@ -170,7 +176,7 @@ def why_added(change: CardChange) -> str:
     return f"(count {change.old_count} -> {change.new_count})"
 
 
-def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component) -> list[tuple[OutputFile, str]]:
+def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component: Component) -> list[tuple[OutputFile, str]]:
     """A board's tiles or a sheet's pages whose pictures differ from the earlier drawing (all of
     them for a component that is new); a board's whole-board file and assembly page are not
     pieces to print again."""
@@ -208,10 +214,11 @@ def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component) -> list[t
     return found
 
 
-def tile_labels(ctx: BuildContext, component) -> list[str]:
+def tile_labels(ctx: BuildContext, component: Component) -> list[str]:
     """The names of a board's tiles, in page order (A1, A2, ... B1)."""
     from pnp.impose import tile_board
-    from pnp.kinds.board import compile_board
+    from pnp.kinds.board import BoardComponent, compile_board
+    assert isinstance(component, BoardComponent)   # the kind 'board'
     layout, _ = compile_board(ctx, component)
     overlap = component.overlap.points
     return [tile.label for tile in tile_board((layout.width, layout.height), paper_of(ctx), overlap)]
@@ -223,7 +230,7 @@ def differs(old_png: bytes, new_png: bytes) -> bool:
     return old.size != new.size or ImageChops.difference(old, new).getbbox() is not None
 
 
-def pages_of(pdf: bytes, indices: list[int], paper, title: str) -> tuple[bytes, int]:
+def pages_of(pdf: bytes, indices: list[int], paper: tuple[float, float], title: str) -> tuple[bytes, int]:
     """The chosen pages of a PDF, as a file of their own."""
     import pypdfium2
     from pnp.outputs.joining import finished

@@ -22,7 +22,7 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import yaml
 
@@ -30,6 +30,16 @@ from pnp.errors import PnpError
 from pnp.units import mm
 from pnp.yaml_edit import append_item, node_at, scalar_text, set_values
 from pnp.yaml_source import drafted
+
+if TYPE_CHECKING:
+    from pnp.config.deck import Card
+    from pnp.config.game import Component
+    from pnp.config.typed import Where
+    from pnp.layout.template import CompiledLayout, Template
+    from pnp.project import Project
+    from pnp.render import BuildContext
+
+Json = dict[str, Any]   # a request's or an answer's JSON object
 
 EDITABLE = ("x", "y", "w", "h", "inset", "text", "font", "size", "colour", "fill", "stroke", "align",
             "valign", "when")
@@ -62,11 +72,11 @@ class Piece:
     """One piece as the editor shows it: the layout that draws this card (a deck's choice
     already made) and the card."""
 
-    layout: Any          # a CompiledLayout; its bleed is the preview's on a card, none on a board or sheet
-    card: Any
+    layout: CompiledLayout   # its bleed is the preview's on a card, none on a board or sheet
+    card: Card
 
 
-def piece_of(ctx, component, card_index: int, side: str) -> Piece:
+def piece_of(ctx: BuildContext, component: Component, card_index: int, side: str) -> Piece:
     """The layout and card a build draws for this piece, compiled by the kind's own code."""
     from pnp.layout.choice import ChosenLayout
     from pnp.serve.pictures import PREVIEW_BLEED
@@ -115,7 +125,7 @@ def chain(root: Path, name: str) -> list[tuple[str, Path]]:
     return found
 
 
-def _nowhere():
+def _nowhere() -> Where:
     from pnp.config.typed import Where
     return Where("the page", None, "")
 
@@ -153,7 +163,7 @@ class LayoutEditor:
         self._lock = threading.Lock()
 
     # --- what the page reads ---------------------------------------------------------------
-    def elements(self, component_id: str, card_index: int, side: str, picture: bool = False) -> dict:
+    def elements(self, component_id: str, card_index: int, side: str, picture: bool = False) -> Json:
         """What is on the piece, and with `picture` the piece drawn (a PNG, base64)."""
         from pnp.serve.pictures import RENDER_LOCK, SAFE_ZONE
         with RENDER_LOCK:
@@ -186,7 +196,7 @@ class LayoutEditor:
             return answer
 
     # --- what the page asks to change -------------------------------------------------------
-    def change(self, request: dict, draw_only: bool = False) -> dict:
+    def change(self, request: Json, draw_only: bool = False) -> Json:
         """Check the edit as a build would and, unless `draw_only`, save it. Returns the card
         drawn with the edit (a PNG, base64) and, once saved, the new element list."""
         from pnp.serve.pictures import RENDER_LOCK
@@ -228,19 +238,20 @@ class LayoutEditor:
         return result
 
     # --- helpers ----------------------------------------------------------------------------
-    def _project(self):
+    def _project(self) -> Project:
         from pnp.project import Project
         from pnp.serve.pictures import CardDiagnostics
         return Project(self.root, CardDiagnostics())
 
-    def _template(self, name: str):
+    def _template(self, name: str) -> Template:
         from pnp.layout.template import load_template
         return load_template(self.root, name, _nowhere())
 
     def _piece(self, component_id: str, card_index: int, side: str) -> tuple[Piece, set[Path]]:
         """The piece as a build draws it, and the layout files this game may have written: its
         decks', boards' and sheets' layouts inside layouts/."""
-        from pnp.render import BuildContext, PrintOptions
+        from pnp.options import PrintOptions
+        from pnp.render import BuildContext
         project = self._project()
         checked = project.check(self.game_id)
         ctx = BuildContext(project, checked.game, checked.decks, PrintOptions(paper=checked.game.spec.paper))
@@ -268,7 +279,7 @@ class LayoutEditor:
                 raise EditRefused(exc.message, file=exc.file, line=exc.line, field=exc.field,
                                   hint=exc.hint) from None
 
-    def _settings(self, source: Source) -> tuple[dict, dict]:
+    def _settings(self, source: Source) -> tuple[Json, dict[str, str]]:
         """The element's settings as written (lengths with their units), and each length's unit."""
         text = source.path.read_text(encoding="utf-8")
         node = node_at(text, ["elements", source.position], self._shown(source.path))
@@ -322,7 +333,7 @@ def unit_of(text: str) -> str:
     return "mm"
 
 
-def _request_piece(request: dict) -> tuple[str, int, str]:
+def _request_piece(request: Json) -> tuple[str, int, str]:
     component, card, side = request.get("component"), request.get("card"), request.get("side", "front")
     if not isinstance(component, str) or not isinstance(card, int) or isinstance(card, bool) \
             or side not in ("front", "back"):
@@ -330,7 +341,7 @@ def _request_piece(request: dict) -> tuple[str, int, str]:
     return component, card, side
 
 
-def _request_change(request: dict) -> tuple[int, str, dict]:
+def _request_change(request: Json) -> tuple[int, str, Json]:
     index, target, changes = request.get("index"), request.get("target", "defining"), request.get("changes")
     if not isinstance(index, int) or isinstance(index, bool) or target not in ("defining", "override"):
         raise EditRefused("an edit names an element (a number) and where to save it (defining or override)")
@@ -351,7 +362,7 @@ def _request_change(request: dict) -> tuple[int, str, dict]:
     return index, target, changes
 
 
-def with_override(text: str, source: Source, changes: dict, shown: str) -> str:
+def with_override(text: str, source: Source, changes: Json, shown: str) -> str:
     """The child layout's text with the inherited element copied in (same id, so it replaces
     the base's in place) and changed: the base's settings as they are written there."""
     base_text = source.path.read_text(encoding="utf-8")

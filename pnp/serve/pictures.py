@@ -11,17 +11,27 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pnp.diagnostics import Diagnostics
 from pnp.units import mm
 from pnp.outputs.raster import rasterise
 from pnp.project import Project
-from pnp.render import BuildContext, PrintOptions
-from pnp.kinds.deck import compile_deck_layouts
+from pnp.options import PrintOptions
+from pnp.render import BuildContext
+from pnp.kinds.deck import DeckComponent, compile_deck_layouts
 from pnp.render.distinct import distinct_backs, first_copies, pictures_of
 from pnp.request import BuildRequest
+
+if TYPE_CHECKING:
+    from pnp.config.deck import Card, Deck
+    from pnp.config.game import Component, Game
+    from pnp.layout.template import CompiledLayout
+
+Json = dict[str, Any]   # what the page reads, as JSON
 
 FACE_DPI = 150          # sharp enough to read a card at twice its printed size on screen
 PAGE_DPI = 60           # a whole page, to see what prints where
@@ -79,7 +89,7 @@ class CardDiagnostics(Diagnostics):
     """Warnings told to the piece being drawn, so the page can link each to its card. Unlike a
     build's, the same message on two cards is kept for both."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.current: list[str] | None = None
 
@@ -97,13 +107,13 @@ class Snapshot:
 
     game: str
     title: str
-    decks: list[dict] = field(default_factory=list)
-    pages: list[dict] = field(default_factory=list)
-    warnings: list[dict] = field(default_factory=list)
+    decks: list[Json] = field(default_factory=list)
+    pages: list[Json] = field(default_factory=list)
+    warnings: list[Json] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)   # rule problems: shown, pictures still drawn
     languages: list[str] = field(default_factory=list)  # the translations the game has
 
-    def as_json(self) -> dict:
+    def as_json(self) -> Json:
         return dict(game=self.game, title=self.title, decks=self.decks, pages=self.pages,
                     warnings=self.warnings, problems=self.problems, languages=self.languages)
 
@@ -115,7 +125,7 @@ class Preview:
         self.root, self.game_id, self.options, self.store = Path(root), game_id, options, store
         self._page_sets: dict[str, list[str]] = {}   # a component's page pictures, by its key
 
-    def refresh(self, on_cards=None) -> Snapshot:
+    def refresh(self, on_cards: Callable[[Snapshot], None] | None = None) -> Snapshot:
         """Load the game and draw every picture not drawn before. Load errors raise PnpError.
         `on_cards(snapshot)` is called once the decks are done, before the slower pages, so a
         card edit shows without waiting for the rule sheet."""
@@ -147,8 +157,9 @@ class Preview:
                 {"message": message, "card": None} for message in project.diagnostics.warnings]
             return snapshot
 
-    def _deck(self, ctx, component, look: str) -> dict:
+    def _deck(self, ctx: BuildContext, component: Component, look: str) -> Json:
         deck = ctx.decks[component.id]
+        assert isinstance(component, DeckComponent)   # called for the decks only
         front, back = compile_deck_layouts(ctx, component, PREVIEW_BLEED)
         cards = first_copies(deck)
         faces = [picture_key(look, component.id, "front", front, card) for card in cards]
@@ -169,7 +180,7 @@ class Preview:
                         warnings=self.store.warnings(key))
                    for card, count, key, back_key in zip(cards, deck.counts, faces, back_of)])
 
-    def _source(self, card) -> str:
+    def _source(self, card: Card) -> str:
         """Where the card is written, as file:line from the game's root folder."""
         if card.where is None:
             return ""
@@ -180,13 +191,14 @@ class Preview:
             pass
         return card.where.__class__(path.as_posix(), card.where.line, card.where.field).place
 
-    def _draw(self, ctx, todo: list, name: str) -> None:
+    def _draw(self, ctx: BuildContext, todo: list[tuple[CompiledLayout, Card, str]], name: str) -> None:
         """Rasterise the pieces whose pictures are not in the store yet, each with its warnings."""
         todo = [item for item in dict((key, (layout, card, key)) for layout, card, key in todo).values()
                 if item[2] not in self.store]
         if not todo:
             return
         diagnostics = ctx.project.diagnostics
+        assert isinstance(diagnostics, CardDiagnostics)   # the preview's project: warnings by card
         told: list[list[str]] = []
 
         def before(index: int) -> None:
@@ -199,7 +211,7 @@ class Preview:
         for (_, _, key), png, warnings in zip(todo, pngs, told):
             self.store.put(key, png, warnings)
 
-    def _pages(self, ctx, component, look: str) -> dict:
+    def _pages(self, ctx: BuildContext, component: Component, look: str) -> Json:
         # a rule sheet's tables and a sheet's rows read the decks' values too
         values = repr([(deck_id, deck.cards, deck.counts) for deck_id, deck in sorted(ctx.decks.items())])
         key = hashlib.sha256(f"{look}\0{component.id}\0{ctx.options}\0{values}".encode()).hexdigest()[:24]
@@ -218,7 +230,7 @@ class Preview:
                     pictures=pictures, layout=layouts[0] if layouts else None)
 
 
-def matching_back(back, card, backs: list):
+def matching_back(back: CompiledLayout, card: Card, backs: list[Card]) -> Card:
     """The drawn back that `card` shares: backs differ only by the fields their layout uses."""
     look = tuple(str(card.get(name)) for name in sorted(back.fields))
     for other in backs:
@@ -227,13 +239,13 @@ def matching_back(back, card, backs: list):
     return card
 
 
-def picture_key(look: str, deck_id: str, side: str, layout, card) -> str:
+def picture_key(look: str, deck_id: str, side: str, layout: CompiledLayout, card: Card) -> str:
     """What a piece's picture depends on: the game's look and the fields its layout reads."""
     values = repr([(name, card.get(name)) for name in sorted(layout.fields)])
     return hashlib.sha256(f"{look}\0{deck_id}\0{side}\0{values}".encode()).hexdigest()[:24]
 
 
-def look_digest(root: Path, game, decks: dict, options: PrintOptions) -> str:
+def look_digest(root: Path, game: Game, decks: dict[str, Deck], options: PrintOptions) -> str:
     """Every file a picture may depend on besides the cards' values (what BuildInputs says a
     build reads: the game folder, layouts, fonts, shops, sheets and pnp's own), all but the
     deck data files, whose values each card's key holds itself. Sizes and modification times
@@ -244,7 +256,7 @@ def look_digest(root: Path, game, decks: dict, options: PrintOptions) -> str:
     return hashlib.sha256(f"{options.ink_saver}\0{options.lang}\0{game.folder}\0{files}".encode()).hexdigest()
 
 
-def card_warnings(snapshot: Snapshot) -> list[dict]:
+def card_warnings(snapshot: Snapshot) -> list[Json]:
     return [{"message": message, "card": f"{deck['id']}/{index}"}
             for deck in snapshot.decks for index, card in enumerate(deck["cards"])
             for message in card["warnings"]]

@@ -49,13 +49,18 @@ import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 from pnp.errors import PnpError
 from pnp.serve.editing import EditRefused, LayoutEditor
 from pnp.serve.live import LiveGame, error_json
 from pnp.serve.pictures import RENDER_LOCK, PreviewOptions
+
+if TYPE_CHECKING:
+    from socketserver import _RequestType   # a socket, or a datagram and its socket
 
 ASSETS = {"index.html": "text/html; charset=utf-8", "dom.js": "text/javascript; charset=utf-8",
           "app.js": "text/javascript; charset=utf-8",
@@ -75,6 +80,8 @@ LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
 GONE = (ConnectionError, TimeoutError)   # the client hung up or went quiet: not pnp's problem
 PAGE_HEADERS = {"X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'",
                 "Referrer-Policy": "no-referrer"}
+Built = list[tuple[str, Path, int, int]]   # each file a build wrote: name, path, pages, bytes
+Build = Callable[[dict[str, Any]], Built]   # a build with the page's print options (JSON)
 
 
 def asset(name: str) -> bytes:
@@ -84,12 +91,12 @@ def asset(name: str) -> bytes:
 class PreviewServer(ThreadingHTTPServer):
     daemon_threads = True     # an open event stream must not keep pnp from stopping
 
-    def __init__(self, address: tuple[str, int], live: LiveGame, build, editor: LayoutEditor | None = None):
+    def __init__(self, address: tuple[str, int], live: LiveGame, build: Build, editor: LayoutEditor | None = None):
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, PreviewHandler)
         self.live = live
-        self.build = build              # build(options: dict) -> list of (name, Path, pages, size)
+        self.build = build
         self.editor = editor            # None unless pnp serve --edit
         self.downloads: dict[str, Path] = {}
         self.stopping = threading.Event()
@@ -97,12 +104,13 @@ class PreviewServer(ThreadingHTTPServer):
         self.bound = address[0]
         self.free_slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
 
-    def process_request(self, request, client_address) -> None:
+    def process_request(self, request: _RequestType, client_address: Any) -> None:
         """A thread for each connection up to MAX_CONNECTIONS; past that the connection is told
         503 and closed at once, so a flood of connections (with --host on a network) cannot make
         the server start threads without end."""
         if not self.free_slots.acquire(blocking=False):
             try:
+                assert isinstance(request, socket.socket)   # a stream server's requests are sockets
                 request.settimeout(1)
                 request.sendall(BUSY)
             except OSError:
@@ -115,7 +123,7 @@ class PreviewServer(ThreadingHTTPServer):
             self.free_slots.release()
             raise
 
-    def process_request_thread(self, request, client_address) -> None:
+    def process_request_thread(self, request: _RequestType, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
@@ -141,7 +149,7 @@ class PreviewServer(ThreadingHTTPServer):
             return True                                   # the name given to --host
         return name in own_names()                        # the machine's own name, on the network
 
-    def handle_error(self, request, client_address) -> None:
+    def handle_error(self, request: _RequestType, client_address: Any) -> None:
         import sys
         if isinstance(sys.exc_info()[1], GONE):
             return     # a client hanging up is not an error
@@ -193,11 +201,11 @@ class PreviewHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     timeout = SOCKET_TIMEOUT
 
-    def log_message(self, format, *args):  # noqa: A002 - the standard library's name
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the standard library's name
         pass   # the terminal shows what the user does, not every picture fetched
 
     # --- routing -----------------------------------------------------------------------------
-    def do_GET(self):  # noqa: N802 - the standard library's name
+    def do_GET(self) -> None:  # noqa: N802 - the standard library's name
         if not self._host_ok():
             return
         url = urlsplit(self.path)
@@ -229,7 +237,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
             return self._download(url.path[len("/download/"):])
         self._error(HTTPStatus.NOT_FOUND, "not found")
 
-    def do_POST(self):  # noqa: N802
+    def do_POST(self) -> None:  # noqa: N802
         asked = self.changes_allowed()
         if asked is None:
             return
@@ -240,7 +248,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
             return self._error(HTTPStatus.NOT_FOUND, "not found")
         self._build(asked)
 
-    def _build(self, options: dict) -> None:
+    def _build(self, options: dict[str, Any]) -> None:
         try:
             with RENDER_LOCK:
                 written = self.server.build(options)
@@ -261,7 +269,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
             return self._error(HTTPStatus.BAD_REQUEST, str(exc))
 
     # --- the layout editor (pnp serve --edit) ---------------------------------------------------
-    def _edit_elements(self, query: dict) -> None:
+    def _edit_elements(self, query: dict[str, str]) -> None:
         editor = self.server.editor
         if editor is None:
             return self._error(HTTPStatus.NOT_FOUND, "layout editing is off; start pnp serve with --edit")
@@ -275,7 +283,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
         except PnpError as exc:
             self._json(dict(error=error_json(exc)), status=HTTPStatus.BAD_REQUEST)
 
-    def _edit(self, asked: dict, draw_only: bool) -> None:
+    def _edit(self, asked: dict[str, Any], draw_only: bool) -> None:
         editor = self.server.editor
         if editor is None:
             return self._error(HTTPStatus.NOT_FOUND, "layout editing is off; start pnp serve with --edit")
@@ -287,7 +295,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
             self._json(dict(error=error_json(exc)), status=HTTPStatus.BAD_REQUEST)
 
     # --- what a request must show --------------------------------------------------------------
-    def changes_allowed(self) -> dict | None:
+    def changes_allowed(self) -> dict[str, Any] | None:
         """The one gate of every request that changes anything: this server's Host, its own
         Origin, the session token, and a bounded JSON object as the body. Returns that object,
         or None once the refusal is sent. Every state-changing route calls this first."""
@@ -387,14 +395,14 @@ class PreviewHandler(BaseHTTPRequestHandler):
         except GONE:
             pass   # the page was closed
 
-    def _json(self, value, status: HTTPStatus = HTTPStatus.OK) -> None:
+    def _json(self, value: object, status: HTTPStatus = HTTPStatus.OK) -> None:
         self._send(json.dumps(value).encode(), "application/json", status=status, cache="no-store")
 
     def _error(self, status: HTTPStatus, message: str) -> None:
         self._send(message.encode(), "text/plain; charset=utf-8", status=status, cache="no-store")
 
-    def _send(self, body: bytes, kind: str, status=HTTPStatus.OK, cache: str = "no-cache",
-              extra: dict | None = None) -> None:
+    def _send(self, body: bytes, kind: str, status: HTTPStatus = HTTPStatus.OK, cache: str = "no-cache",
+              extra: dict[str, str] | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
