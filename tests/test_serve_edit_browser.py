@@ -19,6 +19,7 @@ import pytest
 
 from test_serve_browser import browser, card_pictures, free_port  # noqa: F401 - fixtures
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -92,7 +93,8 @@ def test_select_drag_resize_recolour_and_undo_save_only_the_changed_values(editi
     layout = root / "layouts/jukem/card.yaml"
     original = layout.read_text()
     before = build(root, tmp_path / "before")
-    wait = WebDriverWait(browser, 60, poll_frequency=0.1)
+    # the panel is drawn anew after each save: a field read as it is replaced is read again
+    wait = WebDriverWait(browser, 60, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,))
     browser.get(editing_server)
     wait.until(lambda d: len(card_pictures(d)) == 27)
     browser.find_elements(By.CSS_SELECTOR, "#deck-cards .card")[0].click()
