@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pnp.cache import fingerprint, inputs_read, salt
 from pnp.checkpoints import reached
@@ -194,10 +194,9 @@ def taken_over(ctx: BuildContext, component: Component, warnings: list[str]) -> 
     a deck's layouts compiled, which the build record's cards come from."""
     for warning in warnings:
         ctx.project.diagnostics.warn(warning)
-    if component.is_deck:
+    from pnp.kinds.deck import DeckComponent, compile_deck_layouts   # loaded with the game's kinds
+    if isinstance(component, DeckComponent):
         if not ctx.options.lang:   # a translated build keeps no cards in its record
-            from pnp.kinds.deck import DeckComponent, compile_deck_layouts
-            assert isinstance(component, DeckComponent)   # the only kind that is a deck
             ctx.compiled[component.id] = compile_deck_layouts(ctx, component, ctx.options.bleed)
         ctx.tick(component.steps(ctx.decks))
 

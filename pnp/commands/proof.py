@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
@@ -21,9 +20,6 @@ from pnp.request import BuildRequest
 from pnp.kinds.deck import DeckComponent, compile_deck_layouts, corner_radius
 from pnp.render.distinct import first_copies, pictures_of
 from pnp.units import mm
-
-if TYPE_CHECKING:
-    from pnp.config.game import Component
 
 FACE_DPI = 90
 PAGE_DPI = 60
@@ -40,7 +36,7 @@ def proof_game(project: Project, game_id: str, out: Path, paper: str | None, gui
     ctx = BuildContext(project, game, checked.decks, BuildRequest(paper=paper).options_for(game.spec.paper))
     files: list[OutputFile] = []
     for component in game.components:
-        if component.is_deck:
+        if isinstance(component, DeckComponent):
             files.append(contact_sheet(ctx, component, guides))
             if showcase is not None:
                 from pnp.commands.showcase import showcase as showcase_pictures
@@ -60,11 +56,10 @@ GUIDE_BLEED = mm(3)   # drawn round each face with --guides, as a print shop ask
 SAFE = mm(3)          # inside the trim: keep text and key art within it
 
 
-def contact_sheet(ctx: BuildContext, component: Component, guides: bool = False) -> OutputFile:
+def contact_sheet(ctx: BuildContext, component: DeckComponent, guides: bool = False) -> OutputFile:
     """Every distinct face of a deck, in rows, on one image; with `guides`, each face with its
     bleed and lines for the bleed edge, the trim and the safe zone."""
     bleed = GUIDE_BLEED if guides else 0.0
-    assert isinstance(component, DeckComponent)   # proofs are made of decks only
     front, _ = compile_deck_layouts(ctx, component, bleed)
     cards = first_copies(ctx.decks[component.id])
     radius = 0.0 if guides else corner_radius(component)   # guides show the square bleed

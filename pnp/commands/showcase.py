@@ -26,11 +26,10 @@ FAN_DEGREES = 36   # from the first card to the last
 SHOWN = 5          # cards in a picture unless chosen
 
 
-def showcase(ctx: BuildContext, component: Component, width: int, background: str,
+def showcase(ctx: BuildContext, component: DeckComponent, width: int, background: str,
              picks: tuple[str, ...]) -> list[OutputFile]:
     cards = chosen_cards(ctx.decks[component.id], picks, component)
     card_width = width / (len(cards) + 1.5)   # the row: cards and gaps across the width
-    assert isinstance(component, DeckComponent)   # a showcase is of a deck (checked by the command)
     front, _ = compile_deck_layouts(ctx, component, 0.0)
     dpi = card_width / (front.width / 72)
     faces = [Image.open(io.BytesIO(data)).convert("RGBA")

@@ -146,7 +146,7 @@ class Preview:
                                 languages=language_codes(game.folder))
             look = look_digest(project.root, game, decks, options)
             for component in game.components:
-                if component.is_deck:
+                if isinstance(component, DeckComponent):
                     snapshot.decks.append(self._deck(ctx, component, look))
             if on_cards is not None:
                 on_cards(replace(snapshot, warnings=card_warnings(snapshot)))
@@ -157,9 +157,8 @@ class Preview:
                 {"message": message, "card": None} for message in project.diagnostics.warnings]
             return snapshot
 
-    def _deck(self, ctx: BuildContext, component: Component, look: str) -> Json:
+    def _deck(self, ctx: BuildContext, component: DeckComponent, look: str) -> Json:
         deck = ctx.decks[component.id]
-        assert isinstance(component, DeckComponent)   # called for the decks only
         front, back = compile_deck_layouts(ctx, component, PREVIEW_BLEED)
         cards = first_copies(deck)
         faces = [picture_key(look, component.id, "front", front, card) for card in cards]
