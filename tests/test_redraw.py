@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pypdfium2
+import pytest
 
 from conftest import build, run
 
@@ -48,12 +49,43 @@ def test_a_changed_card_rewrites_its_deck_alone(root, tmp_path):
         assert after[name][1] == OLD * 10**9   # not written at all
     assert "offense-letter.pdf  14 pages, 54 KiB, unchanged, not drawn again" in told
     assert "defense-letter.pdf  14 pages, 89 KiB, unchanged" not in told
+    # a card's name is in no count or table: the sheet and boxes that show every deck stand
+    assert "rules-letter.pdf  3 pages, 75 KiB, unchanged, not drawn again" in told
+    assert "tuck-boxes-letter.pdf  4 pages, 23 KiB, unchanged, not drawn again" in told
 
     # what was reused and what was drawn again is what a build from scratch makes
     fresh = tmp_path / "fresh"
     build(root, "big-ten", fresh)
     assert {name: sha for name, (sha, _) in state(fresh / "big-ten").items()} == \
         {name: sha for name, (sha, _) in after.items()}
+
+
+@pytest.mark.parametrize("edit, redrawn", [
+    # the rule sheet's defense table sums the cards by kind
+    (('kind: RUN DEFENSE, name: "Run Blitz"', 'kind: PASS DEFENSE, name: "Run Blitz"'),
+     {"defense", "rules"}),
+    # one card more: the contents' count and the deck's box, deeper by a card
+    (('  - {type: run-defense, kind: RUN DEFENSE, name: "Stunt",',
+      '  - {type: run-defense, kind: RUN DEFENSE, name: "Stunt", run: "No gain", pass: "Card yards", '
+      'play_action: "Card yards +5", screen: "Card yards"}\n  - {type: run-defense, kind: RUN DEFENSE, name: "Stunt",'),
+     {"defense", "rules", "tuck-boxes"}),
+])
+def test_what_shows_every_deck_is_drawn_again_when_what_it_shows_changed(root, tmp_path, edit, redrawn):
+    out = tmp_path / "out"
+    build(root, "big-ten", out, "--draft")   # a draft: built although the rules state otherwise
+    data = root / "card_data/big-ten/defense.yaml"
+    old, new = edit
+    text = data.read_text(encoding="utf-8")
+    assert old in text
+    data.write_text(text.replace(old, new, 1), encoding="utf-8")
+    told = build(root, "big-ten", out, "--draft").output
+    drawn = {line.split()[0].rsplit("/", 1)[-1] for line in told.splitlines()
+             if line.strip().endswith(" s") and "big-ten/" in line}
+    assert drawn == {f"{id}-letter-draft.pdf" for id in redrawn | {"big-ten-print-all"}}
+    fresh = tmp_path / "fresh"
+    build(root, "big-ten", fresh, "--draft")
+    assert {name: sha for name, (sha, _) in state(fresh / "big-ten").items()} == \
+        {name: sha for name, (sha, _) in state(out / "big-ten").items()}
 
 
 def pixels(path: Path, index: int) -> bytes:

@@ -75,7 +75,7 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     game, decks = checked.game, checked.decks
     # what each component reads, keyed from the same reading as `inputs` (shops draw no home file)
     drawn_for = BuildInputs(project.root, (game_id,), options, paper).digest(salt(), read=[])
-    reuse = Reuse(folder, component_keys(game, drawn_for, read), folder.read_record())
+    reuse = Reuse(folder, component_keys(game, decks, drawn_for, read), folder.read_record())
     if not options.draft:
         checked.require_valid()
     for problem in checked.problems:   # a draft: built anyway, each rule problem told as a warning

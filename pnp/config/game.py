@@ -71,6 +71,13 @@ class Component(Tagged, family="component", noun="a map with id and kind"):
         and its decks are loaded: Project.check calls it, so list, validate, build and serve
         refuse the same things at the same moment with the same message."""
 
+    def deck_view(self, game: Game, decks: dict[str, Deck]) -> str | None:
+        """What it draws of the game's decks beyond its own data, as text: its files from the
+        last build stand while this and its own data are the same (pnp.outputs.reuse). None: a
+        kind with data of its own draws only that; one without (and that does not say) is drawn
+        again on any change to any deck's data, which is never wrong."""
+        return None
+
     def steps(self, decks: dict[str, Deck]) -> int:
         """Progress steps its rendering counts: a deck ticks card by card as it draws."""
         return decks[self.id].total if self.is_deck else 1

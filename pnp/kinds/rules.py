@@ -9,10 +9,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pnp.config.deck import select
 from pnp.config.game import Component
 from pnp.config.typed import Loaded, Where
 
 if TYPE_CHECKING:
+    from pnp.config.deck import Deck
+    from pnp.config.game import Game
     from pnp.outputs.pdf import OutputFile
     from pnp.render import BuildContext
 
@@ -31,6 +34,22 @@ class RulesComponent(Component, kind="rules"):
 
     def rule_sheet(self) -> str | None:
         return self.source
+
+    def deck_view(self, game: Game, decks: dict[str, Deck]) -> str | None:
+        # `{{contents}}` counts each deck's pieces; a table shows the fields its columns name
+        # of the cards it selects (pnp.kinds.rule_sheet)
+        totals = [(c.id, decks[c.id].total) for c in game.components if c.is_deck and c.id in decks]
+        tables: list[tuple[str, object]] = []
+        for name, spec in sorted(self.tables.items()):
+            deck = decks.get(spec.deck)
+            if deck is None:
+                tables.append((name, None))
+                continue
+            shown = [field for column in spec.columns for field in column.split("+")] + [spec.summarise_by or ""]
+            chosen = select(deck, spec.where)
+            tables.append((name, (sorted(deck.fields), [([card.get(field) for field in shown], count)
+                                                         for card, count in zip(chosen.cards, chosen.counts)])))
+        return repr((totals, tables))
 
     def translated(self, say: Callable[[str, Where], str], right_to_left: bool) -> RulesComponent:
         changed = super().translated(say, right_to_left)

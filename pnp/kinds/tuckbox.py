@@ -53,11 +53,22 @@ class TuckboxComponent(Component, kind="tuckbox"):
                 raise self.where_is("decks").error(f"'{deck_id}' is not a deck of this game",
                                                    hint=did_you_mean(deck_id, named) or f"its decks: {known(named)}")
 
+    def deck_view(self, game: Game, decks: dict[str, Deck]) -> str | None:
+        # a box is as deep as its deck is thick, with the deck's back drawn for its first card
+        boxed = self.decks or [c.id for c in game.components if c.is_deck]
+        return repr([(id, decks[id].total, decks[id].fields, first_card(decks[id]))
+                     for id in boxed if id in decks and decks[id].total])
+
     def render(self, ctx: BuildContext) -> list[OutputFile]:
         return render_tuckboxes(ctx, self)
 
     def cutting(self, duplex: str) -> str:
         return "cut on the solid lines, fold on the dashed ones, glue the grey flaps"
+
+
+def first_card(deck: Deck) -> list[tuple[str, object]]:
+    """The values of the deck's first card (the one whose back the box shows)."""
+    return sorted(next(card for card, count in zip(deck.cards, deck.counts) if count).items())
 
 
 Line = tuple[float, float, float, float]   # a cut or fold line: (x1, y1, x2, y2)

@@ -3,12 +3,13 @@ the last build when that build recorded the same key.
 
 A component's key is made from the same reading of the files as the build's fingerprint
 (pnp.cache.inputs_read): pnp's code and the options, every file the build reads except the
-games' card data, and the card data the component draws. A component with data of its own
-(a deck, a sheet, a board) reads that file only; one without (a rule sheet's tables, a tuck
-box's sizes) may show any deck's, so it reads them all. A file pnp cannot tie to one
+games' card data, the card data the component draws, and what it says it shows of the other
+decks (`Component.deck_view`: a rule sheet's piece counts and tables, a tuck box's depth and
+back). A component with data of its own (a deck, a sheet, a board) reads that file; a kind
+with none that does not say what it shows reads every deck's. A file pnp cannot tie to one
 component (a layout, a font, a picture, game.yaml, a translation) is in every key: changing
-it redraws everything, which is never wrong. So changing a card redraws its deck and what
-shows every deck, and leaves the rest as the last build wrote it."""
+it redraws everything, which is never wrong. So changing a card redraws its deck, and the
+rule sheet only when a count or a table it prints changed."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pnp.config.deck import Deck
     from pnp.config.game import Component, Game
     from pnp.outputs.folder import Json, OutputFolder
     from pnp.outputs.pdf import OutputFile
@@ -39,9 +41,11 @@ def data_files(game: Game, component: Component) -> set[Path]:
     return {path.resolve(), fields_file(path).resolve()}
 
 
-def component_keys(game: Game, salt: str, read: Iterable[tuple[str, Path, bytes]]) -> dict[str, str]:
-    """Each component's key, from `salt` (the build's code and options) and `read` (each file
-    the build reads with its digest, pnp.inputs.BuildInputs.file_digests)."""
+def component_keys(game: Game, decks: dict[str, Deck], salt: str,
+                   read: Iterable[tuple[str, Path, bytes]]) -> dict[str, str]:
+    """Each component's key, from `salt` (the build's code and options), `read` (each file
+    the build reads with its digest, pnp.inputs.BuildInputs.file_digests) and what each shows
+    of the loaded `decks`."""
     own = {component.id: data_files(game, component) for component in game.components}
     every_deck: set[Path] = set().union(*own.values())
     shared = hashlib.sha256(salt.encode())
@@ -55,8 +59,11 @@ def component_keys(game: Game, salt: str, read: Iterable[tuple[str, Path, bytes]
     keys: dict[str, str] = {}
     for component in game.components:
         key = hashlib.sha256(shared.digest() + f"\0{component.id}".encode())
-        for path in sorted(own[component.id] or every_deck):
+        view = component.deck_view(game, decks)
+        for path in sorted(own[component.id] or (set() if view is not None else every_deck)):
             key.update(f"\0{path.name}\0".encode() + data.get(path, b"absent"))
+        if view is not None:
+            key.update(b"\0view\0" + view.encode())
         keys[component.id] = key.hexdigest()
     return keys
 
