@@ -60,3 +60,27 @@ def did_you_mean(name: str, choices: Iterable[object]) -> str | None:
 
 def known(choices: Iterable[object]) -> str:
     return ", ".join(sorted(str(c) for c in choices))
+
+
+def display_path(path: Path) -> str:
+    """The path as the user would type it: relative to the current folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def type_name(value: object) -> str:
+    if isinstance(value, bool):
+        return f"true/false ({value})"
+    if isinstance(value, dict):
+        return "a map"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text '{value}'"
+    if value is None:
+        return "nothing"
+    return type(value).__name__

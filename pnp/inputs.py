@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -67,13 +68,13 @@ class BuildInputs:
         skip = set(leave_out)
         root = Path(self.root)
         for folder, own in self._folders():
-            if not folder.is_dir():
-                continue
-            for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            named = f"pnp:{folder.name}" if own else folder.relative_to(root).as_posix() \
+                if folder.is_relative_to(root) else folder.as_posix()
+            for relative in files_under(str(folder)):
+                path = folder / relative
                 if skip and path.resolve() in skip:
                     continue
-                yield (f"pnp:{folder.name}/{path.relative_to(folder).as_posix()}" if own
-                       else path.relative_to(root).as_posix()), path
+                yield f"{named}/{relative}", path
 
     def digest(self, code: str, read: list[tuple[str, Path, bytes]] | None = None) -> str:
         """The build cache's key: `code` (pnp's own source), the options and every byte read
@@ -93,12 +94,12 @@ class BuildInputs:
         read = []
         for name, path in self.files():
             try:
-                content = os.readlink(path).encode(errors="surrogateescape") if leads_out(path, folders) \
-                    else path.read_bytes()
+                digest = hashlib.sha256(os.readlink(path).encode(errors="surrogateescape")).digest() \
+                    if leads_out(path, folders) else content_digest(path)
             except OSError as exc:   # unreadable, or gone since the folder was listed
                 raise PnpError(f"cannot read {name}: {exc.strerror or exc}",
                                hint="check its permissions, or wait until the files stop changing") from None
-            read.append((name, path, hashlib.sha256(content).digest()))
+            read.append((name, path, digest))
         return read
 
     def look(self, leave_out: Iterable[Path] = ()) -> str:
@@ -110,6 +111,55 @@ class BuildInputs:
             stat = path.lstat() if leads_out(path, folders) else path.stat()
             digest.update(f"{name}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
         return digest.hexdigest()
+
+
+def files_under(folder: str) -> list[str]:
+    """The files in `folder` and the folders in it (not through a link to a folder), as
+    sorted relative POSIX paths; [] when it is no folder. A link to a file counts."""
+    found: list[str] = []
+
+    def walk(path: str, prefix: str) -> None:
+        try:
+            entries = list(os.scandir(path))
+        except (FileNotFoundError, NotADirectoryError):
+            return
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                walk(entry.path, f"{prefix}{entry.name}/")
+            elif is_file(entry):
+                found.append(prefix + entry.name)
+    walk(folder, "")
+    return sorted(found, key=lambda name: name.split("/"))
+
+
+def is_file(entry: os.DirEntry[str]) -> bool:
+    """Whether the entry is a file or a link to one; a link in a loop is neither (what reads
+    it says so), as pathlib has it."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+# Each file's digest by what a change to it changes (size, times, inode): the games of one
+# `build --all`, and every rebuild of `watch` and `serve`, read the shared folders once.
+_DIGESTS: dict[str, tuple[tuple[int, int, int, int], bytes]] = {}
+SETTLED = 2 * 10**9   # ns: a file changed more recently may change again within its clock's tick
+
+
+def content_digest(path: Path) -> bytes:
+    """The SHA-256 of a file's bytes, read again only when its size, times or inode changed.
+    A file saved in the last two seconds is always read: a second save within the same tick
+    of the file system's clock, at the same size, would keep its times."""
+    stat = os.stat(path)
+    seen = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
+    known = _DIGESTS.get(str(path))
+    if known is not None and known[0] == seen:
+        return known[1]
+    digest = hashlib.sha256(path.read_bytes()).digest()
+    if time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > SETTLED:
+        _DIGESTS[str(path)] = (seen, digest)
+    return digest
 
 
 def leads_out(path: Path, folders: list[Path]) -> bool:

@@ -98,3 +98,11 @@ def read_folders(root: Path, game_folder: Path) -> list[Path]:
     """Where a build of a game may read: its own folder and the root's shared folders."""
     from pnp.inputs import SHARED_FOLDERS
     return [game_folder] + [Path(root) / name for name in SHARED_FOLDERS]
+
+
+def game_ids(root: Path) -> list[str]:
+    """The games of the project at `root`: each folder of card_data/ with a game.yaml."""
+    folder = root / "card_data"
+    if not folder.is_dir():
+        return []
+    return sorted(p.parent.name for p in folder.glob("*/game.yaml"))

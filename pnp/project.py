@@ -1,4 +1,7 @@
-"""A root folder of games (card_data/, layouts/, fonts/) and what is loaded from it."""
+"""A root folder of games (card_data/, layouts/, fonts/) and what is loaded from it.
+
+The schema, the checks and the kinds are imported when a game is first loaded, not with this
+module: a rebuild with nothing changed opens the project and never loads a game."""
 
 from __future__ import annotations
 
@@ -6,20 +9,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pnp.config.deck import Deck, check_where, load_deck, select
-from pnp.config.remote import is_url, local_data
-from pnp.config.sheets import is_sheet, load_sheet_deck, split_sheet
-from pnp.config.game import Game, game_ids, load_game
-from pnp.contents import facts, kinds as rule_kinds  # noqa: F401 - every rule kind registers itself on Rule
-from pnp.contents.stated import Facts, facts_of, fill_card_text
-from pnp.contents.validate import check_rule_fields, validate
-from pnp.contents.prose import prose_problems
 from pnp.diagnostics import Diagnostics
 from pnp.errors import PnpError, ValidationFailed
-from pnp import kinds  # noqa: F401 - every component kind registers itself on Component
-from pnp.paths import safe_path
+from pnp.paths import game_ids, safe_path
 
 if TYPE_CHECKING:
+    from pnp.config.deck import Deck
+    from pnp.config.game import Game
+    from pnp.contents.stated import Facts
     from pnp.fonts import FontBook
 
 
@@ -58,11 +55,16 @@ class Project:
         return game_ids(self.root)
 
     def game(self, game_id: str) -> Game:
+        from pnp.config.game import load_game
+        from pnp.contents import facts, kinds as rule_kinds  # noqa: F401 - each rule kind registers itself on Rule
+        from pnp import kinds  # noqa: F401 - each component kind registers itself on Component
         return load_game(self.root, game_id)
 
     def check(self, game_id: str) -> Checked:
         """Load a game and its decks and run its contents rules. Load errors raise PnpError;
         rule problems are returned, for each command to treat as it must."""
+        from pnp.contents.prose import prose_problems
+        from pnp.contents.validate import validate
         game = self.game(game_id)
         decks = self.decks(game)
         self.check_references(game, decks)
@@ -72,6 +74,7 @@ class Project:
         """What a component or rule names that the game lacks (a tuck box's decks, the fields
         a rule names): one PnpError at the naming line, before any card is looked at. `pnp
         list` calls it too, so every command refuses the same things with the same message."""
+        from pnp.contents.validate import check_rule_fields
         for component in game.components:
             component.check(game, decks)
         for rule in game.contents:
@@ -82,6 +85,7 @@ class Project:
         one with `refresh`: done before a build looks at what changed, so new data counts."""
         if not self._names_an_address(game_id):   # the common case, told without loading the game
             return
+        from pnp.config.remote import is_url, local_data
         game = self.game(game_id)
         for component in game.components:
             name = component.reads()
@@ -104,6 +108,10 @@ class Project:
 
     def decks(self, game: Game) -> dict[str, Deck]:
         """Each component with data, as the deck of cards it draws (its `where` applied)."""
+        from pnp.config.deck import check_where, load_deck, select
+        from pnp.config.remote import is_url, local_data
+        from pnp.config.sheets import is_sheet, load_sheet_deck, split_sheet
+        from pnp.contents.stated import facts_of
         files: dict[str, Deck] = {}   # by the name the game gives, sheet included
         decks: dict[str, Deck] = {}
         for component in game.components:
@@ -133,5 +141,6 @@ class Project:
 
 def fill_texts(deck: Deck, facts: Facts) -> None:
     """Each card's text with the values it takes from its own fields and the facts filled in."""
+    from pnp.contents.stated import fill_card_text
     for card in deck.cards:
         fill_card_text(card, deck.fields, facts)

@@ -88,6 +88,8 @@ class BuildRequest:
     def shop_presets(self, root: Path) -> list[ShopPreset]:
         """The shops asked for, loaded; an unknown name is a UsageProblem with a did-you-mean,
         a preset file with a mistake a PnpError naming its line."""
+        if not self.shops:   # the schema is not even imported
+            return []
         from pnp.config.shop import load_shop, shop_ids
         available = shop_ids(root)
         for shop in self.shops:

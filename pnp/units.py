@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from pnp.yaml_source import type_name
+from pnp.errors import type_name
 from pnp.errors import PnpError, did_you_mean
 
 if TYPE_CHECKING:

@@ -18,6 +18,8 @@ from typing import Any, overload
 import yaml
 
 from pnp.errors import PnpError
+# message wording that lives on the ground floor (pnp.errors), re-exported for the modules that read YAML
+from pnp.errors import display_path as display_path, type_name as type_name
 
 # Anchors and aliases are handy for sharing a block, but a few nested aliases can stand for
 # billions of values (the "billion laughs" bomb): refuse a file whose aliases expand past
@@ -346,14 +348,6 @@ def check_expansion(root: yaml.Node, file: str) -> None:
     size(root)
 
 
-def display_path(path: Path) -> str:
-    """The path as the user would type it: relative to the current folder when inside it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
-
-
 _DRAFTS: dict[Path, str] = {}   # a file's edited text, read in its place while the edit is checked
 
 
@@ -463,19 +457,3 @@ def _read(path: Path, shown: str) -> str:
         raise PnpError(f"not UTF-8 text (byte {exc.start})", file=shown) from None
     except OSError as exc:
         raise PnpError(f"cannot read the file: {exc.strerror}", file=shown) from None
-
-
-def type_name(value: object) -> str:
-    if isinstance(value, bool):
-        return f"true/false ({value})"
-    if isinstance(value, dict):
-        return "a map"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, (int, float)):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return f"the text '{value}'"
-    if value is None:
-        return "nothing"
-    return type(value).__name__

@@ -87,3 +87,31 @@ def test_an_editors_temporary_and_lock_files_are_not_changes(mini):
     stop.set()
     seen.close()
     assert {path.name for path in found} == {"rules.md"}
+
+
+def test_a_file_rewritten_at_the_same_size_and_time_counts_as_changed(tmp_path, monkeypatch):
+    """Digests are kept by each file's size, times and inode (a rebuild reads the shared
+    folders once): a save that keeps the size and puts the old time back still changes it."""
+    import hashlib
+
+    from pnp import inputs
+    monkeypatch.setattr(inputs, "SETTLED", -1)   # keep even a file saved a moment ago
+    data = tmp_path / "cards.yaml"
+    data.write_text("value: 1\n")
+    assert inputs.content_digest(data) == hashlib.sha256(b"value: 1\n").digest()
+    before = data.stat()
+    data.write_text("value: 2\n")
+    os.utime(data, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert inputs.content_digest(data) == hashlib.sha256(b"value: 2\n").digest()
+
+
+def test_the_files_read_are_listed_in_order_with_links_to_files_and_not_into_linked_folders(tmp_path):
+    from pnp.inputs import files_under
+    (tmp_path / "b/c").mkdir(parents=True)
+    for name in ("a.yaml", "b/c/d.png", "b/e.yaml", "b-z.txt"):
+        (tmp_path / name).write_text(name)
+    (tmp_path / "link.yaml").symlink_to(tmp_path / "a.yaml")
+    (tmp_path / "linked").symlink_to(tmp_path / "b")
+    (tmp_path / "loop.png").symlink_to(tmp_path / "loop.png")
+    assert files_under(str(tmp_path)) == ["a.yaml", "b/c/d.png", "b/e.yaml", "b-z.txt", "link.yaml"]
+    assert files_under(str(tmp_path / "missing")) == []

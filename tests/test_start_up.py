@@ -56,6 +56,8 @@ def test_a_rebuild_with_nothing_changed_imports_no_drawing_code(root, tmp_path):
     assert (out / "12th-player" / "cards-letter.pdf").is_file()
     again = loaded_modules("build", "--game", "12th-player", "--root", str(root), "--out", str(out), "-q")
     assert drawing_code(again) == []
+    # nor the schema, nor a YAML reader: the game is never loaded
+    assert not [name for name in again if name == "yaml" or name.startswith(("pnp.config.", "pnp.kinds"))]
     (root / "card_data/12th-player/rules.md").write_text(
         (root / "card_data/12th-player/rules.md").read_text() + "\n", encoding="utf-8")
     changed = loaded_modules("build", "--game", "12th-player", "--root", str(root), "--out", str(out), "-q")

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pnp.config.rules import Rule
 from pnp.config.typed import Loaded, Name, Tagged, Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, known
-from pnp.paths import file_error, gate
+from pnp.paths import file_error, game_ids, gate
 from pnp.yaml_source import display_path, load_yaml
 
 if TYPE_CHECKING:
@@ -170,8 +170,3 @@ def load_game(root: Path, game_id: str) -> Game:
     return Game(game_id, folder, spec, spec.components, spec.contents, manifest)
 
 
-def game_ids(root: Path) -> list[str]:
-    folder = root / "card_data"
-    if not folder.is_dir():
-        return []
-    return sorted(p.parent.name for p in folder.glob("*/game.yaml"))

@@ -41,7 +41,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pnp.yaml_source import display_path
+from pnp.errors import display_path
 from pnp.errors import PnpError
 from pnp.checkpoints import reached
 from pnp.paths import inside
