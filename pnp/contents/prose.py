@@ -181,6 +181,19 @@ def masked(text: str) -> str:
     return re.sub(r"\{[^{}\n]*\}", lambda m: HOLE * len(m.group(0)), text)
 
 
+# compiled once a process: validate reads every edition, watch and serve every rebuild
+@lru_cache(maxsize=None)
+def words_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    """What a sentence stating a fact talks about: any of its words."""
+    return re.compile(r"(?<!\w)(?:" + "|".join(words) + r")(?!\w)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def unit_pattern(unit: tuple[str, ...]) -> re.Pattern[str]:
+    """What follows a fact's number, a word or two after it at most."""
+    return re.compile(r"^[\s\-–*]*(?:[^\W\d_]+[\s\-–]+){0,2}?(?:" + "|".join(unit) + r")(?!\w)", re.IGNORECASE)
+
+
 class Reader:
     """Reads texts against one game's facts."""
 
@@ -199,10 +212,8 @@ class Reader:
             if language and language not in fact.words:
                 words = None   # not said how this language states it: not read in it
             unit = fact.unit.get(language, fact.unit.get("")) if fact.unit else None
-            self._patterns[key] = (
-                re.compile(r"(?<!\w)(?:" + "|".join(words) + r")(?!\w)", re.IGNORECASE) if words else None,
-                re.compile(r"^[\s\-–*]*(?:[^\W\d_]+[\s\-–]+){0,2}?(?:" + "|".join(unit) + r")(?!\w)",
-                           re.IGNORECASE) if unit else None)   # a unit "" makes the unit optional
+            self._patterns[key] = (words_pattern(tuple(words)) if words else None,
+                                   unit_pattern(tuple(unit)) if unit else None)   # a unit "" makes it optional
         return self._patterns[key]
 
     def read(self, item: Text) -> list[str]:
