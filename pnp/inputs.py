@@ -68,8 +68,7 @@ class BuildInputs:
         skip = set(leave_out)
         root = Path(self.root)
         for folder, own in self._folders():
-            named = f"pnp:{folder.name}" if own else folder.relative_to(root).as_posix() \
-                if folder.is_relative_to(root) else folder.as_posix()
+            named = f"pnp:{folder.name}" if own else folder.relative_to(root).as_posix()
             for relative in files_under(str(folder)):
                 path = folder / relative
                 if skip and path.resolve() in skip:
@@ -121,7 +120,7 @@ def files_under(folder: str) -> list[str]:
     def walk(path: str, prefix: str) -> None:
         try:
             entries = list(os.scandir(path))
-        except (FileNotFoundError, NotADirectoryError):
+        except OSError:   # missing, not a folder or not ours to read: nothing read there
             return
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
