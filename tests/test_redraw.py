@@ -88,6 +88,31 @@ def test_what_shows_every_deck_is_drawn_again_when_what_it_shows_changed(root, t
         {name: sha for name, (sha, _) in state(out / "big-ten").items()}
 
 
+def recorded_cards(folder: Path) -> dict:
+    import json
+
+    from pnp.playtest.record import RECORD_KEY, unpacked
+    return unpacked(json.loads((folder / ".pnp-build.json").read_text())[RECORD_KEY]["decks"])
+
+
+def test_a_reused_deck_keeps_its_cards_in_the_record_without_compiling_its_layouts(root, tmp_path, monkeypatch):
+    """What `pnp diff` and `--reprint` compare with next time: a deck taken from the last
+    build's files has the cards that build recorded, as a build from scratch records them."""
+    from pnp.kinds import deck
+    out = tmp_path / "out"
+    build(root, "big-ten", out)
+    change_a_card(root)
+    compiled: list[str] = []
+    real = deck.compile_deck_layouts
+    monkeypatch.setattr(deck, "compile_deck_layouts",
+                        lambda ctx, component, bleed: (compiled.append(component.id), real(ctx, component, bleed))[1])
+    build(root, "big-ten", out)
+    assert "offense" not in compiled and "defense" in compiled
+    build(root, "big-ten", tmp_path / "fresh")
+    assert recorded_cards(out / "big-ten") == recorded_cards(tmp_path / "fresh/big-ten")
+    assert "Safety Blitz" in str(recorded_cards(out / "big-ten")["defense"])
+
+
 def pixels(path: Path, index: int) -> bytes:
     document = pypdfium2.PdfDocument(str(path))
     try:

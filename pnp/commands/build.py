@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -75,7 +75,8 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     game, decks = checked.game, checked.decks
     # what each component reads, keyed from the same reading as `inputs` (shops draw no home file)
     drawn_for = BuildInputs(project.root, (game_id,), options, paper).digest(salt(), read=[])
-    reuse = Reuse(folder, component_keys(game, decks, drawn_for, read), folder.read_record())
+    last_record = folder.read_record()
+    reuse = Reuse(folder, component_keys(game, decks, drawn_for, read), last_record)
     if not options.draft:
         checked.require_valid()
     for problem in checked.problems:   # a draft: built anyway, each rule problem told as a warning
@@ -90,7 +91,9 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         ctx.tick = progress(steps * (1 + len(shops)))
     marked = DRAFT.set(options.draft)
     try:
-        rendered = render_all(ctx, game, game_id, options, shops, steps, reuse, jobs)
+        from pnp.playtest.record import recorded_decks
+        recorded = recorded_decks(last_record)   # a reused deck's cards, as the last build recorded them
+        rendered = render_all(ctx, game, game_id, options, shops, steps, reuse, jobs, recorded)
     finally:
         DRAFT.reset(marked)
     if ctx.translation is not None:   # built with the source text where a translation lacks it
@@ -107,7 +110,7 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
         if isinstance(playtest, dict):
             playtest = {**playtest, "kept": True}   # from a build before the watch: stands in
         else:
-            playtest = game_record(project.root, game, decks, ctx.compiled)
+            playtest = game_record(project.root, game, decks, ctx.compiled, recorded)
     paths = folder.commit([file for file, _ in rendered], unchanged, project.diagnostics.warnings,
                           components=output_components(game), playtest=playtest,
                           parts=reuse.parts if unchanged is not None else None)
@@ -139,10 +142,12 @@ def made_for(component_id: str, lang: str | None) -> str:
 
 
 def render_all(ctx: BuildContext, game: Game, game_id: str, options: PrintOptions, shops: Sequence[ShopPreset],
-               steps: int, reuse: Reuse, jobs: int = 1) -> list[tuple[OutputFile, float | None]]:
+               steps: int, reuse: Reuse, jobs: int = 1,
+               recorded: Mapping[str, object] = {}) -> list[tuple[OutputFile, float | None]]:
     """Every file of a build, in memory, each with the time it took (None: taken from the last
-    build, `reuse`). The pieces are drawn from `ctx.game` (translated in a translated build);
-    the print-all cover is pnp's own page and names the parts as `game` does."""
+    build, `reuse`; a deck `recorded` in the last build record is then not compiled either).
+    The pieces are drawn from `ctx.game` (translated in a translated build); the print-all
+    cover is pnp's own page and names the parts as `game` does."""
     from pnp.impose import PAPER_SIZES
     from pnp.exporters.print_all import home_part, print_all
     project = ctx.project
@@ -154,7 +159,7 @@ def render_all(ctx: BuildContext, game: Game, game_id: str, options: PrintOption
         from pnp.commands.parallel import drawn_apart
         ahead = drawn_apart(ctx, [drawn[c.id] for c in game.components if c.id not in reuse.reusable()], jobs)
     for component in game.components:
-        files = reused(ctx, drawn[component.id], reuse) or \
+        files = reused(ctx, drawn[component.id], reuse, component.id in recorded) or \
             drawn_now(ctx, drawn[component.id], reuse, ahead.get(component.id))
         rendered += files
         parts.append(home_part(options, drawn[component.id], [file for file, _ in files]))
@@ -178,25 +183,27 @@ def render_all(ctx: BuildContext, game: Game, game_id: str, options: PrintOption
     return rendered
 
 
-def reused(ctx: BuildContext, component: Component, reuse: Reuse) -> list[tuple[OutputFile, float | None]]:
+def reused(ctx: BuildContext, component: Component, reuse: Reuse,
+           recorded: bool = False) -> list[tuple[OutputFile, float | None]]:
     """A component's files as the last build wrote them, when it read the same (its warnings
-    told again); [] when it must be drawn."""
+    told again); [] when it must be drawn. A deck whose cards the last record holds (`recorded`)
+    needs no layouts compiled for the record."""
     kept = reuse.kept(component.id)
     if kept is None:
         return []
-    taken_over(ctx, component, kept.warnings)
+    taken_over(ctx, component, kept.warnings, compile=not recorded)
     return [(file, None) for file in kept.files]
 
 
-def taken_over(ctx: BuildContext, component: Component, warnings: list[str]) -> None:
+def taken_over(ctx: BuildContext, component: Component, warnings: list[str], compile: bool = True) -> None:
     """What drawing a component here would have done besides its files, for one drawn
     elsewhere (by the last build, or another process): its warnings told, its progress, and
-    a deck's layouts compiled, which the build record's cards come from."""
+    (with `compile`) a deck's layouts compiled, which the build record's cards come from."""
     for warning in warnings:
         ctx.project.diagnostics.warn(warning)
     from pnp.kinds.deck import DeckComponent, compile_deck_layouts   # loaded with the game's kinds
     if isinstance(component, DeckComponent):
-        if not ctx.options.lang:   # a translated build keeps no cards in its record
+        if compile and not ctx.options.lang:   # a translated build keeps no cards in its record
             ctx.compiled[component.id] = compile_deck_layouts(ctx, component, ctx.options.bleed)
         ctx.tick(component.steps(ctx.decks))
 

@@ -139,10 +139,13 @@ def source_bytes(kept: str | dict[str, str]) -> bytes:
 
 
 def game_record(root: Path, game: Game, decks: dict[str, Deck],
-                compiled: Mapping[str, tuple[Drawn, Drawn | None]]) -> dict[str, str]:
+                compiled: Mapping[str, tuple[Drawn, Drawn | None]],
+                earlier: Mapping[str, Record] | None = None) -> dict[str, str]:
     """The playtest part of a build record. `compiled` holds each deck's (front, back) as the
-    build compiled them (pnp.kinds.deck keeps them), so nothing is compiled twice. Both parts
-    are kept compressed: a card costs about 20 bytes of the record."""
+    build compiled them (pnp.kinds.deck keeps them), so nothing is compiled twice; a deck the
+    build took from the last one's files instead has its part of the last record, `earlier`
+    (recorded_decks), read from the same files. Both parts are kept compressed: a card costs
+    about 20 bytes of the record."""
     root = Path(root)
     resolved_root = root.resolve()
     pictures = pictures_digest(game.folder)
@@ -162,6 +165,8 @@ def game_record(root: Path, game: Game, decks: dict[str, Deck],
         for path in layout_files(root, names, known):
             if path.is_relative_to(resolved_root):   # pnp's own base layouts come with pnp
                 sources[relative(root, path)] = path
+        if component.is_deck and component.id not in compiled and earlier and component.id in earlier:
+            record_decks[component.id] = earlier[component.id]
         if not component.is_deck or component.id not in compiled:
             continue
         front, back = compiled[component.id]
@@ -189,6 +194,19 @@ def pack(value: object) -> str:
 
 def unpacked(packed: str) -> Any:   # JSON: whatever was packed
     return json.loads(zlib.decompress(base64.b64decode(packed)).decode("utf-8"))
+
+
+def recorded_decks(record: Record | None) -> dict[str, Record]:
+    """Each deck's part of a build record as game_record wrote it, when that build recorded
+    its own cards (not the earlier build a watch keeps standing in); {} when there is none."""
+    playtest = (record or {}).get(RECORD_KEY)
+    if not isinstance(playtest, dict) or playtest.get("kept"):
+        return {}
+    try:
+        decks = unpacked(playtest["decks"])
+    except (KeyError, TypeError, ValueError, zlib.error):   # another version's, or edited
+        return {}
+    return decks if isinstance(decks, dict) else {}
 
 
 def kept_sources(record: Record) -> dict[str, bytes]:
