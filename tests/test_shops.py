@@ -115,10 +115,19 @@ def test_boards_come_whole_as_png_for_tgc(tmp_path):
         assert image.size == (24 * 20, 18 * 20)
 
 
-def test_each_shop_export_has_a_manifest_of_file_card_quantity_and_back(tmp_path):
-    build(REPO, "monster-ball", tmp_path, "--shop", "tgc")
+@pytest.fixture(scope="module")
+def tgc_built(tmp_path_factory):
+    """Monster Ball and Big Ten built for The Game Crafter (every kind of piece a shop takes as
+    pictures), once for the tests that read them."""
+    out = tmp_path_factory.mktemp("tgc")
+    for game in ("monster-ball", "big-ten"):
+        build(REPO, game, out, "--shop", "tgc")
+    return out
+
+
+def test_each_shop_export_has_a_manifest_of_file_card_quantity_and_back(tgc_built, tmp_path):
     build(REPO, "jukem", tmp_path, "--shop", "drivethru")
-    folder = tmp_path / "monster-ball" / "tgc"
+    folder = tgc_built / "monster-ball" / "tgc"
     rows = list(csv.DictReader((folder / "manifest.csv").open()))
     assert rows and list(rows[0]) == ["file", "card", "quantity", "back"]
     for row in rows:
@@ -222,10 +231,8 @@ def test_pdfx_images_are_flattened_onto_white_and_turned_cmyk():
     assert converted.getpixel((0, 0)) == (0, 255, 255, 0) and converted.getpixel((1, 0)) == (0, 0, 0, 0)
 
 
-def test_every_shop_png_has_its_bleed_filled_for_every_piece_kind(tmp_path):
-    for game in ("monster-ball", "big-ten"):
-        build(REPO, game, tmp_path, "--shop", "tgc")
-    fronts = sorted(tmp_path.glob("*/tgc/*/*-front*.png"))
+def test_every_shop_png_has_its_bleed_filled_for_every_piece_kind(tgc_built):
+    fronts = sorted(tgc_built.glob("*/tgc/*/*-front*.png"))
     kinds = {path.parent.name for path in fronts}
     assert {"tokens", "end-zones", "roster-cards", "offense"} <= kinds
     white = (255, 255, 255)
