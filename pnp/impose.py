@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Iterable, Literal
 
 from pnp.options import Duplex  # noqa: F401 - defined beside PrintOptions, light to import
@@ -372,19 +372,17 @@ def draw_cut_marks(canvas: Canvas, grid: MarksBetween, slots: Iterable[int] | No
     canvas.saveState()
     canvas.setLineWidth(MARK_WIDTH)
     canvas.setStrokeGray(0)
-    # a deck's full sheets all have the same marks: their operators are made once per grid
-    kept = grid.__dict__.setdefault("_marks_by_slots", {})
-    key = None if slots is None else tuple(slots)
-    code = kept.get(key)
-    if code is None:
-        page, canvas._code = canvas._code, []
-        try:
-            canvas.lines(cut_marks(grid, key) + cut_marks_between(grid, key))
-        finally:
-            code, canvas._code = canvas._code, page
-        kept[key] = code
-    canvas._code.extend(code)
+    canvas._code.extend(marks_operators(grid, None if slots is None else tuple(slots)))
     canvas.restoreState()
+
+
+@lru_cache(maxsize=64)
+def marks_operators(grid: MarksBetween, slots: tuple[int, ...] | None) -> tuple[str, ...]:
+    """The PDF operators that stroke a sheet's cut marks (beside `slots`), as reportlab's
+    Canvas.lines writes them: a deck's full sheets all have the same marks, made once."""
+    from reportlab.lib.rl_accel import fp_str   # as the canvas formats its numbers
+    lines = cut_marks(grid, slots) + cut_marks_between(grid, slots)
+    return ("n", *(f"{fp_str(x1, y1)} m {fp_str(x2, y2)} l" for x1, y1, x2, y2 in lines), "S")
 
 
 def cut_marks(grid: MarksBetween, slots: Iterable[int] | None = None) -> list[tuple[float, float, float, float]]:

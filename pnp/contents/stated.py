@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from weakref import WeakKeyDictionary
 from typing import TYPE_CHECKING, Any
 
 from pnp.config.typed import Where
@@ -139,16 +140,18 @@ def parts_of(value: object) -> list[Any]:
 RANGE_VALUE = re.compile(r"^\s*(\d+)\s*[-–]\s*(\d+)\s*$")
 
 
+_FACTS: WeakKeyDictionary[Game, Facts] = WeakKeyDictionary()   # let go with the game
+
+
 def facts_of(game: Game) -> Facts:
     """The game's named facts, read once per loaded game."""
-    cached: Facts | None = game.__dict__.get("_named_facts")
+    cached = _FACTS.get(game)
     if cached is None:
         from pnp.paths import safe_path
         path = game.folder / "facts.yaml"
         if path.exists() or path.is_symlink():   # a link that leads out of the game is refused
             path = safe_path(game.folder, "facts.yaml", Where(str(path), None, ""), "facts")
-        cached = load_facts(path)
-        game.__dict__["_named_facts"] = cached
+        cached = _FACTS[game] = load_facts(path)
     return cached
 
 
