@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import build, run
 
 
@@ -62,3 +64,17 @@ def test_length_without_a_unit_is_refused(root):
     result = run("validate", "--game", "12th-player", root=root)
     assert result.exit_code == 1
     assert "'4' needs a unit" in result.stderr or "expected a length" in result.stderr
+
+
+@pytest.mark.parametrize("anchor", [False, True])
+def test_a_key_missing_from_a_map_is_told_at_the_line_the_map_starts(mini, anchor):
+    """A file with anchors is read through PyYAML's composer, one without by the fast event
+    walk (pnp.yaml_source): both put a map at the line it starts on, here after a comment."""
+    manifest = mini / "card_data/mini/game.yaml"
+    text = manifest.read_text().replace("title: Mini\n", "")
+    if anchor:
+        text = text.replace("    kind: deck\n", "    kind: &deck deck\n", 1)
+    manifest.write_text("# Mini, a game for tests\n" + text)
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1
+    assert "game.yaml:2: missing required key 'title'" in result.stderr, result.stderr

@@ -115,3 +115,41 @@ def test_the_files_read_are_listed_in_order_with_links_to_files_and_not_into_lin
     (tmp_path / "loop.png").symlink_to(tmp_path / "loop.png")
     assert files_under(str(tmp_path)) == ["a.yaml", "b/c/d.png", "b/e.yaml", "b-z.txt", "link.yaml"]
     assert files_under(str(tmp_path / "missing")) == []
+
+
+def test_a_build_with_another_back_offset_draws_again_though_its_files_keep_their_names(mini, tmp_path):
+    """The options are part of what a build reads: the back offset's value is not in the file
+    names, so only the key can tell the builds apart."""
+    from conftest import build, pdf, run
+    build(mini, "mini", tmp_path, "--back-offset", "1,0")
+    before = pdf(tmp_path / "mini/cards-a4-back-offset.pdf").pages[1].get_contents().get_data()
+    again = run("build", "--game", "mini", "--out", str(tmp_path), "--back-offset", "3,0", root=mini)
+    assert again.exit_code == 0 and "up to date" not in again.output
+    after = pdf(tmp_path / "mini/cards-a4-back-offset.pdf").pages[1].get_contents().get_data()
+    assert after != before
+
+
+def test_pnps_own_modules_and_yaml_count_as_its_code(tmp_path, monkeypatch):
+    """A changed or upgraded pnp never reuses an old build: its Python modules and its own YAML
+    (the bundled words and arrangements no folder of a build lists) are in every key."""
+    from pnp import cache
+    package = tmp_path / "pnp"
+    (package / "bundled/words").mkdir(parents=True)
+    (package / "cli.py").write_text("print('hi')\n")
+    (package / "bundled/words/en.yaml").write_text("page: page\n")
+    (package / "notes.txt").write_text("not code\n")
+    monkeypatch.setattr(cache, "PACKAGE", package)
+
+    def digest() -> str:
+        cache.code_digest.cache_clear()
+        return cache.code_digest()
+    try:
+        first = digest()
+        (package / "notes.txt").write_text("still not code, longer\n")
+        assert digest() == first
+        for changed in ("bundled/words/en.yaml", "cli.py"):
+            (package / changed).write_text((package / changed).read_text() + "# more\n")
+            assert digest() != first, changed
+            first = digest()
+    finally:
+        cache.code_digest.cache_clear()   # pnp's own, for the tests that follow

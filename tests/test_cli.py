@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import REPO, run
 
 
@@ -87,3 +89,11 @@ def test_new_makes_a_game_that_validates_and_builds(root, tmp_path):
     again = run("new", "dragon-dice", root=root)
     assert again.exit_code == 1 and "already exists" in again.stderr
     assert run("new", "Bad Id", root=root).exit_code == 1
+
+
+@pytest.mark.parametrize("game_id", ["a/b", "../escaped", "x.y", "sub/../../out"])
+def test_new_refuses_an_id_that_is_a_path_and_writes_nothing(root, tmp_path, game_id):
+    before = sorted(p.relative_to(root.parent) for p in root.parent.rglob("*"))
+    result = run("new", game_id, root=root)
+    assert result.exit_code == 1 and "is not a game id" in result.stderr, result.stderr
+    assert sorted(p.relative_to(root.parent) for p in root.parent.rglob("*")) == before
