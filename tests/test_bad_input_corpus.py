@@ -16,6 +16,7 @@ CARD = "layouts/mini/card.yaml"
 BACK = "layouts/mini/back.yaml"
 RULES = "card_data/mini/rules.md"
 FONTS = "fonts/fonts.yaml"
+FACTS = "card_data/mini/facts.yaml"   # mini has none: each case writes one
 
 
 def swap(old: str, new: str):
@@ -159,6 +160,26 @@ CASES = [
      ['game.yaml:14: contents[1]: deck "cards": the deck has 6 cards; the rules (Contents) state 7']),
     ("rule-names-unknown-deck", GAME, swap("deck: cards, equals", "deck: crads, equals"),
      [GAME + ":14:", "contents[1].deck", "did you mean 'cards'?"]),
+    # --- facts.yaml ----------------------------------------------------------------------------
+    ("facts-unknown-key", FACTS, whole("# what the rules state\nscoring:\n  win: {value: 10, wrods: [wins?]}\n"),
+     [FACTS + ":3:", "scoring.win", "unknown key 'wrods'", "did you mean 'words'?"]),
+    ("facts-misspelt-value", FACTS, whole("scoring:\n  win: {vaule: 10, section: Winning}\n"),
+     [FACTS + ":2:", "unknown key 'vaule'", "did you mean 'value'?"]),
+    ("facts-wrong-type", FACTS, whole("scoring:\n  win:\n    value: 10\n    near: ten\n"),
+     [FACTS + ":4:", "near", "expected a whole number, found the text 'ten'"]),
+    ("facts-near-zero", FACTS, whole("scoring:\n  win: {value: 10, words: [win], near: 0}\n"),
+     [FACTS + ":2:", "near", "the least allowed is 1"]),
+    ("facts-words-in-a-language", FACTS, whole("scoring:\n  win: {value: 10, words_de: {gewinnt: 1}}\n"),
+     [FACTS + ":2:", "words_de", "found a map"]),
+    ("facts-bad-pattern", FACTS, whole("scoring:\n  win: {value: 10, words: ['(win']}\n"),
+     [FACTS + ":2:", "'(win' is not a pattern pnp can read"]),
+    ("facts-list-in-a-group", FACTS, whole("scoring:\n  win: [10, 12]\n"),
+     [FACTS + ":2:", "scoring.win", "a group holds facts and groups, not a list"]),
+    ("facts-table-entry-without-key", FACTS,
+     whole("pieces:\n  key: name\n  entries:\n    - {name: Knight, power: 3}\n    - {power: 2}\n"),
+     [FACTS + ":5:", "pieces.entries[2]", "an entry has no 'name', the table's key"]),
+    ("facts-table-misspelt", FACTS, whole("pieces:\n  key: name\n  entrys:\n    - {name: Knight}\n"),
+     [FACTS + ":3:", "unknown key 'entrys'", "did you mean 'entries'?"]),
 ]
 
 
@@ -174,7 +195,7 @@ def apply(root, case):
         (root / "card_data/mini/art.png").write_bytes(png_bytes(4, 4)[:30])
     if name == "image-too-large":
         (root / "card_data/mini/art.png").write_bytes(png_bytes(13_000, 12_000))
-    path.write_text(edit(path.read_text()))
+    path.write_text(edit(path.read_text() if path.exists() else ""))
 
 
 EXPECTED_EXTRA = {

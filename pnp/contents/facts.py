@@ -28,6 +28,8 @@ from pnp.config.deck import matches
 from pnp.config.rules import Rule
 from pnp.contents.located import at
 from pnp.paths import safe_path
+from pnp.config.typed import Where, load_as
+from pnp.contents.stated import FactTableSpec
 from pnp.yaml_source import YamlList, YamlMap, load_yaml
 
 if TYPE_CHECKING:   # config.deck imports the rule kinds
@@ -46,9 +48,9 @@ class FactsRule(Rule, kind="facts"):
 
     def check(self, deck: Deck, decks: dict[str, Deck] | None = None) -> list[str]:
         table, entries = self._load(deck)
-        keys = table["key"] if isinstance(table["key"], list) else [table["key"]]
+        keys = table.key if isinstance(table.key, list) else [table.key]
         key = "/".join(keys)
-        default_section = table.get("source", self.source)
+        default_section = table.source or self.source
         by_key: dict[str, list[tuple[Card, int]]] = {}
         for card, count in zip(deck.cards, deck.counts):
             by_key.setdefault(name_of(card, keys), []).append((card, count))
@@ -85,20 +87,20 @@ class FactsRule(Rule, kind="facts"):
                                 f"documents ({self.facts_file}, {self.table})")
         return problems
 
-    def _load(self, deck: Deck) -> tuple[YamlMap, YamlList]:
+    def _load(self, deck: Deck) -> tuple[FactTableSpec, YamlList]:
+        """The table, loaded as facts.yaml's tables are (pnp.contents.stated), and its entries
+        as written (their lines)."""
         path = safe_path(deck.path.parent, self.file, self.origin, what="facts")
         node = load_yaml(path)
         self.facts_file = node.file
         where = self.origin
-        if self.table not in node or not isinstance(node[self.table], YamlMap):
+        if not isinstance(node, YamlMap) or self.table not in node or not isinstance(node[self.table], YamlMap):
             raise where.error(f"no facts table '{self.table}' in {self.file}")
-        table = node[self.table]
-        entries = table.get("entries")
-        if "key" not in table or not isinstance(entries, YamlList):
-            raise where.error(f"facts table '{self.table}' needs a 'key' and a list of 'entries'")
-        keys = table["key"] if isinstance(table["key"], list) else [table["key"]]
-        for index, entry in enumerate(entries):
-            if not isinstance(entry, YamlMap) or any(k not in entry for k in keys):
+        table = load_as(FactTableSpec, node[self.table], Where(node.file, node.key_line(self.table), self.table))
+        entries = node[self.table]["entries"]
+        keys = table.key if isinstance(table.key, list) else [table.key]
+        for index, entry in enumerate(table.entries):
+            if any(k not in entry for k in keys):
                 raise where.error(f"{self.file}:{entries.item_line(index)}: each fact needs its "
                                   f"{', '.join(keys)}")
         return table, entries

@@ -31,10 +31,10 @@ from pathlib import Path
 from weakref import WeakKeyDictionary
 from typing import TYPE_CHECKING, Any
 
-from pnp.config.typed import Where
+from pnp.config.typed import Loaded, Where, convert, load_as, where_of
 from pnp.errors import PnpError, did_you_mean
 from pnp.layout.binding import text_of
-from pnp.yaml_source import YamlList, YamlMap, display_path, load_yaml
+from pnp.yaml_source import YamlList, YamlMap, display_path, load_yaml, type_name
 
 if TYPE_CHECKING:
     from pnp.config.deck import Card, FieldSpec
@@ -155,77 +155,120 @@ def facts_of(game: Game) -> Facts:
     return cached
 
 
+@dataclass
+class FactSpec(Loaded):
+    """A fact as facts.yaml writes it: a map with a `value`. `words` and `unit` say how a
+    sentence states it; `words_de`, `unit_de` ... say the same in a translation's language."""
+
+    value: str | int | float | bool | list[str | int | float]
+    section: str = ""
+    reading: str = ""
+    words: str | list[str] = field(default_factory=list)
+    unit: str | list[str] = field(default_factory=list)
+    card: dict[str, Any] | None = None   # a promise: some card of `deck` has these values
+    deck: str | None = None
+    near: int = field(default=12, metadata={"min": 1})   # how many words from `words` a number may stand
+
+
+@dataclass
+class FactTableSpec(Loaded):
+    """A table of facts: one entry per thing the documents name, found by its `key` field(s);
+    each of an entry's other fields is a fact (`{fact:TABLE.KEY.FIELD}`), and the `facts` rule
+    checks a deck against the entries."""
+
+    key: str | list[str]
+    entries: list[dict[str, Any]]
+    source: str = ""
+
+
+# a fact's words and unit in a translation's language: words_de, unit_pt-BR
+IN_A_LANGUAGE = re.compile(r"(words|unit)_[A-Za-z]{2,3}(-[A-Za-z0-9]+)?")
+FACT_KEYS = ("value", "section", "reading", "words", "unit", "card", "deck", "near")
+
+
 def load_facts(path: Path) -> Facts:
+    """A game's facts.yaml: facts, groups of facts (any map with no `value`) and tables (a map
+    with `key` and `entries`), every one checked as it loads, like the rest of the game."""
     if not path.is_file():
         return Facts({}, None)
     node = load_yaml(path)
     file = display_path(path)
+    if node is None:
+        return Facts({}, file)
+    where = where_of(node)
+    if not isinstance(node, YamlMap):
+        raise where.error(f"facts.yaml is a map of facts, groups and tables, not {type_name(node)}")
     found: dict[str, Fact] = {}
-    if isinstance(node, YamlMap):
-        for key, value in node.items():
-            if not isinstance(value, YamlMap):
-                continue
-            if "entries" in value and "key" in value:
-                _table_facts(str(key), value, file, found)
-            else:
-                _group(str(key), value, node.key_line(key), file, found)
+    for key, value in node.items():
+        if not isinstance(value, YamlMap):
+            raise where.key(node, key).error(
+                f"'{key}' is {type_name(value)}: at the top of facts.yaml each name is a fact "
+                "(a map with a value), a group of facts or a table (key and entries)")
+        if "entries" in value or "key" in value:
+            _table_facts(str(key), value, Where(file, node.key_line(key), str(key)), found)
+        else:
+            _member(str(key), value, Where(file, node.key_line(key), str(key)), found)
     return Facts(found, file)
 
 
-def _group(name: str, node: YamlMap, line: int | None, file: str, found: dict[str, Fact]) -> None:
-    if "value" in node:
-        found[name] = _fact(name, node, line, file)
+def _member(name: str, node: object, where: Where, found: dict[str, Fact]) -> None:
+    """A fact (a map with a value, or a bare value: `halves: 2`) or a group of them."""
+    if not isinstance(node, YamlMap):
+        if isinstance(node, (list, dict)):
+            raise where.error(f"a group holds facts and groups, not {type_name(node)}",
+                              hint="a fact is a map with a value: {value: [3, 6], section: ...}")
+        found[name] = Fact(name, node, "", "", where.file, where.line)
+        return
+    if "value" in node or any(key in node for key in FACT_KEYS):
+        found[name] = _fact(name, node, where)
         return
     for key, value in node.items():
-        if isinstance(value, YamlMap):
-            _group(f"{name}.{key}", value, node.key_line(key), file, found)
-        elif not isinstance(value, (YamlList, dict)):   # `name: 6`, a fact with nothing more said
-            found[f"{name}.{key}"] = Fact(f"{name}.{key}", value, "", "", file, node.key_line(key))
+        _member(f"{name}.{key}", value, Where(where.file, node.key_line(key), f"{name}.{key}"), found)
 
 
-def _fact(name: str, node: YamlMap, line: int | None, file: str) -> Fact:
-    def by_language(key: str) -> dict[str, list[str]]:
-        said = {}
-        for each, value in node.items():
-            each = str(each)
-            if each == key or each.startswith(key + "_"):
-                language = each[len(key) + 1:]
-                said[language] = [str(v) for v in value] if isinstance(value, list) else [str(value)]
-        return said
-    where = Where(file, line, name)
-    for phrases in [*by_language("words").values(), *by_language("unit").values()]:
-        for phrase in phrases:
-            try:
-                re.compile(phrase)
-            except re.error as exc:
-                raise PnpError(f"'{phrase}' is not a pattern pnp can read: {exc}", file=file, line=line,
-                               field=name) from None
-    card = node.get("card")
-    if card is not None and not isinstance(card, dict):
-        raise where.error("a fact's card is a map of the fields a card must have, e.g. {type: run, yards: 15}")
-    near = node.get("near", 12)
-    if not isinstance(near, int) or isinstance(near, bool) or near < 1:
-        raise where.error("near is a whole number of words above 0")
-    return Fact(name, node["value"], str(node.get("section", "")), str(node.get("reading", "")), file,
-                line, by_language("words"), by_language("unit"), card, node.get("deck"), near)
+def _fact(name: str, node: YamlMap, where: Where) -> Fact:
+    in_languages = {key: value for key, value in node.items() if IN_A_LANGUAGE.fullmatch(str(key))}
+    own = YamlMap({key: value for key, value in node.items() if key not in in_languages})
+    own.file, own.line, own._key_lines = node.file, node.line, node._key_lines
+    spec = load_as(FactSpec, own, where)
+    said: dict[str, dict[str, list[str]]] = {"words": {"": phrases(spec.words)}, "unit": {"": phrases(spec.unit)}}
+    for key, value in in_languages.items():
+        what, _, language = str(key).partition("_")
+        said[what][language] = phrases(convert(str | list[str], value, where.key(node, key)))
+    for by_language in said.values():
+        for patterns in by_language.values():
+            for phrase in patterns:
+                try:
+                    re.compile(phrase)
+                except re.error as exc:
+                    raise where.error(f"'{phrase}' is not a pattern pnp can read: {exc}") from None
+    words = {language: each for language, each in said["words"].items() if language or "words" in node}
+    unit = {language: each for language, each in said["unit"].items() if language or "unit" in node}
+    return Fact(name, spec.value, spec.section, spec.reading, where.file, where.line, words, unit,
+                spec.card, spec.deck, spec.near)
 
 
-def _table_facts(table: str, node: YamlMap, file: str, found: dict[str, Fact]) -> None:
-    keys = node["key"] if isinstance(node["key"], list) else [node["key"]]
+def phrases(said: str | list[str]) -> list[str]:
+    return said if isinstance(said, list) else [said]
+
+
+def _table_facts(table: str, node: YamlMap, where: Where, found: dict[str, Fact]) -> None:
+    spec = load_as(FactTableSpec, node, where)
+    keys = spec.key if isinstance(spec.key, list) else [spec.key]
     entries = node["entries"]
-    if not isinstance(entries, YamlList):
-        return
-    default = str(node.get("source", ""))
-    for index, entry in enumerate(entries):
-        if not isinstance(entry, YamlMap):
-            continue
+    for index, entry in enumerate(spec.entries):
+        line = entries.item_line(index) if isinstance(entries, YamlList) else where.line
+        missing = [k for k in keys if k not in entry]
+        if missing:
+            raise Where(where.file, line, f"{table}.entries[{index + 1}]").error(
+                f"an entry has no '{missing[0]}', the table's key")
         key = "/".join(str(entry.get(k)) for k in keys)
-        for name, value in entry.items():
-            if name in keys or name in ("section", "reading"):
+        for field_name, value in entry.items():
+            if field_name in keys or field_name in ("section", "reading"):
                 continue
-            found[f"{table}.{key}.{name}"] = Fact(
-                f"{table}.{key}.{name}", value, str(entry.get("section", default)),
-                str(entry.get("reading", "")), file, entries.item_line(index))
+            found[f"{table}.{key}.{field_name}"] = Fact(
+                f"{table}.{key}.{field_name}", value, str(entry.get("section", spec.source)),
+                str(entry.get("reading", "")), where.file, line)
 
 
 OWN_FIELD = re.compile(r"\{([A-Za-z][A-Za-z0-9_-]*)\}")
