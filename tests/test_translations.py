@@ -215,6 +215,15 @@ def test_validate_reports_layout_text_without_a_translation(root):
      "YAML syntax"),
     ('  "THE": "DER"', '  "{value} THE": "DER"',
      "labels.{value} THE: the translation must keep the same {field} holes as '{value} THE'"),
+    # the structure of `cards:` is typed as it loads, like every other key
+    ('      name: {source: "Coach", text: "Trainer"}', '      name: {source: "Coach", txet: "Trainer"}',
+     "cards.cards.yaml.Coach.name.txet: unknown key 'txet' (did you mean 'text'?)"),
+    ('      name: {source: "Coach", text: "Trainer"}', '      name: {source: "Coach"}',
+     "cards.cards.yaml.Coach.name: missing required key 'text'"),
+    ('      name: {source: "Coach", text: "Trainer"}', '      name: [Coach, Trainer]',
+     "cards.cards.yaml.Coach.name: expected a map of settings, found a list"),
+    ('  cards.yaml:\n', '  cards.yaml: Trainer\n  other:\n',
+     "cards.cards.yaml: expected a map, found the text 'Trainer'"),
 ])
 def test_bad_input_in_a_lang_file_is_one_line_with_file_line_and_field(root, tmp_path, old, new, message):
     de = root / "card_data" / GAME / "lang" / "de.yaml"

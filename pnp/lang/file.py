@@ -24,7 +24,7 @@ import functools
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypedDict
+from typing import Protocol, TypedDict
 
 from pnp.paths import file_error, gate
 from pnp.config.deck import Card, Deck, FieldSpec
@@ -33,7 +33,7 @@ from pnp.config.typed import Loaded, Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.lang import lang_file
 from pnp.layout.binding import Binding
-from pnp.yaml_source import YamlMap, display_path, load_yaml, type_name
+from pnp.yaml_source import YamlMap, display_path, load_yaml
 
 # file -> card label -> field -> (the translation, where it is written)
 CardsByFile = dict[str, dict[str, dict[str, tuple["CardText", Where]]]]
@@ -65,7 +65,8 @@ class RulesText(Loaded):
 class LangSpec(Loaded):
     language: str = ""
     labels: dict[str, str] = field(default_factory=dict)
-    cards: dict[str, Any] = field(default_factory=dict)    # walked below, keeping each key's line
+    # by data file, then card (its name as written: a number unquoted names a card too), then field
+    cards: dict[str, dict[str | int, dict[str, CardText]]] = field(default_factory=dict)
     rules: dict[str, RulesText] = field(default_factory=dict)
 
 
@@ -182,7 +183,7 @@ def load_translation(game: Game, decks: dict[str, Deck], code: str) -> Translati
                            f"({', '.join(sorted(before.facts | before.titles)) or 'none'}), so it "
                            f"cannot print another number")
         labels[source] = (text, at)
-    cards = read_cards(node, where, data_files(game, decks))
+    cards = read_cards(node, where, spec.cards, data_files(game, decks))
     rules = read_rules(node, where, spec, game)
     return Translation(code, spec.language, display_path(path), labels, cards, rules)
 
@@ -209,39 +210,33 @@ def data_file_name(game: Game, deck: Deck) -> str:
     return path.relative_to(game.folder).as_posix() if path.is_relative_to(game.folder) else path.name
 
 
-def expect_map(value: object, where: Where, what: str) -> dict[Any, Any]:
-    if not isinstance(value, dict):
-        raise where.error(f"expected {what}, found {type_name(value)}")
-    return value
-
-
-def read_cards(node: YamlMap, where: Where, files: dict[str, DataFile]) -> CardsByFile:
+def read_cards(node: YamlMap, where: Where, typed: dict[str, dict[str | int, dict[str, CardText]]],
+               files: dict[str, DataFile]) -> CardsByFile:
+    """The cards' texts (`typed`: each checked as it loaded), every name in them checked
+    against the game's data files, their cards and text fields, at its line in `node`."""
     cards: CardsByFile = {}
     by_file = node.get("cards") or {}
-    for file_name, by_card in by_file.items():
+    for file_name, by_card in typed.items():
         file_at = where.key(node, "cards").key(by_file, file_name)
         if file_name not in files:
             raise file_at.error(f"the game has no data file '{file_name}'",
                                 hint=did_you_mean(str(file_name), files) or f"its data files: {known(files)}")
         data = files[file_name]
-        expect_map(by_card, file_at, "a map of cards by name")
-        for label, by_field in by_card.items():
-            card_at = file_at.key(by_card, label)
-            label = str(label)
+        for written, by_field in by_card.items():
+            card_at = file_at.key(by_file[file_name], written)
+            label = str(written)
             if label not in data["cards"]:
                 raise card_at.error(f"unknown card '{label}': {file_name} has no card of that name",
                                     hint=did_you_mean(label, data["cards"]))
-            expect_map(by_field, card_at, "a map of fields, each {source: ..., text: ...}")
-            for name, entry_node in by_field.items():
-                field_at = card_at.key(by_field, name)
+            for name, entry in by_field.items():
+                field_at = card_at.key(by_file[file_name][written], name)
                 spec = data["fields"].get(name)
                 if spec is None:
                     raise field_at.error(f"unknown field '{name}'", hint=did_you_mean(str(name), data["fields"])
                                          or f"the cards' fields: {known(data['fields'])}")
                 if spec.type != "text":
                     raise field_at.error(f"'{name}' is a {spec.type} field; only text fields are translated")
-                entry = load_as(CardText, entry_node, field_at)   # an empty text: not translated yet
-                cards.setdefault(file_name, {}).setdefault(label, {})[name] = (entry, field_at)
+                cards.setdefault(file_name, {}).setdefault(label, {})[name] = (entry, field_at)   # "": not yet
     return cards
 
 
