@@ -74,3 +74,33 @@ def test_a_shop_preset_naming_no_format_is_told_at_its_line(game, tmp_path):
     assert result.exit_code == 1
     assert "card-list.yaml:2" in result.output and "unknown shop format 'card-lists'" in result.output
     assert "did you mean 'card-list'" in result.output
+
+
+def test_the_home_pdf_is_an_export_format_that_every_build_draws_through(mini, tmp_path, monkeypatch):
+    """The home PDF is one module behind the same interface as the shop formats: registered by
+    name, each component drawn through its `component`, the print-all file its `finish`."""
+    from pnp.exporters import Exporter
+    from pnp.exporters.home_pdf import HomePdf
+    assert Exporter.formats["home"] is HomePdf
+    asked: list[str] = []
+    real = HomePdf.component
+    monkeypatch.setattr(HomePdf, "component", lambda self, component: (asked.append(component.id),
+                                                                       real(self, component))[1])
+    finished: list[str] = []
+    real_finish = HomePdf.finish
+    monkeypatch.setattr(HomePdf, "finish", lambda self: (finished.extend(part.title for part in self.parts),
+                                                         real_finish(self))[1])
+    result = run("build", "--game", "mini", "--out", str(tmp_path / "out"), "--jobs", "1", root=mini)
+    assert result.exit_code == 0, result.stderr
+    assert asked == ["cards", "rules"]
+    assert len(finished) == 2 and (tmp_path / "out/mini/mini-print-all-a4.pdf").is_file()
+
+
+def test_a_shop_preset_cannot_name_the_home_pdf_as_its_format(mini, tmp_path):
+    (mini / "shops").mkdir()
+    (mini / "shops/home.yaml").write_text("name: At home\nformat: home\nbleed: 0mm\n")
+    result = run("build", "--game", "mini", "--shop", "home", "--out", str(tmp_path / "out"), root=mini)
+    assert result.exit_code == 1
+    assert "home.yaml:2:" in result.stderr and "unknown shop format 'home'" in result.stderr, result.stderr
+    hint = result.stderr.split("formats:")[1]
+    assert "png" in hint and "home" not in hint

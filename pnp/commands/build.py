@@ -23,6 +23,7 @@ if TYPE_CHECKING:   # the drawing code is imported only once a build has somethi
     from pnp.commands.progress import ProgressBar
     from pnp.config.game import Component, Game
     from pnp.config.shop import ShopPreset
+    from pnp.exporters.home_pdf import HomePdf
     from pnp.outputs.pdf import OutputFile
     from pnp.outputs.reuse import Reuse
     from pnp.project import Project
@@ -145,14 +146,13 @@ def render_all(ctx: BuildContext, game: Game, game_id: str, options: PrintOption
                steps: int, reuse: Reuse, jobs: int = 1,
                recorded: Mapping[str, object] = {}) -> list[tuple[OutputFile, float | None]]:
     """Every file of a build, in memory, each with the time it took (None: taken from the last
-    build, `reuse`; a deck `recorded` in the last build record is then not compiled either).
-    The pieces are drawn from `ctx.game` (translated in a translated build); the print-all
-    cover is pnp's own page and names the parts as `game` does."""
-    from pnp.impose import PAPER_SIZES
-    from pnp.exporters.print_all import home_part, print_all
-    project = ctx.project
+    build, `reuse`; a deck `recorded` in the last build record is then not compiled either):
+    the home PDF's (pnp.exporters.home_pdf), each component drawn here, in another process
+    or by the last build, then the print-all file, then each shop's. The pieces are drawn from
+    `ctx.game` (translated in a translated build)."""
+    from pnp.exporters.home_pdf import HomePdf
+    home = HomePdf(ctx)
     rendered: list[tuple[OutputFile, float | None]] = []
-    parts = []
     drawn = {component.id: component for component in ctx.game.components}
     ahead = {}   # components drawn in other processes, by id
     if jobs > 1:
@@ -160,17 +160,14 @@ def render_all(ctx: BuildContext, game: Game, game_id: str, options: PrintOption
         ahead = drawn_apart(ctx, [drawn[c.id] for c in game.components if c.id not in reuse.reusable()], jobs)
     for component in game.components:
         files = reused(ctx, drawn[component.id], reuse, component.id in recorded) or \
-            drawn_now(ctx, drawn[component.id], reuse, ahead.get(component.id))
+            drawn_now(ctx, home, drawn[component.id], reuse, ahead.get(component.id))
         rendered += files
-        parts.append(home_part(options, drawn[component.id], [file for file, _ in files]))
+        home.add(drawn[component.id], [file for file, _ in files])
         if not component.is_deck:   # a deck ticks card by card as it draws
             ctx.tick(1)
         reached("rendering")   # for tests: one component drawn, the rest to come
     distinct_names(game, [file for file, _ in rendered], game_id, options)   # before print-all and shops
-    say = ctx.translation.label if ctx.translation is not None else str
-    rendered += timed(lambda: [print_all(ctx.game.title, game_id, PAPER_SIZES[options.paper],
-                                         f"{options.paper}{options.variant}",
-                                         [part for part in parts if part is not None], project.fonts, say)])
+    rendered += timed(home.finish)
     for preset in shops:
         from pnp.exporters import render_shop
         if options.lang:   # a translation's shop files: a folder of their own, tgc-de/
@@ -208,16 +205,16 @@ def taken_over(ctx: BuildContext, component: Component, warnings: list[str], com
         ctx.tick(component.steps(ctx.decks))
 
 
-def drawn_now(ctx: BuildContext, component: Component, reuse: Reuse,
+def drawn_now(ctx: BuildContext, home: HomePdf, component: Component, reuse: Reuse,
               apart: Drawn | None = None) -> list[tuple[OutputFile, float | None]]:
-    """A component drawn (or `apart`: as another process drew it, its files and warnings),
-    its files and warnings noted for the next build to reuse."""
+    """A component drawn by the home PDF (or `apart`: as another process drew it, its files and
+    warnings), its files and warnings noted for the next build to reuse."""
     if apart is not None:
         made, heard = apart
         taken_over(ctx, component, heard)
     else:
         with ctx.project.diagnostics.listening() as heard:
-            made = timed(component.render, ctx)
+            made = timed(home.component, component)
     files = [(replace(file, component=made_for(component.id, ctx.options.lang)), spent) for file, spent in made]
     reuse.drawn(component.id, [file for file, _ in files], heard)
     return files

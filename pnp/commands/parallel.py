@@ -49,12 +49,13 @@ def drawn_apart(ctx: BuildContext, components: list[Component], jobs: int) -> di
 def _draw(component_id: str) -> Drawn | None:
     """In a child: one component drawn; None when it failed (the parent draws it again)."""
     from pnp.commands.timing import timed
+    from pnp.exporters.home_pdf import HomePdf
     assert _work is not None
     ctx, components = _work
     ctx.tick = lambda steps=1: None   # the parent's progress bar is the parent's to move
     try:
         with ctx.project.diagnostics.listening() as heard:
-            made = timed(components[component_id].render, ctx)
+            made = timed(HomePdf(ctx).component, components[component_id])   # as the build's own process draws it
     except BaseException:   # noqa: BLE001 - told by the parent, which draws it again
         return None
     return made, heard
