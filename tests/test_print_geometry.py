@@ -318,3 +318,26 @@ def test_the_build_says_which_edges_get_less_bleed_and_a_bleed_costs_no_sheets(t
     assert "3 mm bleed asked, the paper leaves 3.00 mm at the sides" in cover.replace("\n", " ")
     plain = run("build", "--game", "12th-player", "--out", str(tmp_path / "b"), "--bleed", root=REPO)
     assert plain.exit_code == 0 and "costs sheets" not in plain.stderr
+
+
+def inked_rows(image, x: int) -> tuple[int, int]:
+    """How far from the top and from the bottom of the page the first ink is, down column `x`."""
+    column = [image.getpixel((x, y)) for y in range(image.height)]
+    inked = [y for y, colour in enumerate(column) if colour != (255, 255, 255)]
+    return inked[0], image.height - 1 - inked[-1]
+
+
+def test_a_short_edge_back_takes_the_bleed_of_the_place_it_prints_behind(mini, tmp_path):
+    """Turned over top to bottom, a piece on the top row has its back on the bottom row: the
+    back must bleed as far into the margin below as its front does above, though a tight gap
+    leaves pieces only 1 mm of bleed between the rows."""
+    manifest = mini / "card_data/mini/game.yaml"
+    manifest.write_text(manifest.read_text().replace("    back: mini/back\n", "    back: mini/back\n    gap: 2mm\n", 1))
+    build(mini, "mini", tmp_path, "--bleed", "3mm", "--duplex", "short-edge")
+    path = tmp_path / "mini/cards-a4-short-edge-bleed.pdf"
+    front, back = (render_png(path, index, scale=300 / 72).convert("RGB") for index in (0, 1))
+    x = front.width // 2
+    above_front, _ = inked_rows(front, x)
+    _, below_back = inked_rows(back, x)
+    assert 0 < above_front < front.height / 4
+    assert abs(above_front - below_back) <= 2, (above_front, below_back)   # 2 mm short were 24 px
