@@ -45,9 +45,9 @@ class RulesComponent(Component, kind="rules"):
             if deck is None:
                 tables.append((name, None))
                 continue
-            shown = [field for column in spec.columns for field in column.split("+")] + [spec.summarise_by or ""]
+            shown = [each for column in spec.columns for each in column.split("+")] + [spec.summarise_by or ""]
             chosen = select(deck, spec.where)
-            tables.append((name, (sorted(deck.fields), [([card.get(field) for field in shown], count)
+            tables.append((name, (sorted(deck.fields), [([card.get(each) for each in shown], count)
                                                          for card, count in zip(chosen.cards, chosen.counts)])))
         return repr((totals, tables))
 

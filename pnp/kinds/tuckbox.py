@@ -56,8 +56,8 @@ class TuckboxComponent(Component, kind="tuckbox"):
     def deck_view(self, game: Game, decks: dict[str, Deck]) -> str | None:
         # a box is as deep as its deck is thick, with the deck's back drawn for its first card
         boxed = self.decks or [c.id for c in game.components if c.is_deck]
-        return repr([(id, decks[id].total, decks[id].fields, first_card(decks[id]))
-                     for id in boxed if id in decks and decks[id].total])
+        return repr([(deck_id, decks[deck_id].total, decks[deck_id].fields, first_card(decks[deck_id]))
+                     for deck_id in boxed if deck_id in decks and decks[deck_id].total])
 
     def render(self, ctx: BuildContext) -> list[OutputFile]:
         return render_tuckboxes(ctx, self)
