@@ -82,6 +82,17 @@ def test_arabic_letters_are_joined_and_run_right_to_left(editions):
     assert page.get_charbox(index)[0] > page.get_charbox(index + 1)[0]
 
 
+def test_an_arabic_paragraph_is_set_from_the_right(editions):
+    """A paragraph whose first letter is Arabic reads from the right: its short last line ends
+    at the right edge of the column, as its first line does, not at the left."""
+    page = pypdfium2.PdfDocument(str(editions / "rules-a4-ar.pdf"))[0].get_textpage()
+    text = page.get_text_range()
+    first, last = text.find("في دورك"), text.find("كلاهما")   # the paragraph's first line and its last
+    assert 0 <= first < last
+    right_edge = page.get_charbox(first)[2]
+    assert right_edge - page.get_charbox(last)[2] < 30, (right_edge, page.get_charbox(last)[2])
+
+
 def test_an_svg_icon_at_100_pt_is_vector_art_and_a_png_keeps_its_pixels(tmp_path):
     root = babel_root(tmp_path / "root")
     layout = root / "layouts/babel/card.yaml"

@@ -270,3 +270,14 @@ def test_watch_with_lang_rebuilds_a_translation_when_its_file_is_saved(root, tmp
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_a_hebrew_translation_with_a_latin_label_is_still_set_right_to_left(root, tmp_path):
+    """A name kept in Latin letters (a brand, a designer's name) does not turn the edition
+    around: one right-to-left label makes the translation right-to-left."""
+    he = root / "card_data" / GAME / "lang" / "he.yaml"
+    replace_in(he, '"Game by Don Eisele": "משחק מאת דון אייזלי"', '"Game by Don Eisele": "Don Eisele"')
+    build(root, GAME, tmp_path, "--lang", "he")
+    rules = tmp_path / GAME / "rules-letter-he.pdf"
+    # a right-to-left sheet starts in its right-hand column: the opening words are right of the table
+    assert lefts(rules, "ביציע")[0] > lefts(rules, "קוורטרבק")[0]
