@@ -59,8 +59,11 @@ def test_the_calibration_sheet_puts_its_rulers_where_the_front_cross_lands(tmp_p
         data = reader.pages[0].get_contents().get_data()
         lines = [tuple(float(v) for v in m) for m in
                  re.findall(rb"(-?[\d.]+) (-?[\d.]+) m (-?[\d.]+) (-?[\d.]+) l", data)]
-        cx = next(x1 for x1, y1, x2, y2 in lines if x1 == x2)
-        cy = next(y1 for x1, y1, x2, y2 in lines if y1 == y2)
+        upright = next(line for line in lines if line[0] == line[2])   # the cross's arms
+        across = next(line for line in lines if line[1] == line[3])
+        cx, cy = upright[0], across[1]
+        # they cross at their middles: the point the rulers' zero is measured from
+        assert abs((upright[1] + upright[3]) / 2 - cy) < 0.01 and abs((across[0] + across[2]) / 2 - cx) < 0.01
         zeros = []
         reader.pages[1].extract_text(visitor_text=lambda text, cm, tm, *_: zeros.append(
             (text, cm[4] + tm[4], cm[5] + tm[5])) if text.strip() == "0" else None)
@@ -70,6 +73,25 @@ def test_the_calibration_sheet_puts_its_rulers_where_the_front_cross_lands(tmp_p
         expected_y = cy if duplex == "long-edge" else 792 - cy
         y_zero = min(zeros, key=lambda z: z[2])
         assert abs(y_zero[2] - (expected_y - 2)) < 3
+
+
+def test_ink_saver_turns_a_dark_box_inside_the_card_into_an_outline(mini, tmp_path):
+    """Not only full-bleed backgrounds: any dark fill (here a slate box, well short of black)
+    prints as an outline in its own colour, and a light one stays filled."""
+    card = mini / "layouts/mini/card.yaml"
+    card.write_text(card.read_text() + '  - {kind: box, x: 4mm, y: 30mm, w: 20mm, h: 12mm, fill: "#4a5a6a"}\n'
+                                       '  - {kind: box, x: 4mm, y: 44mm, w: 20mm, h: 12mm, fill: "#f0e0a0"}\n')
+    build(mini, "mini", tmp_path, "--ink-saver")
+    page = pdf(tmp_path / "mini/cards-a4-ink-saver.pdf").pages[0]
+    x, y, _, height = placements(page)[0]   # the first card on the sheet: its trim's bottom-left
+    image = render_png(tmp_path / "mini/cards-a4-ink-saver.pdf", 0, scale=4).convert("RGB")
+    mm = 72 / 25.4
+
+    def at(left_mm: float, top_mm: float) -> tuple[int, int, int]:   # a point on the card, from its top-left
+        return image.getpixel((round((x + left_mm * mm) * 4), round((image.height / 4 - (y + height - top_mm * mm)) * 4)))
+    assert min(at(14, 36)) > 240                      # the slate box's middle: paper, an outline round it
+    assert at(4.2, 36) != (255, 255, 255) or at(4.4, 36) != (255, 255, 255)   # its edge is drawn
+    assert at(14, 50) == (0xf0, 0xe0, 0xa0) or abs(at(14, 50)[2] - 0xa0) < 8   # the light box keeps its fill
 
 
 def names_in_boxes(path, page_index: int, boxes) -> list[str]:

@@ -468,6 +468,20 @@ def test_watch_rebuilds_keep_the_printed_build_to_compare_with(game, tmp_path):
     assert "no card changed" in run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
 
 
+def test_cards_of_one_name_are_told_apart_by_their_place_among_them(game, tmp_path):
+    """The second and third cards named Rook are `Rook (2)` and `Rook (3)`, as a person counts."""
+    edit(game, "  - {name: Rook, power: 5, count: 2, text: Moves in a line.}\n",
+         "  - {name: Rook, power: 5, count: 2, text: Moves in a line.}\n"
+         "  - {name: Rook, power: 6, count: 1, text: Moves in a long line.}\n"
+         "  - {name: Rook, power: 7, count: 1, text: Moves in the longest line.}\n")
+    build(game, "mini", tmp_path)
+    edit(game, "{name: Rook, power: 6,", "{name: Rook, power: 8,")
+    edit(game, "{name: Rook, power: 7,", "{name: Rook, power: 9,")
+    output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+    assert "  cards: Rook (2)  (" in output and "  cards: Rook (3)  (" in output, output
+    assert "power: 6 -> 8" in output and "power: 7 -> 9" in output
+
+
 def test_a_card_put_in_before_others_of_its_name_is_one_card_added(game, tmp_path):
     edit(game, "  - {name: Rook, power: 5, count: 2, text: Moves in a line.}\n",
          "  - {name: Rook, power: 5, count: 2, text: Moves in a line.}\n"
