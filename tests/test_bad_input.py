@@ -78,3 +78,20 @@ def test_a_key_missing_from_a_map_is_told_at_the_line_the_map_starts(mini, ancho
     result = run("validate", "--game", "mini", root=mini)
     assert result.exit_code == 1
     assert "game.yaml:2: missing required key 'title'" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("size, refused", [("[205mm, 120mm]", True), ("[199mm, 120mm]", False)])
+def test_a_sheet_wider_than_the_printable_area_is_refused(mini, tmp_path, size, refused):
+    """A4 is 210 mm wide and a home printer leaves 5 mm each side blank: a 205 mm sheet fits
+    the paper but not the printable area."""
+    (mini / "layouts/mini/wide.yaml").write_text(
+        f"size: {size}\nelements:\n  - {{kind: text, text: Scores, x: 5mm, y: 5mm, w: 50mm, h: 10mm}}\n")
+    manifest = mini / "card_data/mini/game.yaml"
+    manifest.write_text(manifest.read_text().replace("contents:\n", "  - {id: scores, kind: sheet, layout: mini/wide}\ncontents:\n"))
+    line = manifest.read_text().splitlines().index("  - {id: scores, kind: sheet, layout: mini/wide}") + 1
+    result = run("build", "--game", "mini", "--out", str(tmp_path), root=mini)
+    if refused:
+        assert result.exit_code == 1
+        assert f"game.yaml:{line}:" in result.stderr and "larger than the printable area of a4 paper" in result.stderr
+    else:
+        assert result.exit_code == 0, result.stderr

@@ -81,3 +81,10 @@ def test_text_that_yaml_would_read_as_something_else_is_quoted(value):
 def test_a_file_that_no_longer_has_the_element_is_one_clear_error():
     with pytest.raises(PnpError, match="no longer has item 7"):
         set_values(LAYOUT, ["elements", 7], {"x": "1mm"}, "card.yaml")
+
+
+def test_a_number_is_written_as_precisely_as_it_was_set_and_no_more():
+    after = set_values(LAYOUT, ["elements", 1], {"size": 12.25, "rotate": 7.5, "opacity": 0.333333}, "card.yaml")
+    loaded = yaml.safe_load(after)["elements"][1]
+    assert (loaded["size"], loaded["rotate"], loaded["opacity"]) == (12.25, 7.5, 0.3333)
+    assert "size: 12.25" in after and "rotate: 7.5," in after and "opacity: 0.3333}" in after
