@@ -8,7 +8,7 @@ import csv
 import pytest
 from PIL import Image
 
-from conftest import MM, REPO, build, embedded, pdf, run
+from conftest import MM, REPO, build, embedded, pdf, placements, render_png, run
 from pdfx_preflight import preflight_pdfx
 
 SIZES = {"poker": (825, 1125), "bridge": (750, 1125), "mini": (600, 825), "tarot": (900, 1500),
@@ -35,6 +35,17 @@ def test_tgc_pngs_have_the_pixel_size_tgc_asks_for(mini, tmp_path, size):
         with Image.open(folder / name) as image:
             assert image.size == SIZES[size]
             assert round(image.info["dpi"][0]) == 300
+
+
+def test_the_ink_saver_pales_the_home_pdf_but_never_a_shops_files(mini, tmp_path):
+    """--ink-saver is for a home printer: with --shop too, the shop still gets full colour."""
+    build(mini, "mini", tmp_path, "--ink-saver", "--shop", "tgc")
+    with Image.open(tmp_path / "mini/tgc/cards/cards-001-front-x4.png") as image:
+        middle = image.convert("RGB").getpixel((image.width // 2, image.height * 3 // 4))
+    assert middle == (0x22, 0x44, 0x66)   # the card's own colour, filled
+    home = render_png(tmp_path / "mini/cards-a4-ink-saver.pdf", 0).convert("RGB")
+    x, y, w, h = placements(pdf(tmp_path / "mini/cards-a4-ink-saver.pdf").pages[0])[0]
+    assert home.getpixel((round(x + w / 2), round(home.height - (y + h / 4)))) == (255, 255, 255)   # an outline at home
 
 
 def test_mpc_poker_pngs(mini, tmp_path):
@@ -219,6 +230,22 @@ def test_fillable_fields_print_flat_in_a_drivethru_pdf(tmp_path):
     data = reader.pages[1].get_contents().get_data()
     assert b"/Field0 Do" in data
     assert preflight_pdfx(reader) == []
+
+
+def test_pdfx_black_is_black_ink_alone_and_white_is_no_ink(tmp_path):
+    """What the shop's press gets for pnp's colours: black is K alone (not rich black, not
+    nothing), white no ink, a grey only K; and a DriveThruCards file of Jukem, whose icons are
+    black, fills them with K alone."""
+    from pnp.outputs.pdfx import cmyk_colour
+    inks = lambda colour: tuple(round(v, 3) for v in (colour.cyan, colour.magenta, colour.yellow, colour.black))  # noqa: E731
+    assert inks(cmyk_colour("#000000")) == (0, 0, 0, 1)
+    assert inks(cmyk_colour("#ffffff")) == (0, 0, 0, 0)
+    assert inks(cmyk_colour("#808080")) == (0, 0, 0, 0.498)
+    build(REPO, "jukem", tmp_path, "--shop", "drivethru")
+    reader = pdf(tmp_path / "jukem/drivethru/cards.pdf")
+    forms = reader.pages[1]["/Resources"]["/XObject"]
+    drawn = b"".join(form.get_object().get_data() for form in forms.values())
+    assert b"0 0 0 1 k" in drawn
 
 
 def test_pdfx_images_are_flattened_onto_white_and_turned_cmyk():

@@ -6,7 +6,7 @@ import json
 
 from PIL import Image
 
-from conftest import run
+from conftest import REPO, run
 
 KNIGHT, BISHOP = (0x22, 0x44, 0x66), (0xaa, 0x00, 0x00)
 
@@ -119,3 +119,20 @@ def test_tabletop_playground_templates_name_every_card_at_its_sheet_cell(mini, t
             assert sheet.convert("RGB").getpixel((x + 5, y + 5)) == {"Knight": KNIGHT, "Bishop": BISHOP}[name]
     again = run("build", "--game", "mini", "--out", str(tmp_path / "again"), "--shop", "ttp", root=mini)
     assert json.loads((tmp_path / "again/mini/ttp/Templates/cards-1.json").read_text())["GUID"] == template["GUID"]
+
+
+def test_a_playground_deck_with_two_backs_gets_a_sheet_of_backs_cell_for_cell(tmp_path):
+    """Monster Ball's roster cards have a back for each team: each card's cell on the backs
+    sheet holds its own team's back, not one back for all."""
+    result = run("build", "--game", "monster-ball", "--out", str(tmp_path), "--shop", "ttp", root=REPO)
+    assert result.exit_code == 0, result.stderr
+    folder = tmp_path / "monster-ball/ttp"
+    template = json.loads((folder / "Templates/roster-cards-1.json").read_text())
+    assert template["BackIndex"] == -2 and template["BackTexture"] == "roster-cards-1-backs.png"
+    columns, rows = template["NumHorizontal"], template["NumVertical"]
+    with Image.open(folder / "Textures" / template["BackTexture"]) as sheet:
+        sheet = sheet.convert("RGB")
+        width, height = sheet.width // columns, sheet.height // rows
+        corners = {sheet.getpixel(((int(cell) % columns) * width + width // 2, (int(cell) // columns) * height + 8))
+                   for cell in template["CardNames"]}
+    assert len(corners) == 2, corners   # two teams, two backs
