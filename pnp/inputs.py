@@ -156,9 +156,20 @@ def content_digest(path: Path) -> bytes:
     if known is not None and known[0] == seen:
         return known[1]
     digest = hashlib.sha256(path.read_bytes()).digest()
-    if time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > SETTLED:
+    if not recently_changed(path, stat):
         _DIGESTS[str(path)] = (seen, digest)
     return digest
+
+
+def recently_changed(path: Path, stat: os.stat_result | None = None) -> bool:
+    """Whether the file was saved in the last two seconds (or cannot be looked at): what is
+    read of it is not kept by its size and times, which another save within the same tick of
+    the file system's clock would leave as they are."""
+    try:
+        stat = stat or os.stat(path)
+    except OSError:
+        return True
+    return time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) <= SETTLED
 
 
 def leads_out(path: Path, folders: list[Path]) -> bool:

@@ -241,3 +241,20 @@ def test_no_reference_is_left_unresolved_on_any_page(built):
     for path in paths:
         text = every_page_text(path)
         assert "{fact:" not in text and "{title:" not in text, path
+
+
+def test_facts_are_read_again_only_when_facts_yaml_changes(root, monkeypatch):
+    """A game and its translated copies share one reading; an edit is read at the next use
+    (watch and serve keep the process)."""
+    import copy
+
+    from pnp import inputs
+    from pnp.contents.stated import facts_of
+    monkeypatch.setattr(inputs, "SETTLED", -1)   # keep even a file saved a moment ago
+    from pnp.project import Project
+    game = Project(root).game("big-ten")
+    first = facts_of(game)
+    assert facts_of(copy.copy(game)) is first
+    facts = root / "card_data/big-ten/facts.yaml"
+    facts.write_text(facts.read_text().replace("touchdown: {value: 6,", "touchdown: {value: 7,"))
+    assert facts_of(game).get("scoring.touchdown").value == 7

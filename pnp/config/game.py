@@ -122,7 +122,7 @@ class GameSpec(Loaded):
     contents: list[Rule] = field(default_factory=list)
 
 
-@dataclass(eq=False)   # one loaded game is one object: what is read of it is kept by it (weakly)
+@dataclass
 class Game:
     id: str
     folder: Path

@@ -25,14 +25,14 @@ name. pnp.contents.prose reads the words printed by hand and compares them with 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from weakref import WeakKeyDictionary
 from typing import TYPE_CHECKING, Any
 
 from pnp.config.typed import Loaded, Where, convert, load_as, where_of
-from pnp.errors import PnpError, did_you_mean
+from pnp.inputs import recently_changed
+from pnp.errors import did_you_mean
 from pnp.layout.binding import text_of
 from pnp.yaml_source import YamlList, YamlMap, display_path, load_yaml, type_name
 
@@ -140,19 +140,31 @@ def parts_of(value: object) -> list[Any]:
 RANGE_VALUE = re.compile(r"^\s*(\d+)\s*[-–]\s*(\d+)\s*$")
 
 
-_FACTS: WeakKeyDictionary[Game, Facts] = WeakKeyDictionary()   # let go with the game
+# Each game folder's facts as last read, with what a save would change (the file's size and
+# times, and the folder messages name it from): a game, its translated copies and every
+# rebuild of watch and serve read facts.yaml again only when it changed (or was saved in the
+# last two seconds, pnp.inputs.recently_changed).
+_FACTS: dict[Path, tuple[tuple[object, ...], Facts]] = {}
 
 
 def facts_of(game: Game) -> Facts:
-    """The game's named facts, read once per loaded game."""
-    cached = _FACTS.get(game)
-    if cached is None:
-        from pnp.paths import safe_path
-        path = game.folder / "facts.yaml"
-        if path.exists() or path.is_symlink():   # a link that leads out of the game is refused
-            path = safe_path(game.folder, "facts.yaml", Where(str(path), None, ""), "facts")
-        cached = _FACTS[game] = load_facts(path)
-    return cached
+    """The game's named facts."""
+    from pnp.paths import safe_path
+    path = game.folder / "facts.yaml"
+    if path.exists() or path.is_symlink():   # a link that leads out of the game is refused
+        path = safe_path(game.folder, "facts.yaml", Where(str(path), None, ""), "facts")
+    try:
+        stat = path.stat()
+        seen: tuple[object, ...] = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, str(Path.cwd()))
+    except OSError:
+        seen = ("none", str(Path.cwd()))
+    known = _FACTS.get(path)
+    if known is not None and known[0] == seen:
+        return known[1]
+    facts = load_facts(path)
+    if not recently_changed(path):   # a save within the clock's tick would keep the times
+        _FACTS[path] = (seen, facts)
+    return facts
 
 
 @dataclass
