@@ -273,8 +273,15 @@ def check_depth(text: str, file: str) -> None:
                                    file=file, line=token.start_mark.line + 1)
             elif isinstance(token, closing):
                 depth -= 1
-    except yaml.YAMLError:
+    except yaml.MarkedYAMLError as error:
+        # LibYAML 0.2.6 stops at 1,000 levels while its scanner is still looking ahead, before
+        # the loop above sees level 101: the same refusal, whatever the release
+        if "nesting depth" in (error.problem or "") and error.problem_mark is not None:
+            raise PnpError(f"YAML nested more than {MAX_DEPTH} levels deep; pnp refuses it",
+                           file=file, line=error.problem_mark.line + 1) from None
         return   # a syntax error: composing reports it with its line
+    except yaml.YAMLError:
+        return
 
 
 _BLANK = " \t"
