@@ -43,3 +43,24 @@ def test_validate_and_build_agree(mini, tmp_path, name):
     assert (checked.exit_code == 0) == (name == "a valid edit"), (name, checked.stderr)
     if checked.exit_code:
         assert "Traceback" not in checked.stderr and "internal problem" not in checked.stderr
+
+
+def test_validating_games_in_two_processes_reports_what_one_does(root, monkeypatch):
+    """Issue 31: `validate -j 2` checks the games in processes of their own; the report (each
+    game's line, its problems and the warnings, in order) and the exit status are one
+    process's, a game that fails included."""
+    from pnp.commands import parallel
+    edit(root / "card_data/jukem/cards.yaml", "title: {type: text", "title: {type: txet")   # a load error
+    edit(root / "card_data/big-ten/game.yaml", "equals: ", "equals: 1")   # a rule: a problem
+    apart: list[set[str]] = []
+    real = parallel.forked
+    monkeypatch.setattr(parallel, "forked", lambda *args: (apart.append(set(found := real(*args))), found)[1])
+    one = run("validate", "--all", "--jobs", "1", root=root)
+    assert apart == []
+    two = run("validate", "--all", "--jobs", "2", root=root)
+    assert apart == [{"12th-player", "big-ten", "monster-ball"}]   # jukem failed there, told here
+    assert (two.exit_code, two.output, two.stderr) == (one.exit_code, one.output, one.stderr)
+    assert one.exit_code == 1
+    assert "monster-ball: ok" in one.output and "12th-player: ok" in one.output
+    assert "jukem/cards.yaml" in one.stderr and "big-ten/game.yaml" in one.stderr
+    assert "warning: tokens: the horizontal cut" in one.stderr

@@ -1,4 +1,5 @@
-"""Components drawn in processes of their own (`pnp build --jobs N`), the same bytes as in one.
+"""Work done in processes of their own: a build's components (`pnp build --jobs N`, the same
+bytes as in one process) and the games `pnp validate` checks (the same report as in one).
 
 Each process is a fork of the build, so it starts with the game, its decks and the build's
 context already loaded, and draws whole components: a file never depends on what else the
@@ -11,7 +12,8 @@ from __future__ import annotations
 
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar, cast
 
 if TYPE_CHECKING:
     from pnp.config.game import Component
@@ -19,43 +21,57 @@ if TYPE_CHECKING:
     from pnp.render import BuildContext
 
 Drawn = tuple[list[tuple["OutputFile", float | None]], list[str]]   # a component's timed files and its warnings
+Result = TypeVar("Result")
 
 MIN_PIECES = 100   # below this a build takes less time than starting the processes
 
-# (context, components by id), set before the fork for the children
-_work: tuple[BuildContext, dict[str, Component]] | None = None
+# what each child does with an id, set before the fork for the children
+_task: Callable[[str], object] | None = None
+
+
+def forked(ids: list[str], task: Callable[[str], Result | None], jobs: int) -> dict[str, Result]:
+    """task(id) for each id, `jobs` forked processes at a time, handed out in the order given
+    (the biggest first balances best); the results by id. An id whose task failed in its
+    process (raised, or gave None) is left out, for the caller to do again in its own process,
+    where it fails with the one clear message it always gives."""
+    global _task
+    if len(ids) < 2 or jobs < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return {}
+    _task = task
+    try:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(ids)),
+                                 mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = {id: pool.submit(_run, id) for id in ids}
+            found = {id: future.result() for id, future in futures.items()}
+    finally:
+        _task = None
+    return {id: cast(Result, result) for id, result in found.items() if result is not None}
+
+
+def _run(id: str) -> object:
+    """In a child: the task for one id; None when it failed (the parent does it again)."""
+    assert _task is not None
+    try:
+        return _task(id)
+    except BaseException:   # noqa: BLE001 - told by the parent, which does it again
+        return None
 
 
 def drawn_apart(ctx: BuildContext, components: list[Component], jobs: int) -> dict[str, Drawn]:
     """Each component's files (each with the time it took) and the warnings its drawing gave,
     by id, drawn `jobs` at a time; {} when drawing them here is as quick."""
-    global _work
-    if len(components) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return {}
     if sum(component.steps(ctx.decks) for component in components) < MIN_PIECES:
         return {}
     biggest_first = sorted(components, key=lambda component: -component.steps(ctx.decks))
-    _work = (ctx, {component.id: component for component in components})
-    try:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(components)),
-                                 mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = {component.id: pool.submit(_draw, component.id) for component in biggest_first}
-            found = {id: future.result() for id, future in futures.items()}
-    finally:
-        _work = None
-    return {id: result for id, result in found.items() if result is not None}
+    by_id: dict[str, Component] = {component.id: component for component in components}
+    return forked([component.id for component in biggest_first], lambda id: _draw(ctx, by_id[id]), jobs)
 
 
-def _draw(component_id: str) -> Drawn | None:
-    """In a child: one component drawn; None when it failed (the parent draws it again)."""
+def _draw(ctx: BuildContext, component: Component) -> Drawn:
+    """In a child: one component drawn, as the build's own process draws it."""
     from pnp.commands.timing import timed
     from pnp.exporters.home_pdf import HomePdf
-    assert _work is not None
-    ctx, components = _work
     ctx.tick = lambda steps=1: None   # the parent's progress bar is the parent's to move
-    try:
-        with ctx.project.diagnostics.listening() as heard:
-            made = timed(HomePdf(ctx).component, components[component_id])   # as the build's own process draws it
-    except BaseException:   # noqa: BLE001 - told by the parent, which draws it again
-        return None
+    with ctx.project.diagnostics.listening() as heard:
+        made = timed(HomePdf(ctx).component, component)
     return made, heard

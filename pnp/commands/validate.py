@@ -9,14 +9,75 @@ game's lang/ folder is drawn too, and what it lacks is reported (pnp.lang.check)
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 
+from pnp.diagnostics import Report
 from pnp.project import Project
 from pnp.render import BuildContext
 from pnp.request import BuildRequest
 
 
-def validate_game(project: Project, game_id: str) -> tuple[list[str], int]:
+Validated = tuple[list[str], int]   # a game's rule and translation problems, and its rules checked
+
+
+def validate_games(project: Project, report: Report, ids: list[str], jobs: int = 1) -> dict[str, Validated]:
+    """`report.each_game` over validate_game. With `jobs` above one, the games are checked that
+    many at a time in forked processes (each game's warnings told again here, in the order of
+    `ids`), so the report is the one a single process gives; a game that fails in its process
+    is checked again here, which tells its one clear error."""
+    ahead: dict[str, tuple[Validated, list[str]]] = {}
+    if jobs > 1 and len(ids) > 1:
+        from pnp.commands.parallel import forked
+        drawing_code_imported()
+        ahead = forked(biggest_first(project, ids), lambda game_id: heard_validating(project, game_id), jobs)
+
+    def validated(game_id: str) -> Validated:
+        if game_id not in ahead:
+            return validate_game(project, game_id)
+        result, heard = ahead[game_id]
+        for warning in heard:
+            project.diagnostics.warn(warning)
+        return result
+    return report.each_game(ids, validated)
+
+
+def heard_validating(project: Project, game_id: str) -> tuple[Validated, list[str]]:
+    """In a child: a game validated, with every warning its validation gave."""
+    with project.diagnostics.listening() as heard:
+        return validate_game(project, game_id), heard
+
+
+def drawing_code_imported() -> None:
+    """What every game's drawing imports, imported once before the fork rather than in each
+    process."""
+    import markdown_it  # noqa: F401
+    import pnp.config.remote  # noqa: F401
+    import pnp.contents.prose  # noqa: F401
+    import pnp.contents.validate  # noqa: F401
+    import pnp.exporters.print_all  # noqa: F401
+    import pnp.kinds  # noqa: F401
+    import pnp.kinds.rule_sheet  # noqa: F401
+    import pnp.layout.template  # noqa: F401
+
+
+def biggest_first(project: Project, ids: list[str]) -> list[str]:
+    """The games by the work they take, biggest first, so that the processes finish together:
+    the size of a game's files, once for the game and once more for each translation, which
+    draws it all again."""
+    from pnp.lang import language_codes
+
+    def work(game_id: str) -> int:
+        folder = project.root / "card_data" / game_id
+        try:
+            size = sum(entry.stat().st_size for entry in os.scandir(folder) if entry.is_file(follow_symlinks=False))
+            return size * (1 + len(language_codes(folder)))
+        except OSError:   # told when the game is read
+            return 0
+    return sorted(ids, key=work, reverse=True)
+
+
+def validate_game(project: Project, game_id: str) -> Validated:
     """(rule and translation problems, number of rules checked). Load and drawing errors raise
     PnpError."""
     from pnp.outputs.pdf import CHECKING
