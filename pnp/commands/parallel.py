@@ -1,12 +1,11 @@
 """Work done in processes of their own: a build's components (`pnp build --jobs N`, the same
 bytes as in one process) and the games `pnp validate` checks (the same report as in one).
 
-Each process is a fork of the build, so it starts with the game, its decks and the build's
-context already loaded, and draws whole components: a file never depends on what else the
-process drew (forms and fonts are per canvas), so the bytes are those of a one-process build.
-Only a build with at least two components to draw and enough pieces pays for the processes;
-a component whose drawing fails in its process is drawn again in the build's own, which then
-fails with the one clear message it always gives."""
+Each process is a fork of the command, so it starts with everything already loaded. A build's
+process draws whole components: a file never depends on what else the process drew (forms
+and fonts are per canvas), so the bytes are those of a one-process build. Only a build with
+at least two components to draw and enough pieces pays for the processes. Whatever fails in
+its process is done again in the command's own, which then fails with the one clear message it always gives."""
 
 from __future__ import annotations
 
