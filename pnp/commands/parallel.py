@@ -5,7 +5,8 @@ Each process is a fork of the command, so it starts with everything already load
 process draws whole components: a file never depends on what else the process drew (forms
 and fonts are per canvas), so the bytes are those of a one-process build. Only a build with
 at least two components to draw and enough pieces pays for the processes. Whatever fails in
-its process is done again in the command's own, which then fails with the one clear message it always gives."""
+its process is done again in the command's own, which then fails with the one clear message
+it always gives."""
 
 from __future__ import annotations
 
