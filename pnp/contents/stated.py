@@ -238,6 +238,9 @@ def _member(name: str, node: object, where: Where, found: dict[str, Fact]) -> No
         _member(f"{name}.{key}", value, Where(where.file, node.key_line(key), f"{name}.{key}"), found)
 
 
+_SPECIAL = frozenset(".^$*+?{}[]\\|()")   # what makes a phrase more than plain words
+
+
 def _fact(name: str, node: YamlMap, where: Where) -> Fact:
     in_languages = {key: value for key, value in node.items() if IN_A_LANGUAGE.fullmatch(str(key))}
     own = YamlMap({key: value for key, value in node.items() if key not in in_languages})
@@ -250,6 +253,8 @@ def _fact(name: str, node: YamlMap, where: Where) -> Fact:
     for by_language in said.values():
         for patterns in by_language.values():
             for phrase in patterns:
+                if not _SPECIAL.intersection(phrase):
+                    continue   # plain words: a pattern that cannot be wrong, not compiled here
                 try:
                     re.compile(phrase)
                 except re.error as exc:
