@@ -155,9 +155,10 @@ def render_all(ctx: BuildContext, game: Game, game_id: str, options: PrintOption
     rendered: list[tuple[OutputFile, float | None]] = []
     drawn = {component.id: component for component in ctx.game.components}
     ahead = {}   # components drawn in other processes, by id
-    if jobs > 1:
+    to_draw = [drawn[c.id] for c in game.components if c.id not in reuse.reusable()]
+    if jobs > 1 and len(to_draw) > 1:   # one alone is drawn here (not even the process pool imported)
         from pnp.commands.parallel import drawn_apart
-        ahead = drawn_apart(ctx, [drawn[c.id] for c in game.components if c.id not in reuse.reusable()], jobs)
+        ahead = drawn_apart(ctx, to_draw, jobs)
     for component in game.components:
         files = reused(ctx, drawn[component.id], reuse, component.id in recorded) or \
             drawn_now(ctx, home, drawn[component.id], reuse, ahead.get(component.id))
