@@ -17,13 +17,13 @@ from reportlab import rl_config
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Paragraph
 
 from pnp.layout.icon_draw import draw_icon
 from pnp.layout.icons import FIRST_TOKEN, TOKEN, Icon
 from pnp.layout.text_ops import draw_line
 
 if TYPE_CHECKING:
+    from reportlab.platypus import Paragraph
     from re import Match
 
     from reportlab.pdfgen.canvas import Canvas
@@ -324,6 +324,9 @@ def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: f
         return fit_runs(markup, font, fallbacks, images, size, min_size, leading, colour_hex, align, width, height)
     if fallbacks:
         markup = with_fallbacks(markup, font, fallbacks)
+    # reportlab's Paragraph, imported here: plain card text never needs it, and importing it
+    # is a tenth of a rebuild after one card changed
+    from reportlab.platypus import Paragraph
 
     def at_size(current: float) -> str:   # a span's size in % of the text's, at this size
         return sized(markup, current) if "%" in markup else markup
