@@ -12,8 +12,9 @@ import pypdfium2
 from pnp.outputs import pdf
 
 
-def drawn(pages: int = 3) -> tuple[bytes, list[object]]:
-    """A small file from pnp's canvas, and its pages as the canvas held them before saving."""
+def drawn(pages: int = 3, save: bool = True) -> tuple[bytes, list[object]]:
+    """A small file from pnp's canvas, and its pages as the canvas held them before saving
+    (`save`: as pnp.outputs.pdf.finish does, which does not while validate checks)."""
     buffer = io.BytesIO()
     canvas = pdf.new_canvas(buffer, (595.28, 841.89), "compact")
     for number in range(pages):
@@ -22,7 +23,8 @@ def drawn(pages: int = 3) -> tuple[bytes, list[object]]:
         canvas.drawString(72, 720, f"page {number + 1} " + "words " * 40)
         canvas.showPage()
     held = list(canvas._doc.Pages.pages)
-    canvas.save()
+    if save:
+        canvas.save()
     return buffer.getvalue(), held
 
 
@@ -42,3 +44,14 @@ def test_the_bytes_are_those_reportlab_writes(monkeypatch):
     plain, held = drawn()
     assert all(isinstance(page.stream, str) for page in held)
     assert compact == plain
+
+
+def test_pages_only_checked_keep_nothing():
+    """pnp validate draws every page but writes none: a finished page's content is dropped,
+    not compressed."""
+    checking = pdf.CHECKING.set(True)
+    try:
+        _, held = drawn(save=False)
+    finally:
+        pdf.CHECKING.reset(checking)
+    assert all(page.stream is None and not page.Contents for page in held)
