@@ -23,10 +23,10 @@ from pnp.layout.icons import FIRST_TOKEN, TOKEN, Icon
 from pnp.layout.text_ops import draw_line
 
 if TYPE_CHECKING:
-    from reportlab.platypus import Paragraph
     from re import Match
 
     from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus import Paragraph
 
     from pnp.fonts import Styled
 

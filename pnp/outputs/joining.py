@@ -58,7 +58,8 @@ def read_source(pdf: bytes) -> Source | None:
     if b"/Prev" in trailer or b"/Encrypt" in trailer:
         return None
     numbers = pdf[table_at + 4:trailer_at].split()
-    if len(numbers) < 2 or numbers[0] != b"0" or len(numbers) != 2 + 3 * int(numbers[1]):
+    if len(numbers) < 2 or numbers[0] != b"0" or not numbers[1].isdigit() \
+            or len(numbers) != 2 + 3 * int(numbers[1]) or not all(n.isdigit() for n in numbers[2::3]):
         return None   # more than one subsection: not reportlab's single table
     entries = [numbers[at:at + 3] for at in range(2, len(numbers), 3)]
     offsets = {number: int(offset) for number, (offset, generation, used) in enumerate(entries) if used == b"n"}
