@@ -64,3 +64,18 @@ def test_validating_games_in_two_processes_reports_what_one_does(root, monkeypat
     assert "monster-ball: ok" in one.output and "12th-player: ok" in one.output
     assert "jukem/cards.yaml" in one.stderr and "big-ten/game.yaml" in one.stderr
     assert "warning: tokens: the horizontal cut" in one.stderr
+
+
+def test_a_process_that_dies_leaves_its_work_to_the_command(root, monkeypatch):
+    """A process killed mid-way (out of memory, say) breaks the pool: what it did not finish
+    is done in the command's own process, with the same report, and no traceback."""
+    import os
+
+    from pnp.commands import validate
+    one = run("validate", "--all", "--jobs", "1", root=root)
+    real = validate.heard_validating
+    monkeypatch.setattr(validate, "heard_validating",
+                        lambda project, id: os._exit(9) if id == "big-ten" else real(project, id))
+    two = run("validate", "--all", "--jobs", "2", root=root)
+    assert (two.exit_code, two.output, two.stderr) == (one.exit_code, one.output, one.stderr)
+    assert one.exit_code == 0 and "big-ten: ok" in one.output

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar, cast
 
@@ -38,11 +39,15 @@ def forked(ids: list[str], task: Callable[[str], Result | None], jobs: int) -> d
     if len(ids) < 2 or jobs < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return {}
     _task = task
+    found: dict[str, object] = {}
     try:
         with ProcessPoolExecutor(max_workers=min(jobs, len(ids)),
                                  mp_context=multiprocessing.get_context("fork")) as pool:
             futures = {id: pool.submit(_run, id) for id in ids}
-            found = {id: future.result() for id, future in futures.items()}
+            for id, future in futures.items():
+                found[id] = future.result()
+    except (BrokenProcessPool, OSError):   # a process killed (out of memory), or none could start
+        pass   # what it did not finish is done here
     finally:
         _task = None
     return {id: cast(Result, result) for id, result in found.items() if result is not None}
