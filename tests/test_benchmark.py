@@ -51,3 +51,17 @@ def test_the_benchmark_references_draw_the_same_pages_as_plain_reportlab(tmp_pat
         assert mine.size == theirs.size
         worst = ImageChops.difference(mine, theirs).getextrema()[1]
         assert worst < 85, f"page {number} differs from plain reportlab's by up to {worst}/255"
+
+
+def test_the_benchmark_sheets_build_the_deck_of_its_yaml(tmp_path):
+    """The sheet figures compare like with like: the same cards from a CSV file, an XLSX
+    workbook as spreadsheet apps save it and one as openpyxl's write-only mode writes it give
+    the YAML deck's PDF, byte for byte."""
+    import hashlib
+    root = tmp_path / "root"
+    pdfs = set()
+    for data in ("yaml", "csv", "xlsx", "xlsx-script"):
+        game = make_game(root, 27, data=data)
+        run([sys.executable, "-m", "pnp", "build", "--game", game, "--root", str(root), "--out", str(tmp_path / "out")])
+        pdfs.add(hashlib.sha256((tmp_path / "out" / game / "cards-a4.pdf").read_bytes()).hexdigest())
+    assert len(pdfs) == 1

@@ -77,10 +77,13 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
     spec = declared_fields(path) or inferred_fields(columns, body)
     errors: list[PnpError] = []
 
+    # ", column C (yards)" for each named column, made once: every cell read has a Where
+    column_names = [f", column {column_letter(col)}" + (f" ({name})" if name else "")
+                    for col, name in enumerate(columns)]
+
     def cell_where(row: int, col: int) -> Where:
-        name = columns[col] if col < len(columns) else ""
-        return Where(path.name, None, f"{place}row {row}, column {column_letter(col)}"
-                                      + (f" ({name})" if name else ""))
+        column = column_names[col] if col < len(column_names) else f", column {column_letter(col)}"
+        return Where(path.name, None, f"{place}row {row}{column}")
 
     for col, name in enumerate(columns):
         if not name:
@@ -118,8 +121,8 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
                 card[name] = field_spec.default
                 continue
             try:
-                card[name] = field_value(field_spec, cell_value(field_spec, value, cell_where(row, at)),
-                                         cell_where(row, at))
+                where = cell_where(row, at)
+                card[name] = field_value(field_spec, cell_value(field_spec, value, where), where)
             except PnpError as exc:
                 errors.append(exc)
         count = 1
