@@ -156,6 +156,7 @@ def walked(loader: _Loader) -> object:
     stack: list[Any] = []     # open maps and lists: [container, key waiting for its value, its line]
     # one string object per distinct short text: a big deck says "offense" 10,000 times
     seen: dict[str, str] = {}
+    tags: dict[str, str] = {}   # a plain scalar's tag by its text: keys repeat on every card
     done = None
     while True:
         event = loader.get_event()
@@ -166,10 +167,16 @@ def walked(loader: _Loader) -> object:
             text = event.value
             tag = _STR
             if event.implicit[0]:
-                for resolved, pattern in implicit.get(text[:1], _NONE) + anywhere:
-                    if pattern.match(text):
-                        tag = resolved
-                        break
+                found = tags.get(text)
+                if found is None:
+                    found = _STR
+                    for resolved, pattern in implicit.get(text[:1], _NONE) + anywhere:
+                        if pattern.match(text):
+                            found = resolved
+                            break
+                    if len(text) <= 40:
+                        tags[text] = found
+                tag = found
             if tag in _COMPOSER_TAGS:
                 raise _Unusual
             if tag == _STR:
