@@ -114,10 +114,11 @@ class Said:
 
 
 @lru_cache(maxsize=None)
-def number_pattern(language: str) -> re.Pattern[str]:
-    """Digits, ranges, multipliers and number words of a language, compiled once."""
-    words = NUMBER_WORDS.get(language, {})
-    times = MULTIPLIERS.get(language, {})
+def number_pattern(language: str, with_words: bool = True) -> re.Pattern[str]:
+    """Digits, ranges, multipliers and number words of a language, compiled once; without
+    the words (`with_words` False) for a text that has none, which it reads twice as fast."""
+    words = NUMBER_WORDS.get(language, {}) if with_words else {}
+    times = MULTIPLIERS.get(language, {}) if with_words else {}
     link = RANGE_LINK.get(language, RANGE_LINK[""])
     return re.compile(
         rf"(?<![\w.])(?P<low>\d+)\s*(?:[-–—]|\b(?:{link})\b)\s*(?P<high>\d+)(?![\w.]|-\w)"
@@ -128,13 +129,25 @@ def number_pattern(language: str) -> re.Pattern[str]:
         re.IGNORECASE)
 
 
+LETTERS = re.compile(r"[^\W\d_]+")
+
+
+@lru_cache(maxsize=None)
+def number_words(language: str) -> frozenset[str]:
+    """The words that say a number or a multiple in a language, in lower case."""
+    return frozenset(NUMBER_WORDS.get(language, {})) | frozenset(MULTIPLIERS.get(language, {}))
+
+
 @lru_cache(maxsize=4096)
 def said_in(text: str, language: str) -> tuple[Said, ...]:
     """Every number the text writes: ranges first, then multipliers, digits and words.
     Cached: a deck repeats its short texts (types, sides, bonuses) on card after card."""
     words = NUMBER_WORDS.get(language, {})
     times = MULTIPLIERS.get(language, {})
-    pattern = number_pattern(language)
+    worded = not number_words(language).isdisjoint(LETTERS.findall(text.lower()))
+    if not worded and not any(character.isdigit() for character in text):
+        return ()
+    pattern = number_pattern(language, worded)
     found = []
     for match in pattern.finditer(text):
         if match.group("low"):
@@ -395,15 +408,19 @@ def printed_texts(game: Game, decks: dict[str, Deck]) -> Iterator[Text]:
         if id(deck.path) not in seen_files and deck.designed:
             seen_files.add(id(deck.path))
             yield Text(deck.designed, display_path(deck.path), key_line(deck.path, "designed"), one_line=True)
+        texts = [name for name, spec in deck.fields.items() if spec.type == "text"]
         for card in deck.cards:
-            for name, value in card.items():
-                if isinstance(value, str) and name in deck.fields and deck.fields[name].type == "text" \
-                        and value != card.label:   # a card's name is a name, not a statement
-                    written = card.written.get(name, value)
-                    where = card.where
-                    yield Text(written, where.file if where else display_path(deck.path),
-                               where.line if where else None, subject=card.label, card=card,
-                               fields=deck.fields, one_line=True)
+            for name in texts:
+                value = card.get(name)
+                if not isinstance(value, str) or value == card.label:   # a card's name is a name, not a statement
+                    continue
+                written = card.written.get(name, value)
+                if not said_in(masked(written), ""):   # no number in it: nothing to read (most short texts)
+                    continue
+                where = card.where
+                yield Text(written, where.file if where else display_path(deck.path),
+                           where.line if where else None, subject=card.label, card=card,
+                           fields=deck.fields, one_line=True)
     yield from layout_texts(game, dict.fromkeys(layouts))
     yield from translation_texts(game)
 
