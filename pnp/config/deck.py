@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -200,7 +201,8 @@ def read_card(node: object, spec: DeckFile, where: Where) -> tuple[Card, int]:
         value = node.get(name)
         if value is not None:
             kind = type(value)
-            if (kind is str and field_spec.type == "text") or (kind is int and field_spec.type in ("whole", "number")):
+            if (kind is str and field_spec.type == "text") or (kind is int and field_spec.type in ("whole", "number")) \
+                    or (kind is str and field_spec.type == "colour" and is_colour(value)):
                 card[name] = value   # as written: what field_value would give, without its checks' cost
             else:
                 card[name] = field_value(field_spec, value, where.key(node, name))
@@ -220,6 +222,13 @@ def read_card(node: object, spec: DeckFile, where: Where) -> tuple[Card, int]:
                             where.key(node, "count"))
     card.label = str(card.get(spec.label) or f"#{where.field}")
     return card, count
+
+
+@lru_cache(maxsize=1024)
+def is_colour(text: str) -> bool:
+    """A deck names a few colours on card after card: each checked once."""
+    from pnp.units import colour_problem
+    return colour_problem(text) is None
 
 
 def is_empty(value: object) -> bool:
