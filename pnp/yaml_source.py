@@ -267,28 +267,32 @@ def check_depth(text: str, file: str) -> None:
                 line.count("- ") + line.count(": ") + line.count("? ")
                 for line in lines if len(line) > MAX_DEPTH) <= MAX_DEPTH // 2:
             return
+    try:
+        refuse_deeper(text, file, _SafeLoader)
+    except yaml.YAMLError:
+        # LibYAML stops at limits of its own (0.2.6: 1,000 levels, while still looking ahead,
+        # before the count reaches 101) as well as at syntax errors: PyYAML's Python scanner,
+        # which has no such limit, decides which
+        try:
+            refuse_deeper(text, file, yaml.SafeLoader)
+        except yaml.YAMLError:
+            return   # a syntax error: composing reports it with its line
+
+
+def refuse_deeper(text: str, file: str, loader: Any) -> None:
+    """The tokens scanned without recursion, nesting counted: past MAX_DEPTH, a PnpError."""
     depth = 0
     opening = (yaml.BlockMappingStartToken, yaml.BlockSequenceStartToken, yaml.FlowMappingStartToken,
                yaml.FlowSequenceStartToken)
     closing = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
-    try:
-        for token in yaml.scan(text, Loader=_SafeLoader):
-            if isinstance(token, opening):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise PnpError(f"YAML nested more than {MAX_DEPTH} levels deep; pnp refuses it",
-                                   file=file, line=token.start_mark.line + 1)
-            elif isinstance(token, closing):
-                depth -= 1
-    except yaml.MarkedYAMLError as error:
-        # LibYAML 0.2.6 stops at 1,000 levels while its scanner is still looking ahead, before
-        # the loop above sees level 101: the same refusal, whatever the release
-        if "nesting depth" in (error.problem or "") and error.problem_mark is not None:
-            raise PnpError(f"YAML nested more than {MAX_DEPTH} levels deep; pnp refuses it",
-                           file=file, line=error.problem_mark.line + 1) from None
-        return   # a syntax error: composing reports it with its line
-    except yaml.YAMLError:
-        return
+    for token in yaml.scan(text, Loader=loader):
+        if isinstance(token, opening):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise PnpError(f"YAML nested more than {MAX_DEPTH} levels deep; pnp refuses it",
+                               file=file, line=token.start_mark.line + 1)
+        elif isinstance(token, closing):
+            depth -= 1
 
 
 _BLANK = " \t"
