@@ -51,10 +51,6 @@ def heard_validating(project: Project, game_id: str) -> tuple[Validated, list[st
 def drawing_code_imported() -> None:
     """What every game's drawing imports, imported once before the fork rather than in each
     process."""
-    import markdown_it  # noqa: F401
-    import pnp.config.remote  # noqa: F401
-    import pnp.contents.prose  # noqa: F401
-    import pnp.contents.validate  # noqa: F401
     import pnp.exporters.print_all  # noqa: F401
     import pnp.kinds  # noqa: F401
     import pnp.kinds.rule_sheet  # noqa: F401
