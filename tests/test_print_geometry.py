@@ -341,3 +341,21 @@ def test_a_short_edge_back_takes_the_bleed_of_the_place_it_prints_behind(mini, t
     _, below_back = inked_rows(back, x)
     assert 0 < above_front < front.height / 4
     assert abs(above_front - below_back) <= 2, (above_front, below_back)   # 2 mm short were 24 px
+
+
+def test_a_cover_line_too_long_for_the_page_wraps_inside_it(root, tmp_path):
+    """The print-all cover's note of which edges got less bleed is longer than a Letter page is
+    wide: it wraps, every letter inside the page's 20 mm margins, and the next part's heading
+    comes below its last line."""
+    import pypdfium2
+    build(root, "jukem", tmp_path / "a", "--duplex", "short-edge", "--bleed")
+    document = pypdfium2.PdfDocument(tmp_path / "a/jukem/jukem-print-all-letter-short-edge-bleed.pdf")
+    page = document[0]
+    width, _ = page.get_size()
+    text = page.get_textpage()
+    boxes = [text.get_charbox(i) for i in range(text.count_chars())]
+    assert max(right for _, _, right, _ in boxes) <= width - 20 * MM + 0.5
+    words = text.get_text_range()
+    note_end = words.index("above and below the block.") + len("above and below the block") - 1
+    heading = words.index("Rule sheet")
+    assert boxes[heading][3] < boxes[note_end][1]   # the heading's top below the note's last line

@@ -69,11 +69,11 @@ def cover(game_title: str, paper: tuple[float, float], parts: list[Part], fonts:
     width, height = paper
     left, y = mm(20), height - mm(30)
     line = Liner(canvas, left, width - 2 * left)
-    line(display.face(), 24, y, fill(say("{title}: everything to print"), title=game_title))
+    y -= line(display.face(), 24, y, fill(say("{title}: everything to print"), title=game_title))
     y -= mm(10)
     for words in ("Print at 100 % (actual size, not fit to page). Each part starts on a new sheet;",
                   "pages marked double-sided need both sides of the sheet (see docs/print-guide.md)."):
-        line(text.face(), 10, y, say(words))
+        y -= line(text.face(), 10, y, say(words))
         y -= mm(5)
     y -= mm(6)
     page = 3   # the cover and its blank back come first
@@ -82,14 +82,14 @@ def cover(game_title: str, paper: tuple[float, float], parts: list[Part], fonts:
         last = page + part.file.pages - 1
         pages = fill(say("(page {page})"), page=page) if last == page else \
             fill(say("(pages {first}-{last})"), first=page, last=last)
-        line(text.face(bold=True), 11, y, f"{part.title}  {pages}")
+        y -= line(text.face(bold=True), 11, y, f"{part.title}  {pages}")
         y -= mm(5)
         sides = say("double-sided" if part.double_sided else "single-sided")
         count = fill(say("{count} sheet" if sheets == 1 else "{count} sheets"), count=sheets)
-        line(text.face(), 10, y, f"{sides}, {count}: {say(part.cutting)}", indent=mm(5))
+        y -= line(text.face(), 10, y, f"{sides}, {count}: {say(part.cutting)}", indent=mm(5))
         if part.file.note:   # which edges got less bleed than asked
             y -= mm(4.5)
-            line(text.face(), 8.5, y, part.file.note[:1].upper() + part.file.note[1:] + ".", indent=mm(5))
+            y -= line(text.face(), 8.5, y, part.file.note[:1].upper() + part.file.note[1:] + ".", indent=mm(5))
         y -= mm(8)
         page += part.file.pages + part.file.pages % 2
     canvas.showPage()
@@ -103,6 +103,9 @@ def fill(template: str, **values: object) -> str:
     return template
 
 
+LEADING = 1.2   # a wrapped cover line's distance to the next, in its font size
+
+
 class Liner:
     """Draws the cover's lines: plainly, or from the right, shaped and in visual order, for
     a right-to-left language."""
@@ -110,16 +113,25 @@ class Liner:
     def __init__(self, canvas: Canvas, left: float, width: float) -> None:
         self.canvas, self.left, self.width = canvas, left, width
 
-    def __call__(self, face: str, size: float, y: float, words: str, indent: float = 0.0) -> None:
+    def __call__(self, face: str, size: float, y: float, words: str, indent: float = 0.0) -> float:
+        """`words` from `y` down, wrapped to the page's width; how far below `y` the last line
+        went, for the caller to move down by (0 for one line)."""
         from pnp.layout.text import has_rtl
         if not has_rtl(words):
+            from reportlab.lib.utils import simpleSplit
+            from reportlab.pdfbase.pdfmetrics import stringWidth
             self.canvas.setFont(face, size)
-            self.canvas.drawString(self.left + indent, y, words)
-            return
+            fits = stringWidth(words, face, size) <= self.width - indent
+            lines = [words] if fits else simpleSplit(words, face, size, self.width - indent)
+            for number, line in enumerate(lines):
+                self.canvas.drawString(self.left + indent, y - number * size * LEADING, line)
+            return (len(lines) - 1) * size * LEADING
         from pnp.fonts import fallbacks_for
         from pnp.layout.runs import lay_out
         from pnp.layout.text import escape_text
-        lines = lay_out(escape_text(words), face, fallbacks_for(face, words), (), size, 1.2, "000000", "left",
-                        self.width - indent, float("inf"), force=True)
-        if lines is not None:
-            lines.drawOn(self.canvas, self.left, y - lines.height + size)
+        laid = lay_out(escape_text(words), face, fallbacks_for(face, words), (), size, LEADING, "000000", "left",
+                       self.width - indent, float("inf"), force=True)
+        if laid is None:
+            return 0.0
+        laid.drawOn(self.canvas, self.left, y - laid.height + size)
+        return max(laid.height - size * LEADING, 0.0)
