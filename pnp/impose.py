@@ -333,9 +333,10 @@ def _worse(grid: Grid, count: int | None = None) -> tuple[float, ...]:
 
 def _axis_options(length: float, piece: float, gap: float | None, bleed: float,
                   full_bleed: bool = False) -> list[tuple[int, float]]:
-    """(count, gutter) ways to lay pieces along one side of the sheet: as many as fit, with the
-    layout's own gap, or with a gutter of twice the bleed, none, the narrowest that holds marks
-    between pieces, or the widest that leaves a margin for marks."""
+    """(count, gutter) ways to lay pieces along one side of the sheet: as many as fit, or one
+    fewer (a deck that one sheet holds either way may then get margins wide enough for marks),
+    with the layout's own gap, or with a gutter of twice the bleed, none, the narrowest that
+    holds marks between pieces, or the widest that leaves a margin for marks."""
     room = length - 2 * UNPRINTABLE
     if full_bleed:   # the whole bleed in every gutter and round the block
         gap = 2 * bleed if gap is None else max(gap, 2 * bleed)
@@ -344,12 +345,16 @@ def _axis_options(length: float, piece: float, gap: float | None, bleed: float,
     if gap is not None:
         count = _fit(room, piece, gap)
         return [(count, gap)] if count else []
-    count = _fit(room, piece, 0.0)
-    if count == 0:
-        return []
+    most = _fit(room, piece, 0.0)
+    return [(count, gutter) for count in range(most, max(0, most - 2), -1)
+            for gutter in _gutters(length, piece, count, bleed)]
+
+
+def _gutters(length: float, piece: float, count: int, bleed: float) -> list[float]:
+    """The gutters worth trying for `count` pieces along a side of the sheet."""
     if count == 1:
-        return [(1, 0.0)]
-    widest = (room - count * piece) / (count - 1)
+        return [0.0]
+    widest = (length - 2 * UNPRINTABLE - count * piece) / (count - 1)
     gutters = {0.0, min(2 * bleed, widest)}
     if widest >= MARK_GUTTER:
         gutters.add(MARK_GUTTER)
@@ -357,7 +362,7 @@ def _axis_options(length: float, piece: float, gap: float | None, bleed: float,
         keeps = (length - count * piece - 2 * (MARGIN_FOR_MARK + outer)) / (count - 1)
         if MARK_GUTTER <= keeps <= min(2 * bleed, widest):
             gutters.add(keeps)
-    return [(count, round(each, 6)) for each in sorted(gutters) if each == 0.0 or each >= min(MARK_GUTTER, 2 * bleed) - 1e-9]
+    return [round(each, 6) for each in sorted(gutters) if each == 0.0 or each >= min(MARK_GUTTER, 2 * bleed) - 1e-9]
 
 
 def _fit(room: float, length: float, gap: float) -> int:

@@ -138,14 +138,14 @@ def test_the_print_all_file_shows_the_parts_as_written(root, tmp_path):
 
 def test_a_reused_component_tells_its_warnings_again(root, tmp_path):
     out = tmp_path / "out"
-    first = run("build", "--game", "monster-ball", "--out", str(out), root=root)
+    first = run("build", "--game", "monster-ball", "--out", str(out), "--bleed", root=root)
     warned = [line for line in (first.stderr or first.output).splitlines() if line.startswith("warning: tokens:")]
     assert warned
     data = root / "card_data/monster-ball/monsters.yaml"   # the rosters' data, not the tokens'
     data.write_text(data.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
-    again = run("build", "--game", "monster-ball", "--out", str(out), root=root)
+    again = run("build", "--game", "monster-ball", "--out", str(out), "--bleed", root=root)
     assert again.exit_code == 0
-    assert "tokens-letter.pdf" in again.output and "not drawn again" in again.output
+    assert "tokens-letter-bleed.pdf" in again.output and "not drawn again" in again.output
     for line in warned:
         assert line in (again.stderr or again.output)
 

@@ -52,6 +52,8 @@ def test_validating_games_in_two_processes_reports_what_one_does(root, monkeypat
     from pnp.commands import parallel
     edit(root / "card_data/jukem/cards.yaml", "title: {type: text", "title: {type: txet")   # a load error
     edit(root / "card_data/big-ten/game.yaml", "equals: ", "equals: 1")   # a rule: a problem
+    # a warning: tokens touching, 8 across, leave no margin for marks on Letter
+    edit(root / "card_data/monster-ball/game.yaml", "front: monster-ball/token", "front: monster-ball/token\n    gap: 0mm")
     apart: list[set[str]] = []
     real = parallel.forked
     monkeypatch.setattr(parallel, "forked", lambda *args: (apart.append(set(found := real(*args))), found)[1])
