@@ -3,13 +3,38 @@ quietly (exit 130, nothing written yet) instead of with a traceback."""
 
 from __future__ import annotations
 
+import signal
 import sys
+from types import FrameType
 
 
 def main() -> None:
+    signal.signal(signal.SIGINT, interrupt)
     try:
         from pnp.cli import main as run
     except KeyboardInterrupt:
         sys.stderr.write("interrupted; nothing was written\n")
         sys.exit(130)
     run()
+
+
+def interrupt(_signal: int, frame: FrameType | None) -> None:
+    """Ctrl-C: a KeyboardInterrupt, as Python raises it, except while a module is being
+    imported (pnp imports its drawing code when it first draws). There it can land in a
+    module lock's clean-up, where Python prints it as a traceback and drops it, or in a
+    class being made, where it becomes a RuntimeError, or leave a module half made for the
+    next import to trip on. So there it comes again 5 ms later (a timer's signal: nothing
+    is imported to set it), until the import is done."""
+    if hasattr(signal, "setitimer") and importing(frame):
+        signal.signal(signal.SIGALRM, interrupt)
+        signal.setitimer(signal.ITIMER_REAL, 0.005)
+        return
+    raise KeyboardInterrupt
+
+
+def importing(frame: FrameType | None) -> bool:
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
