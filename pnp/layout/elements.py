@@ -548,18 +548,17 @@ class TextDrawer(Drawer):
         if "|" in text and self.palette:
             text = SPAN.sub(lambda m: "[" + " ".join(self.palette.get(word, word) for word in m.group(1).split())
                             + "|" + m.group(2) + "]", text)
-        styled = False   # set as styled runs, so italic without an italic face is slanted
         if "*" in text or "|" in text:
             self.family.with_markup()
             self.check_markup(card, text)
-            styled = self._styles_lacking(card, text)
+            self._warn_bold_lacking(card, text)
         fallbacks = self._fallbacks(text, card)
         ink = colour_hex(colour) if colour else "000000"
         where_text = f"{self.spec.origin.file}:{self.spec.origin.line}"
         images = tuple(load_icon(self.icons[name], ink, where_text, scale) for name, scale in icon_names)
         return text, partial(fit_paragraph, font=self.font, size=spec.size, min_size=spec.min_size,
                              leading=spec.leading, colour_hex=ink, align=self._align(text), width=w, height=h,
-                             fallbacks=fallbacks, images=images, styled=styled)
+                             fallbacks=fallbacks, images=images)
 
     def _align(self, text: str) -> str:
         align = self.spec.align
@@ -583,17 +582,14 @@ class TextDrawer(Drawer):
         except MarkupError as exc:
             self._fail(card, str(exc))
 
-    def _styles_lacking(self, card: Card, text: str) -> bool:
-        """Emphasis the family has no face for: bold is warned about (it prints in the regular
-        face); italic is drawn slanted (True: the text is to be set as styled runs)."""
-        markup = to_markup(text)
-        faces = self.family.faces
-        if "<b>" in markup and "bold" not in faces:
+    def _warn_bold_lacking(self, card: Card, text: str) -> None:
+        """Bold the family has no face for prints in its regular face, and is warned about
+        (italic without a face is drawn slanted)."""
+        if "bold" not in self.family.faces and "<b>" in to_markup(text):
             fields = ", ".join(sorted(self.text.fields)) or "text"
             self.diagnostics.warn(f"{card_place(card)}{who(card)}, {fields}: the font family "
                                   f"'{self.family.name}' has no bold face; **bold** prints in its regular "
                                   f"face ({self.spec.origin.file}:{self.spec.origin.line})")
-        return "<i>" in markup and "italic" not in faces
 
     def _check_safe_zone(self, para: SetText, text: str, card: Card, x: float, y: float, w: float,
                          used: float) -> None:

@@ -1,7 +1,8 @@
-"""Text that wraps inside its box and shrinks until it fits, using platypus paragraphs.
+"""Text that wraps inside its box and shrinks until it fits: plain text broken into lines
+here, anything more set as styled runs (pnp.layout.runs).
 
 Card text is data, not markup: it is escaped first, then `**bold**`, `*italic*` and line
-breaks become paragraph markup, so a card can never inject tags of its own.
+breaks become markup, so a card can never inject tags of its own.
 """
 
 from __future__ import annotations
@@ -12,10 +13,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol, TypeAlias, TypeVar
 
-from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pnp.layout.icon_draw import draw_icon
@@ -26,13 +25,11 @@ if TYPE_CHECKING:
     from re import Match
 
     from reportlab.pdfgen.canvas import Canvas
-    from reportlab.platypus import Paragraph
 
     from pnp.fonts import Styled
 
 TOKEN_SPLIT = re.compile(f"({TOKEN.pattern})")
 
-ALIGNMENTS = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 _BOLD_ITALIC = re.compile(r"\*\*\*(?!\s)(.+?)(?<!\s)\*\*\*")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _TAG = re.compile(r"<(/?)([bi])>")
@@ -42,8 +39,8 @@ T = TypeVar("T")
 
 
 class SetText(Protocol):
-    """Text set in its box, drawn from the box's bottom-left: a reportlab Paragraph, or pnp's
-    own PlainLines or StyledLines (pnp.layout.runs), which draw the same for less."""
+    """Text set in its box, drawn from the box's bottom-left: PlainLines, or StyledLines
+    (pnp.layout.runs); both answer as reportlab's Paragraph does."""
 
     def getActualLineWidths0(self) -> list[float]: ...   # noqa: N802 - the name reportlab's Paragraph has
 
@@ -80,7 +77,6 @@ def to_markup(text: str) -> str:
 # are a colour (CSS name or #rrggbb; layouts put their palette's names in first) and a size
 # (a percentage of the text's size, so it shrinks with it, or points).
 SPAN = re.compile(r"\[([^\[\]|\n]+)\|([^\[\]]*)\]")
-_RELATIVE = re.compile(r'size="(\d+(?:\.\d+)?)%"')
 
 
 def span_markup(markup: str) -> str:
@@ -112,11 +108,6 @@ def span_markup(markup: str) -> str:
     return SPAN.sub(span, markup)
 
 
-def sized(markup: str, size: float) -> str:
-    """Spans' percentages as points at the paragraph's size."""
-    return _RELATIVE.sub(lambda m: f'size="{size * float(m.group(1)) / 100:.2f}"', markup)
-
-
 def check_nesting(markup: str) -> None:
     open_tags: list[str] = []
     for closing, tag in _TAG.findall(markup):
@@ -132,12 +123,6 @@ def check_nesting(markup: str) -> None:
 def plain(text: str) -> str:
     """The characters that will be drawn, without the bold/italic marks and span styles."""
     return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", _BOLD_ITALIC.sub(r"\1", SPAN.sub(r"\2", text))))
-
-
-@lru_cache(maxsize=4096)
-def _style(font: str, size: float, leading: float, colour_hex: str, align: str) -> ParagraphStyle:
-    return ParagraphStyle("pnp", fontName=font, fontSize=size, leading=size * leading,
-                          textColor=HexColor("#" + colour_hex), alignment=ALIGNMENTS[align])
 
 
 class PlainLines:
@@ -304,7 +289,7 @@ def with_fallbacks(markup: str, font: str, fallbacks: tuple[Styled, ...]) -> str
 @lru_cache(maxsize=8192)
 def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: float,
                   colour_hex: str, align: str, width: float, height: float, fallbacks: tuple[Styled, ...] = (),
-                  images: tuple[Icon, ...] = (), styled: bool = False, simple: bool = False) -> Fitted:
+                  images: tuple[Icon, ...] = (), simple: bool = False) -> Fitted:
     """(something to drawOn, its height, whether it fits) at the largest size from `size`
     down to `min_size`, in steps of SHRINK_STEP, that fits the box. Cached: cards that share
     a text share the work. The size is found by bisection, so a huge text in a huge font
@@ -312,7 +297,10 @@ def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: f
     given only for text that needs them; `images` are the inline icons its tokens stand for
     (pnp.layout.icons), sized with the text at each try. `simple` text (see
     `TextDrawer.simple`) is known to be left-to-right and free of markup, so it is not
-    scanned for either."""
+    scanned for either. Plain text is broken into lines directly (PlainLines); anything
+    more (emphasis, spans, icons, right-to-left script, fallback fonts, justified lines) is
+    set as styled runs (pnp.layout.runs), which draw what reportlab's Paragraph would at
+    about half its cost, without importing platypus."""
     rtl = False if simple else has_rtl(text)
     markup = text if simple else span_markup(to_markup(text)) if "|" in text else to_markup(text)
     if not rtl and markup == text and align != "justify" and not fallbacks:
@@ -320,30 +308,7 @@ def fit_paragraph(text: str, font: str, size: float, min_size: float, leading: f
             text, font, current, leading, colour_hex, align, width, height, images))
         if found is not None:
             return found, found.height, True
-    if rtl or images or styled:   # reportlab's paragraphs know no bidi and draw pictures as images
-        return fit_runs(markup, font, fallbacks, images, size, min_size, leading, colour_hex, align, width, height)
-    if fallbacks:
-        markup = with_fallbacks(markup, font, fallbacks)
-    # reportlab's Paragraph, imported here: plain card text never needs it, and importing it
-    # is a tenth of a rebuild after one card changed
-    from reportlab.platypus import Paragraph
-
-    def at_size(current: float) -> str:   # a span's size in % of the text's, at this size
-        return sized(markup, current) if "%" in markup else markup
-
-    def paragraph_at(current: float) -> tuple[Paragraph, float] | None:
-        para = Paragraph(at_size(current), _style(font, current, leading, colour_hex, align))
-        _, used = para.wrap(width, height)
-        fits = used <= height + 0.01 and para.minWidth() <= width + 0.01
-        return (para, used) if fits else None
-
-    fitting = largest_fitting(size, min_size, paragraph_at)
-    if fitting is not None:
-        return fitting[0], fitting[1], True
-    smallest = size - SHRINK_STEP * steps_between(size, min_size)
-    para = Paragraph(at_size(smallest), _style(font, smallest, leading, colour_hex, align))
-    _, used = para.wrap(width, height)
-    return para, used, False
+    return fit_runs(markup, font, fallbacks, images, size, min_size, leading, colour_hex, align, width, height)
 
 
 def steps_between(size: float, min_size: float) -> int:
