@@ -64,6 +64,21 @@ def test_a_rebuild_with_nothing_changed_imports_no_drawing_code(root, tmp_path):
     assert "reportlab.pdfgen.canvas" in changed
 
 
+def test_a_rebuild_after_one_card_changed_loads_no_svg_or_paragraph_machinery(root, tmp_path):
+    """Big Ten's defense cards carry SVG icons and emphasised text: redrawing the deck takes
+    its icons from the build record (pnp.layout.icon_art) and sets emphasis as pnp's own
+    styled runs, so neither svglib, reportlab's graphics nor its platypus is imported."""
+    out = tmp_path / "out"
+    args = ("build", "--game", "big-ten", "--root", str(root), "--out", str(out), "-q", "--jobs", "1")
+    first = loaded_modules(*args)
+    assert "svglib" in first   # the first build drew the icons
+    data = root / "card_data/big-ten/defense.yaml"
+    data.write_text(data.read_text(encoding="utf-8").replace('name: "Run Blitz"', 'name: "Safety Blitz"'))
+    again = loaded_modules(*args)
+    assert "reportlab.pdfgen.canvas" in again   # it drew
+    assert [name for name in again if name.startswith(("svglib", "reportlab.graphics", "reportlab.platypus"))] == []
+
+
 def test_colour_names_are_reportlabs():
     """Deck colour fields are checked without reportlab, by pnp's copy of its names."""
     from reportlab.lib import colors

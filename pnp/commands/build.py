@@ -90,13 +90,17 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     steps = sum(component.steps(decks) for component in game.components)
     if progress is not None:
         ctx.tick = progress(steps * (1 + len(shops)))
+    from pnp.layout import icon_art
+    icon_art.keep_from(salt(), (last_record or {}).get("icons"))   # drawn by the last build
     marked = DRAFT.set(options.draft)
     try:
         from pnp.playtest.record import recorded_decks
         recorded = recorded_decks(last_record)   # a reused deck's cards, as the last build recorded them
         rendered = render_all(ctx, game, game_id, options, shops, steps, reuse, jobs, recorded)
+        icons = icon_art.recorded({digest for _, _, digest in read})
     finally:
         DRAFT.reset(marked)
+        icon_art.stop()
     if ctx.translation is not None:   # built with the source text where a translation lacks it
         from pnp.lang.check import translation_problems
         for problem in translation_problems(game, decks, ctx.translation):
@@ -114,7 +118,8 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
             playtest = game_record(project.root, game, decks, ctx.compiled, recorded)
     paths = folder.commit([file for file, _ in rendered], unchanged, project.diagnostics.warnings,
                           components=output_components(game), playtest=playtest,
-                          parts=reuse.parts if unchanged is not None else None)
+                          parts=reuse.parts if unchanged is not None else None,
+                          icons=icons if unchanged is not None else None)
     return [Written(path, file.pages, len(file.data), spent or 0.0, reused=spent is None)
             for path, (file, spent) in zip(paths, rendered)] + \
         [Written(path, 0, 0, 0.0, removed=True) for path in folder.removed]
@@ -211,8 +216,10 @@ def drawn_now(ctx: BuildContext, home: HomePdf, component: Component, reuse: Reu
     """A component drawn by the home PDF (or `apart`: as another process drew it, its files and
     warnings), its files and warnings noted for the next build to reuse."""
     if apart is not None:
-        made, heard = apart
+        made, heard, icons = apart
         taken_over(ctx, component, heard)
+        from pnp.layout import icon_art
+        icon_art.take(icons)   # what it drew of the icons, for the next build
     else:
         with ctx.project.diagnostics.listening() as heard:
             made = timed(home.component, component)

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from pnp.outputs.pdf import OutputFile
     from pnp.render import BuildContext
 
-Drawn = tuple[list[tuple["OutputFile", float | None]], list[str]]   # a component's timed files and its warnings
+# a component's timed files, its warnings and the icon art it drew (pnp.layout.icon_art)
+Drawn = tuple[list[tuple["OutputFile", float | None]], list[str], dict[str, object]]
 Result = TypeVar("Result")
 
 MIN_PIECES = 100   # below this a build takes less time than starting the processes
@@ -77,6 +78,7 @@ def _draw(ctx: BuildContext, component: Component) -> Drawn:
     from pnp.commands.timing import timed
     from pnp.exporters.home_pdf import HomePdf
     ctx.tick = lambda steps=1: None   # the parent's progress bar is the parent's to move
+    from pnp.layout import icon_art
     with ctx.project.diagnostics.listening() as heard:
         made = timed(HomePdf(ctx).component, component)
-    return made, heard
+    return made, heard, icon_art.made_here()

@@ -5,10 +5,12 @@ fast path (pnp.layout.text) and styled runs (pnp.layout.runs)."""
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pnp.layout import icon_art
 from pnp.layout.forms import forms_of
-from pnp.layout.icons import Icon
+from pnp.layout.icons import Icon, self_contained
 
 if TYPE_CHECKING:
     from reportlab.lib.utils import ImageReader
@@ -26,7 +28,11 @@ def draw_icon(canvas: Canvas, icon: Icon, x: float, y: float, width: float, heig
     if name is None:
         name = forms[key] = f"pnpicon{len(forms)}"
         canvas.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
-        if icon.vector:
+        keeps = icon.vector and plain_canvas(canvas)   # a CMYK canvas writes other colours
+        kept = icon_art.form_of(Path(icon.path), icon.colour) if keeps else None
+        if kept is not None:   # as drawn by the last build: svglib and reportlab's graphics not loaded
+            canvas._code.extend(kept)
+        elif icon.vector:
             from reportlab.graphics import renderPDF
             from reportlab.graphics.shapes import STATE_DEFAULTS
             from pnp.layout.icons import icon_drawing
@@ -41,6 +47,8 @@ def draw_icon(canvas: Canvas, icon: Icon, x: float, y: float, width: float, heig
             finally:
                 STATE_DEFAULTS["fontName"] = default
             canvas.restoreState()
+            if keeps and self_contained(Path(icon.path)):
+                icon_art.remember_form(Path(icon.path), icon.colour, canvas._code)
         else:
             canvas.drawImage(image_reader(icon.path), 0, 0, 1, 1, mask="auto")
         canvas.endForm()
@@ -48,6 +56,11 @@ def draw_icon(canvas: Canvas, icon: Icon, x: float, y: float, width: float, heig
     canvas.transform(width, 0, 0, height, x, y)
     canvas.doForm(name)
     canvas.restoreState()
+
+
+def plain_canvas(canvas: Canvas) -> bool:
+    """Whether the canvas writes colours as they are set (PDF/X's canvas makes them CMYK)."""
+    return getattr(canvas, "_enforceColorSpace", None) is None
 
 
 @lru_cache(maxsize=256)

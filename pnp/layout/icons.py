@@ -140,8 +140,14 @@ def _load_icon(path: Path, _changed: int, colour_hex: str, where_text: str, scal
             raise PnpError(f"{where_text}: icon '{path.name}' is not a PNG pnp can place "
                            f"({kind}, {width}x{height} pixels)")
         return Icon(str(path), width / height, colour_hex, scale)
-    drawing = parsed_svg(path, where_text)
-    return Icon(str(path), drawing.width / drawing.height, colour_hex, scale)
+    from pnp.layout import icon_art
+    aspect = icon_art.aspect_of(path)   # kept by the last build: no SVG machinery loaded
+    if aspect is None:
+        drawing = parsed_svg(path, where_text)
+        aspect = drawing.width / drawing.height
+        if self_contained(path):
+            icon_art.remember_aspect(path, aspect)
+    return Icon(str(path), aspect, colour_hex, scale)
 
 
 def parsed_svg(path: Path, where_text: str) -> Drawing:
@@ -150,23 +156,32 @@ def parsed_svg(path: Path, where_text: str) -> Drawing:
         stat = path.stat()
     except OSError:
         raise PnpError(f"{where_text}: cannot read icon '{path.name}'") from None
-    drawing, problem = _parsed(path, stat.st_mtime_ns, stat.st_size)
+    drawing, problem, _ = _parsed(path, stat.st_mtime_ns, stat.st_size)
     if drawing is None:
         raise PnpError(f"{where_text}: icon '{path.name}' {problem}")
     return drawing
 
 
+def self_contained(path: Path) -> bool:
+    """Whether the SVG (read by parsed_svg) names no other SVG file, so its bytes alone say
+    how it is drawn."""
+    stat = path.stat()
+    return _parsed(path, stat.st_mtime_ns, stat.st_size)[2]
+
+
 @lru_cache(maxsize=256)
-def _parsed(path: Path, _mtime: int, _size: int) -> tuple[Drawing, None] | tuple[None, str]:
-    """(the drawing, None), or (None, what is wrong with the file)."""
+def _parsed(path: Path, _mtime: int, _size: int) -> tuple[Drawing, None, bool] | tuple[None, str, bool]:
+    """(the drawing, None, whether it names no other SVG), or (None, what is wrong with the
+    file, False)."""
     from pnp.layout.svg import load_drawing
 
     class Refused(Exception):
         pass
+    seen: set[str] = set()
     try:
-        return load_drawing(path, path.parent.parent, Refused), None
+        return load_drawing(path, path.parent.parent, Refused, seen=seen), None, len(seen) == 1
     except Refused as exc:
-        return None, str(exc)
+        return None, str(exc), False
 
 
 def icon_drawing(icon: Icon) -> Drawing:

@@ -52,12 +52,16 @@ Faces = Callable[[str, bool, bool], str]   # family, bold, italic -> a registere
 _faces: ContextVar[Faces | None] = ContextVar("pnp_svg_faces", default=None)
 
 
-def load_drawing(path: Path, folder: Path, fail: Fail, faces: Faces | None = None) -> Drawing:
+def load_drawing(path: Path, folder: Path, fail: Fail, faces: Faces | None = None,
+                 seen: set[str] | None = None) -> Drawing:
     """The SVG at `path` (already through the gate) as an svglib drawing; every problem is
-    `fail(message)`. References must lie inside `folder`, the game's folder."""
+    `fail(message)`. References must lie inside `folder`, the game's folder. `seen` gets the
+    SVG files it names (and its own)."""
     source = str(path)
     root = parse(path, fail)
-    check_references(root, path, folder, fail, seen={source})
+    seen = set() if seen is None else seen
+    seen.add(source)
+    check_references(root, path, folder, fail, seen=seen)
     install_font_map()
     logger = logging.getLogger("svglib")
     previous = logger.level

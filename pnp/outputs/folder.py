@@ -142,13 +142,14 @@ class OutputFolder:
 
     def commit(self, files: Sequence[OutputFile], fingerprint: str | None = None, warnings: Sequence[str] = (),
                components: set[str] | None = None, playtest: Json | None = None,
-               keep_record: bool = False, parts: Json | None = None) -> list[Path]:
+               keep_record: bool = False, parts: Json | None = None, icons: Json | None = None) -> list[Path]:
         """Write every file (name, data) into the folder, or none of them. Given the game's
         `components`, files pnp wrote for one it no longer has are removed afterwards.
         `playtest` is kept in the record for `pnp diff` (pnp.playtest.record); `keep_record`
         leaves the last build's record as it is (a reprint is not a build of the whole game).
         `parts` (pnp.outputs.reuse) is what the next build needs to reuse each component's
-        files. A file that already holds the new bytes is left alone (its time too)."""
+        files; `icons` the icon art it may draw without svglib (pnp.layout.icon_art). A file
+        that already holds the new bytes is left alone (its time too)."""
         names: set[str] = set()
         for file in files:
             self.target(file.name)   # every path is checked before anything is written
@@ -174,6 +175,8 @@ class OutputFolder:
                     record["playtest"] = playtest
                 if parts is not None and record is not None:
                     record["components"] = parts
+                if icons is not None and record is not None:
+                    record["icons"] = icons
                 if keep_record:
                     record = self.read_record()
                 journal = {"renames": staged, "manifest": dict(sorted(manifest.items())), "record": record,
