@@ -36,7 +36,7 @@ def changed_lines(before: str, after: str) -> list[str]:
                   if line[:1] in "+-" and not line.startswith(("+++", "---")))
 
 
-def built(served: Served, name: str) -> pypdfium2.PdfDocument:
+def built(served: Served, name: str) -> bytes:
     """A build started from the page (its Build button), and the file `name*.pdf` downloaded."""
     status, _, data = served.request("/api/build", method="POST", body=b'{"duplex": "none"}')
     answer = json.loads(data)
@@ -44,18 +44,26 @@ def built(served: Served, name: str) -> pypdfium2.PdfDocument:
     url = next(f["url"] for f in answer["files"] if f["name"].startswith(name))
     status, _, pdf = served.request(url)
     assert status == 200
-    return pypdfium2.PdfDocument(pdf)
+    return pdf
 
 
-def text_box(pdf: pypdfium2.PdfDocument, words: str) -> tuple[float, float, float, float]:
-    """left, top, right, bottom (mm from the page's top-left) of the first `words` on page 1."""
-    page = pdf[0]
-    text = page.get_textpage()
-    found = text.search(words, match_case=True).get_next()
-    assert found is not None, words
-    start, count = found
-    boxes = [text.get_charbox(i) for i in range(start, start + count)]
-    height = page.get_height()
+def text_box(pdf_bytes: bytes, words: str) -> tuple[float, float, float, float]:
+    """left, top, right, bottom (mm from the page's top-left) of the first `words` on page 1.
+    Read under the server's render lock: an edit has the server in this process redraw its
+    pictures with pdfium, which must never run in two threads at once."""
+    from pnp.serve.pictures import RENDER_LOCK
+    with RENDER_LOCK:
+        pdf = pypdfium2.PdfDocument(pdf_bytes)
+        try:
+            page = pdf[0]
+            text = page.get_textpage()
+            found = text.search(words, match_case=True).get_next()
+            assert found is not None, words
+            start, count = found
+            boxes = [text.get_charbox(i) for i in range(start, start + count)]
+            height = page.get_height()
+        finally:
+            pdf.close()
     return (min(b[0] for b in boxes) / MM, (height - max(b[3] for b in boxes)) / MM,
             max(b[2] for b in boxes) / MM, (height - min(b[1] for b in boxes)) / MM)
 

@@ -77,8 +77,8 @@ def _draw(ctx: BuildContext, component: Component) -> Drawn:
     """In a child: one component drawn, as the build's own process draws it."""
     from pnp.commands.timing import timed
     from pnp.exporters.home_pdf import HomePdf
-    ctx.tick = lambda steps=1: None   # the parent's progress bar is the parent's to move
     from pnp.layout import icon_art
+    ctx.tick = lambda steps=1: None   # the parent's progress bar is the parent's to move
     with ctx.project.diagnostics.listening() as heard:
         made = timed(HomePdf(ctx).component, component)
     return made, heard, icon_art.made_here()
