@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Iterable, Literal
+from typing import TYPE_CHECKING, Callable, Iterable, Literal
 
 from pnp.options import Duplex  # noqa: F401 - defined beside PrintOptions, light to import
 from pnp.errors import PnpError
@@ -169,16 +169,27 @@ class MarksBetween:
                 got[where] = min(got.get(where, value), value)
         return got
 
-    def bleed_summary(self) -> str:
-        """Which edges get how much bleed, in words, where any gets less than asked."""
+    def bleed_summary(self, say: Callable[[str], str] = str) -> str:
+        """Which edges get how much bleed, in words, where any gets less than asked; `say`
+        puts pnp's own words into a translated build's language (the print-all cover's note)."""
         if self.bleed <= 0:
             return ""
         got = self.bleed_by_edge()
         if all(value >= self.bleed - 0.01 for value in got.values()):
             return ""
-        words = [f"{value / mm(1):.2f} mm {where}" if value > 0.005 else f"none {where} (they share a cut line)"
-                 if where.startswith("between") else f"none {where}" for where, value in got.items()]
-        return f"{self.bleed / mm(1):.3g} mm bleed asked, the paper leaves " + ", ".join(words)
+        words = [filled(say("{amount} mm {where}"), amount=f"{value / mm(1):.2f}", where=say(where)) if value > 0.005
+                 else filled(say("none {where} (they share a cut line)"), where=say(where))
+                 if where.startswith("between") else filled(say("none {where}"), where=say(where))
+                 for where, value in got.items()]
+        return filled(say("{bleed} mm bleed asked, the paper leaves {edges}"), bleed=f"{self.bleed / mm(1):.3g}",
+                      edges=", ".join(words))
+
+
+def filled(phrase: str, **values: str) -> str:
+    """A phrase of pnp's own words with its {holes} filled (a translated phrase keeps them)."""
+    for name, value in values.items():
+        phrase = phrase.replace("{" + name + "}", value)
+    return phrase
 
 
 @dataclass(frozen=True)

@@ -87,6 +87,18 @@ def test_hebrew_pages_draw_hebrew_letters_not_empty_boxes(translated):
         assert "השחקן" in text_of(translated / name), name
 
 
+def test_the_covers_note_of_the_bleed_is_in_the_builds_language(tmp_path):
+    """Poker cards 3x3 on Letter get less bleed than asked; the print-all cover says which
+    edges got how much in German or Hebrew, while the build's own warning stays English."""
+    result = build(REPO, GAME, tmp_path, "--lang", "all", "--bleed", "--quiet")
+    assert "3 mm bleed asked, the paper leaves" in result.stderr
+    said = {code: pypdfium2.PdfDocument(str(tmp_path / GAME / f"{GAME}-print-all-letter-bleed-{code}.pdf"))[0]
+            .get_textpage().get_text_range() for code in ("de", "he")}
+    assert "3 mm Anschnitt verlangt, das Papier lässt" in said["de"] and "zwischen den Spalten" in said["de"]
+    assert "של גלישה, הנייר משאיר" in said["he"] and "בין העמודות" in said["he"]
+    assert not [code for code, text in said.items() if "bleed" in text or "between" in text]
+
+
 def test_a_translated_build_gives_the_same_bytes_twice(tmp_path, translated):
     again = tmp_path / "again"
     build(REPO, GAME, again, "--lang", "he", "--quiet")

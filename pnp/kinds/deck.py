@@ -197,13 +197,14 @@ def sheet_for(ctx: BuildContext, component: DeckComponent, piece: tuple[float, f
 
 def tell_marks_and_bleed(ctx: BuildContext, component: DeckComponent, grid: MarksBetween) -> str:
     """Say in the build's summary which cut lines have no mark an inkjet prints and why, and
-    which edges get less bleed than asked; the bleed words also go on the print-all cover."""
+    which edges get less bleed than asked; the bleed words also go on the print-all cover,
+    in the build's language."""
     for problem in grid.unmarked_lines():
         ctx.project.diagnostics.warn(f"{component.id}: {problem}; cut it by the pieces' own edges")
     summary = grid.bleed_summary()
     if summary:
         ctx.project.diagnostics.warn(f"{component.id}: {summary}")
-    return summary
+    return grid.bleed_summary(ctx.translation.label) if summary and ctx.translation is not None else summary
 
 
 def tell_bleed_cost(ctx: BuildContext, component: DeckComponent, count: int, per_sheet: int,
