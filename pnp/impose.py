@@ -185,10 +185,11 @@ class MarksBetween:
                       edges=", ".join(words))
 
 
-def filled(phrase: str, **values: str) -> str:
-    """A phrase of pnp's own words with its {holes} filled (a translated phrase keeps them)."""
+def filled(phrase: str, **values: object) -> str:
+    """A phrase of pnp's own words with its {holes} filled (a translated phrase keeps them):
+    the cut-mark and bleed notes here, the print-all cover (pnp.exporters.print_all)."""
     for name, value in values.items():
-        phrase = phrase.replace("{" + name + "}", value)
+        phrase = phrase.replace("{" + name + "}", str(value))
     return phrase
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pnp.impose import filled
 from pnp.units import mm
 from pnp.outputs.joining import joined
 from pnp.outputs.pdf import OutputFile, finish, new_canvas
@@ -69,7 +70,7 @@ def cover(game_title: str, paper: tuple[float, float], parts: list[Part], fonts:
     width, height = paper
     left, y = mm(20), height - mm(30)
     line = Liner(canvas, left, width - 2 * left)
-    y -= line(display.face(), 24, y, fill(say("{title}: everything to print"), title=game_title))
+    y -= line(display.face(), 24, y, filled(say("{title}: everything to print"), title=game_title))
     y -= mm(10)
     for words in ("Print at 100 % (actual size, not fit to page). Each part starts on a new sheet;",
                   "pages marked double-sided need both sides of the sheet (see docs/print-guide.md)."):
@@ -80,12 +81,12 @@ def cover(game_title: str, paper: tuple[float, float], parts: list[Part], fonts:
     for part in parts:
         sheets = part.file.pages // 2 if part.double_sided else part.file.pages
         last = page + part.file.pages - 1
-        pages = fill(say("(page {page})"), page=page) if last == page else \
-            fill(say("(pages {first}-{last})"), first=page, last=last)
+        pages = filled(say("(page {page})"), page=page) if last == page else \
+            filled(say("(pages {first}-{last})"), first=page, last=last)
         y -= line(text.face(bold=True), 11, y, f"{part.title}  {pages}")
         y -= mm(5)
         sides = say("double-sided" if part.double_sided else "single-sided")
-        count = fill(say("{count} sheet" if sheets == 1 else "{count} sheets"), count=sheets)
+        count = filled(say("{count} sheet" if sheets == 1 else "{count} sheets"), count=sheets)
         y -= line(text.face(), 10, y, f"{sides}, {count}: {say(part.cutting)}", indent=mm(5))
         if part.file.note:   # which edges got less bleed than asked
             y -= mm(4.5)
@@ -94,13 +95,6 @@ def cover(game_title: str, paper: tuple[float, float], parts: list[Part], fonts:
         page += part.file.pages + part.file.pages % 2
     canvas.showPage()
     return finish(canvas, buffer, "cover.pdf")
-
-
-def fill(template: str, **values: object) -> str:
-    """A phrase with its {holes} filled (a translated phrase keeps the same holes)."""
-    for name, value in values.items():
-        template = template.replace("{" + name + "}", str(value))
-    return template
 
 
 LEADING = 1.2   # a wrapped cover line's distance to the next, in its font size
