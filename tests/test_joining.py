@@ -46,7 +46,7 @@ def sizes(pdf: bytes) -> list[tuple[int, int]]:
 def test_pages_in_order_with_blanks_under_one_tree():
     first = part("Cover", ["cover"], A4)
     second = part("Deck: secret title", ["one", "two", "three"], LETTER)
-    data, pages = joined([first, second], [True, False], A4, "Jukem: everything to print",
+    data, pages = joined([first, second], [(0,), ()], A4, "Jukem: everything to print",
                          b"/ViewerPreferences<</PrintScaling/None>>")
     assert pages == 5
     assert texts(data) == ["(a frame) 3 0 R\r\ncover", "", "(a frame) 3 0 R\r\none",
@@ -65,18 +65,25 @@ def test_pages_in_order_with_blanks_under_one_tree():
     assert data.count(b"/Subtype /Form") == 2
 
 
+def test_a_blank_page_follows_each_page_asked():
+    """A part printed on one side of each sheet, in a file printed double-sided: a blank back
+    after every page."""
+    data, pages = joined([part("a", ["x", "y", "z"], A4)], [(0, 1, 2)], A4, "t", b"")
+    assert pages == 6 and [text[-1:] for text in texts(data)] == ["x", "", "y", "", "z", ""]
+
+
 def test_the_same_parts_give_the_same_bytes_and_a_title_in_any_script():
     parts = [part("a", ["x"], A4), part("b", ["y"], A4)]
-    once = joined(parts, [True, True], A4, "השחקן ה-12", b"")
-    assert once == joined(parts, [True, True], A4, "השחקן ה-12", b"")
+    once = joined(parts, [(0,), (0,)], A4, "השחקן ה-12", b"")
+    assert once == joined(parts, [(0,), (0,)], A4, "השחקן ה-12", b"")
     assert pypdf.PdfReader(io.BytesIO(once[0])).metadata.title == "השחקן ה-12"
 
 
 def test_a_part_in_another_form_is_joined_by_pdfium():
     """A file with an incremental update (as pdfium's join writes) is not reportlab's one
     table: pdfium copies its pages."""
-    updated, _ = joined_by_pdfium([part("a", ["x", "y"], A4)], [False], A4, "t", b"")
+    updated, _ = joined_by_pdfium([part("a", ["x", "y"], A4)], [()], A4, "t", b"")
     assert b"/Prev" in updated
-    data, pages = joined([updated, part("b", ["z"], A4)], [False, False], A4, "t", b"")
-    assert pages == 3 and texts(data)[2] == "(a frame) 3 0 R\r\nz"
+    data, pages = joined([updated, part("b", ["z"], A4)], [(0, 1), ()], A4, "t", b"")
+    assert pages == 5 and [text[-1:] for text in texts(data)] == ["x", "", "y", "", "z"]
     assert b"/Prev" in data   # pdfium's join, with its update

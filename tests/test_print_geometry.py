@@ -3,6 +3,7 @@ marks, backs for glued sheets, print scaling, embedded fonts, file names and pri
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -260,25 +261,50 @@ def test_back_offset_with_fold_is_a_usage_error(tmp_path, command):
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_one_print_all_file_per_game_with_a_cover_then_every_part(tmp_path, paper):
+    """Printed double-sided in one go: each part starts on a fresh sheet, a two-sided part's
+    pages follow one another, and each page of a one-sided part gets a blank back of its own
+    (so no tile, sheet or tuck box lands on the back of another)."""
     build(REPO, "monster-ball", tmp_path, "--paper", paper)
     folder = tmp_path / "monster-ball"
     reader = pdf(folder / f"monster-ball-print-all-{paper}.pdf")
     cover = reader.pages[0].extract_text()
     assert "Monster Ball" in cover and "Roster cards (pages 3-6)" in cover.replace("  ", " ")
     assert "double-sided, 2 sheets: cut on the marks" in cover and "Rule sheet" in cover
+    assert "on both sides of the paper, turning it on the long edge" in cover
+    sides = re.findall(r"(double|single)-sided", cover)
     parts = ["roster-cards", "blank-rosters", "law-roster", "chaos-roster", "tokens", "scoreboard",
              "field", "rules", "tuck-boxes"]
+    assert len(sides) == len(parts) and "single" in sides and "double" in sides
+    assert reader.pages[1].extract_text() == ""   # the cover's blank back
     page = 2
-    for part in parts:
+    for part, side in zip(parts, sides):
         source = pdf(folder / f"{part}-{paper}.pdf")
-        # each part starts on a fresh sheet, its pages as in its own file
-        assert reader.pages[page].extract_text() == source.pages[0].extract_text(), part
-        assert [round(float(v), 2) for v in reader.pages[page].mediabox] == \
-            [round(float(v), 2) for v in source.pages[0].mediabox]
-        page += len(source.pages) + len(source.pages) % 2
+        assert page % 2 == 0, part   # a fresh sheet: the front of one
+        for number, own in enumerate(source.pages):
+            assert reader.pages[page].extract_text() == own.extract_text(), (part, number)
+            assert [round(float(v), 2) for v in reader.pages[page].mediabox] == \
+                [round(float(v), 2) for v in own.mediabox]
+            page += 1
+            if side == "single":
+                assert reader.pages[page].extract_text() == "" and not reader.pages[page].get_contents(), part
+                page += 1
+        page += page % 2
     assert page == len(reader.pages)
     assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
     assert all(fonts_of(reader).values())
+
+
+def test_a_print_all_file_for_one_sided_printing_has_no_blank_page(tmp_path):
+    """--duplex fold (and none) are for printers without duplex: the file is printed on one
+    side, so it holds no blank page, and a deck without backs is not said to be folded."""
+    build(REPO, "big-ten", tmp_path, "--duplex", "fold")
+    reader = pdf(tmp_path / "big-ten" / "big-ten-print-all-letter-fold.pdf")
+    cover = reader.pages[0].extract_text()
+    assert "on one side of the paper" in cover and "blank back" not in cover
+    assert all(page.get_contents() is not None for page in reader.pages)
+    sheets = [int(n) for n in re.findall(r"single-sided, (\d+) sheets?", cover)]
+    assert len(sheets) == 8 and len(reader.pages) == 1 + sum(sheets)   # a page a sheet, the cover's too
+    assert re.search(r"Team end zones\s+\(pages [0-9-]+\)\s*single-sided, 4 sheets: cut on the marks", cover)
 
 
 def test_print_all_names_the_print_options(tmp_path):

@@ -127,4 +127,4 @@ def draw_in_language(ctx: BuildContext) -> None:
     for component in ctx.game.components:
         parts.append(home_part(ctx.options, component, component.render(ctx)))
     cover(ctx.game.title, PAPER_SIZES[ctx.options.paper], [part for part in parts if part is not None],
-          ctx.project.fonts, ctx.translation.label)
+          ctx.project.fonts, ctx.translation.label, ctx.options.duplex)

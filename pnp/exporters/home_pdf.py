@@ -40,4 +40,4 @@ class HomePdf(Exporter, format="home"):
         ctx, options = self.ctx, self.ctx.options
         say = ctx.translation.label if ctx.translation is not None else str
         return [print_all(ctx.game.title, ctx.game.id, PAPER_SIZES[options.paper], f"{options.paper}{options.variant}",
-                          self.parts, ctx.project.fonts, say)]
+                          self.parts, ctx.project.fonts, say, options.duplex)]

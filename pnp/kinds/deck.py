@@ -89,7 +89,7 @@ class DeckComponent(Component, kind="deck"):
         return bool(self.back) and duplex in ("long-edge", "short-edge")
 
     def cutting(self, duplex: str) -> str:
-        if duplex == "fold":
+        if duplex == "fold" and self.back:   # a deck without backs is laid out as usual
             return "fold along the dashed line, glue, then cut on the marks"
         return "cut on the marks"
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 # A reference ("12 0 R"), or a literal string, which is kept as it is (reportlab escapes the
@@ -33,14 +34,17 @@ class Source:
     version: bytes
 
 
-def joined(sources: list[bytes], blank_after: list[bool], paper: tuple[float, float], title: str,
+Blanks = Collection[int]   # after which of a source's pages (counted from 0) a blank page goes
+
+
+def joined(sources: list[bytes], blanks: Sequence[Blanks], paper: tuple[float, float], title: str,
            catalog_additions: bytes) -> tuple[bytes, int]:
-    """The sources' pages in order, a blank page after each source flagged in `blank_after`;
-    (the file, its page count)."""
+    """The sources' pages in order, a blank page after each page `blanks` names of its
+    source; (the file, its page count)."""
     read = [read_source(data) for data in sources]
     if any(source is None for source in read):
-        return joined_by_pdfium(sources, blank_after, paper, title, catalog_additions)
-    return written([source for source in read if source is not None], blank_after, paper, title,
+        return joined_by_pdfium(sources, blanks, paper, title, catalog_additions)
+    return written([source for source in read if source is not None], blanks, paper, title,
                    catalog_additions)
 
 
@@ -106,19 +110,20 @@ def parts_of(body: bytes) -> tuple[bytes, bytes]:
     return (body, b"") if stream is None else (body[:stream.start() + 2], body[stream.start() + 2:])
 
 
-def written(sources: list[Source], blank_after: list[bool], paper: tuple[float, float], title: str,
+def written(sources: list[Source], blanks: Sequence[Blanks], paper: tuple[float, float], title: str,
             catalog_additions: bytes) -> tuple[bytes, int]:
     """The joined file: the catalog (1) and the page tree (2), then each source's pages with
     what they use, a blank page where asked, and the document's Info last."""
     bodies: list[bytes] = [b"", b""]   # the catalog and the page tree, written once all is known
     kids: list[int] = []
-    for source, blank in zip(sources, blank_after):
+    width, height = (number_text(side) for side in paper)
+    for source, after in zip(sources, blanks):
         copier = Copier(source, bodies)
-        kids += [copier.number_of(page) for page in source.pages]
-        if blank:
-            width, height = (number_text(side) for side in paper)
-            bodies.append(b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 %s %s]/Resources<<>>>>" % (width, height))
-            kids.append(len(bodies))
+        for index, page in enumerate(source.pages):
+            kids.append(copier.number_of(page))
+            if index in after:
+                bodies.append(b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 %s %s]/Resources<<>>>>" % (width, height))
+                kids.append(len(bodies))
     bodies[0] = b"<</Type/Catalog/Pages 2 0 R" + catalog_additions + b">>"
     bodies[1] = b"<</Type/Pages/Count %d/Kids[%s]>>" % (len(kids), b" ".join(b"%d 0 R" % kid for kid in kids))
     bodies.append(b"<</Title " + pdf_string(title) + b"/Producer (pnp)>>")
@@ -188,15 +193,17 @@ def pdf_string(text: str) -> bytes:
         return b"<FEFF" + text.encode("utf-16-be").hex().upper().encode() + b">"
 
 
-def joined_by_pdfium(sources: list[bytes], blank_after: list[bool], paper: tuple[float, float], title: str,
+def joined_by_pdfium(sources: list[bytes], blanks: Sequence[Blanks], paper: tuple[float, float], title: str,
                      catalog_additions: bytes) -> tuple[bytes, int]:
     """As `joined`, for parts in any form: pdfium copies the pages."""
     import pypdfium2
     document = pypdfium2.PdfDocument.new()
-    for data, blank in zip(sources, blank_after):
-        document.import_pages(pypdfium2.PdfDocument(data))
-        if blank:
-            document.new_page(*paper)
+    for data, after in zip(sources, blanks):
+        source = pypdfium2.PdfDocument(data)
+        for index in range(len(source)):
+            document.import_pages(source, [index])
+            if index in after:
+                document.new_page(*paper)
     pages = len(document)
     buffer = io.BytesIO()
     document.save(buffer)

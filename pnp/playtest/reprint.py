@@ -103,12 +103,13 @@ def deck_reprint(ctx: BuildContext, component: Component, changes: list[CardChan
                         if cards else "Nothing to print: only cards to take out.")
     name = reprint_name(f"{component.id}-{options.paper}{options.variant}.pdf")
     # printed double-sided, the cards start on a fresh sheet
-    sources, blanks = [cover], [bool(cards) and component.printed_double(options.duplex) and cover.pages % 2 == 1]
+    fresh_sheet = bool(cards) and component.printed_double(options.duplex) and cover.pages % 2 == 1
+    sources, blanks = [cover], [(cover.pages - 1,) if fresh_sheet else ()]
     if cards:
         narrowed = Deck(deck.path, deck.fields, [c for c, _ in cards], [n for _, n in cards], deck.designed)
         drawn = component.render(replace(ctx, decks={**ctx.decks, component.id: narrowed}, compiled={}))
         sources.append(drawn[0])
-        blanks.append(False)
+        blanks.append(())
     data, pages = joined([s.data for s in sources], blanks, paper_of(ctx), f"{ctx.game.title}: {title} (reprint)",
                          b"/ViewerPreferences<</PrintScaling/None>>")
     printed = sum(n for _, n in cards)
