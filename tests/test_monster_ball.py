@@ -89,6 +89,32 @@ def test_tokens_counts_and_referees(out):
     assert names["BALL"] >= 1 and "LINE OF" in text
 
 
+def test_every_letter_on_a_token_lies_inside_its_circle(out):
+    """The names, numbers and labels sit inside the white ring (0.9 mm in from the trim), at
+    least 1 mm clear of it, a long name shrunk to one line rather than wrapped into the
+    numbers (LINE OF SCRIMMAGE and GELATINOUS CUBE touched the ring)."""
+    import math
+    import pypdfium2
+    document = pypdfium2.PdfDocument(str(out / "tokens-letter.pdf"))
+    page = document[0]
+    height = page.get_height()
+    textpage = page.get_textpage()
+    mm = 72 / 25.4
+    tokens = [(x + w / 2, y + h / 2, w / 2 - 0.9 * mm - 1 * mm)
+              for x, y, w, h in placements(pdf(out / "tokens-letter.pdf").pages[0])]
+    outside = []
+    for index in range(textpage.count_chars()):
+        char = textpage.get_text_range(index, 1)
+        if not char.strip():
+            continue
+        left, bottom, right, top = textpage.get_charbox(index)
+        cx, cy, radius = min(tokens, key=lambda t: math.hypot(t[0] - (left + right) / 2, t[1] - (bottom + top) / 2))
+        if max(math.hypot(x - cx, y - cy) for x in (left, right) for y in (bottom, top)) > radius:
+            outside.append(char)
+    assert outside == [], "".join(outside)
+    document.close()
+
+
 def test_scoreboard_labels(out):
     text = pdf(out / "scoreboard-letter.pdf").pages[0].extract_text()
     for label in ("LAW", "CHAOS", "DOWN", "1st", "2nd", "3rd", "4th", "PHASE", "CATCH", "OFFENSE",
