@@ -132,6 +132,30 @@ def test_cut_marks_on_every_trim_line_outside_the_cards_and_inside_the_printable
     assert all(min(abs(px - c) for c in mark_columns) <= 2 for px in dark_columns)
 
 
+def test_6_and_9_are_underlined_in_the_corners_and_the_text_ends_above_them(built):
+    """A corner value is read upside down in the bottom corner, where a 9 is a 6: the two are
+    underlined (under the top one, over the bottom one as the page lies); no other value is.
+    The card's text stays above the bottom corner's value."""
+    import pypdfium2
+    path = built / "letter" / "12th-player" / "cards-letter.pdf"
+    image = render_png(path, 0, scale=4).convert("RGB")
+    cards = placements(pdf(path).pages[0])   # reading order: 12, 11, 10, 9, 8, 7, 7, 6, 6
+    height = image.height / 4
+
+    def inked(card, x_mm: float, y_mm: float) -> bool:   # a mm from the card's top-left
+        x, y, _, h = card
+        pixel = image.getpixel((round((x + x_mm * MM) * 4), round((height - (y + h) + y_mm * MM) * 4)))
+        return sum(pixel) < 3 * 160   # the card's colour, not its cream panel
+    underlined = [inked(card, 9.4, 12.3) and inked(card, 54, 76.6) for card in cards]
+    assert underlined == [False, False, False, True, False, False, False, True, True]
+    textpage = pypdfium2.PdfDocument(str(path))[0].get_textpage()
+    x, y, w, h = cards[3]   # the 9: its text runs to four lines
+    lowest = min(textpage.get_charbox(i)[1] for i in range(textpage.count_chars())
+                 if textpage.get_text_range(i, 1).isalpha() and x < textpage.get_charbox(i)[0] < x + w
+                 and y < textpage.get_charbox(i)[1] < y + h)
+    assert (y + h - lowest) / MM < 76
+
+
 def test_rule_sheet_has_the_card_list_from_the_data(built):
     reader = pdf(built / "letter" / "12th-player" / "rules-letter.pdf")
     assert len(reader.pages) == 1
