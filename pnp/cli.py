@@ -520,13 +520,13 @@ def list_games(root: Path) -> None:
     Example:
       pnp list --root ~/my-games
     """
-    from pnp.commands.listing import describe_games
-    project = open_project(root)
-    try:
-        for line in describe_games(project):
-            click.echo(line)
-    except PnpError as exc:
-        fail(str(exc))
+    from pnp.commands.listing import describe_game
+    from pnp.diagnostics import Report
+    report = Report()
+    project = open_project(root, report)
+    # a game that cannot be read is told, and the others still listed
+    report.each_game(project.game_ids(), lambda game_id: [click.echo(line) for line in describe_game(project, game_id)])
+    conclude(report)
 
 
 def conclude(report: Report) -> None:

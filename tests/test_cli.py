@@ -28,6 +28,17 @@ def test_list_shows_games_components_and_card_counts():
     assert "cards            deck, 17 pieces" in result.output
 
 
+def test_list_tells_a_game_it_cannot_read_and_lists_the_others(root):
+    cards = root / "card_data/jukem/cards.yaml"
+    cards.write_text(cards.read_text().replace("yards: 40,", "yards: forty,", 1))
+    result = run("list", root=root)
+    assert result.exit_code == 1
+    assert "big-ten: Big Ten Football" in result.output and "monster-ball: Monster Ball" in result.output
+    assert "jukem:" not in result.output
+    assert "card_data/jukem/cards.yaml:" in result.stderr and "yards" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_unknown_game_is_a_usage_error_that_lists_the_known_ones():
     result = run("build", "--game", "12th-playr", root=REPO)
     assert result.exit_code == 2
