@@ -22,13 +22,15 @@ class Diagnostics:
         self.warnings: list[str] = []
         self._seen: set[str] = set()
         self._heard: list[list[str]] = []   # for each `listening()` under way, what it was told
+        self.game: str | None = None   # the game a run of several is at: its warnings name it
 
     def warn(self, message: str) -> None:
         for heard in self._heard:
             heard.append(message)
-        if message not in self._seen:
-            self._seen.add(message)
-            self.warnings.append(message)
+        told = f"{self.game}: {message}" if self.game else message
+        if told not in self._seen:
+            self._seen.add(told)
+            self.warnings.append(told)
 
     @contextlib.contextmanager
     def listening(self) -> Iterator[list[str]]:
@@ -76,10 +78,13 @@ class Report(Diagnostics):
         The results by game id, of the games that did not fail."""
         results: dict[str, Result] = {}
         for game_id in ids:
+            self.game = game_id if len(ids) > 1 else None   # `cards: ...` is which game's cards?
             try:
                 results[game_id] = action(game_id)
             except PnpError as exc:
                 self.failed(exc)
+            finally:
+                self.game = None
         return results
 
     def tell_warnings(self) -> None:

@@ -170,12 +170,13 @@ class MarksBetween:
         return got
 
     def bleed_summary(self, say: Callable[[str], str] = str) -> str:
-        """Which edges get how much bleed, in words, where any gets less than asked; `say`
-        puts pnp's own words into a translated build's language (the print-all cover's note)."""
+        """The edges that get less bleed than asked, and how much, in words (the others get
+        all of it); `say` puts pnp's own words into a translated build's language (the
+        print-all cover's note)."""
         if self.bleed <= 0:
             return ""
-        got = self.bleed_by_edge()
-        if all(value >= self.bleed - 0.01 for value in got.values()):
+        got = {where: value for where, value in self.bleed_by_edge().items() if value < self.bleed - 0.01}
+        if not got:
             return ""
         words = [filled(say("{amount} mm {where}"), amount=f"{value / mm(1):.2f}", where=say(where)) if value > 0.005
                  else filled(say("none {where} (they share a cut line)"), where=say(where))

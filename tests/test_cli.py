@@ -28,6 +28,20 @@ def test_list_shows_games_components_and_card_counts():
     assert "cards            deck, 17 pieces" in result.output
 
 
+def test_a_warning_in_a_build_of_several_games_names_its_game():
+    """Two games each have a deck called `cards`: each warning says whose (and is told for
+    both, not once), while a build of one game keeps its warnings as they were."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as out:
+        many = run("build", "--game", "jukem", "--game", "12th-player", "--out", out, "--bleed", "-q", root=REPO)
+        assert many.exit_code == 0
+        assert "warning: jukem: cards: 3 mm bleed asked" in many.stderr
+        assert "warning: 12th-player: cards: 3 mm bleed asked" in many.stderr
+    with tempfile.TemporaryDirectory() as out:
+        one = run("build", "--game", "jukem", "--out", out, "--bleed", "-q", root=REPO)
+        assert "warning: cards: 3 mm bleed asked" in one.stderr
+
+
 def test_list_tells_a_game_it_cannot_read_and_lists_the_others(root):
     cards = root / "card_data/jukem/cards.yaml"
     cards.write_text(cards.read_text().replace("yards: 40,", "yards: forty,", 1))

@@ -65,7 +65,7 @@ def test_validating_games_in_two_processes_reports_what_one_does(root, monkeypat
     assert one.exit_code == 1
     assert "monster-ball: ok" in one.output and "12th-player: ok" in one.output
     assert "jukem/cards.yaml" in one.stderr and "big-ten/game.yaml" in one.stderr
-    assert "warning: tokens: the horizontal cut" in one.stderr
+    assert "warning: monster-ball: tokens: the horizontal cut" in one.stderr   # which game: validate --all
 
 
 def test_a_process_that_dies_leaves_its_work_to_the_command(root, monkeypatch):
