@@ -524,8 +524,10 @@ def list_games(root: Path) -> None:
     from pnp.diagnostics import Report
     report = Report()
     project = open_project(root, report)
-    # a game that cannot be read is told, and the others still listed
-    report.each_game(project.game_ids(), lambda game_id: [click.echo(line) for line in describe_game(project, game_id)])
+    def listed(game_id: str) -> None:
+        for line in describe_game(project, game_id):
+            click.echo(line)
+    report.each_game(project.game_ids(), listed)   # a game that cannot be read is told; the others listed
     conclude(report)
 
 

@@ -422,12 +422,7 @@ def load_yaml(path: Path, *, expect: type[YamlMap] | tuple[type[YamlMap], type[Y
                 node = loader.construct_document(tree)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        problem = exc.problem or "not valid YAML"
-        hint = None
-        if "\\t" in problem or "\t" in problem:
-            problem = "a tab character; indent with spaces, not tabs"
-        elif "mapping values are not allowed" in problem:
-            hint = 'a value with ": " in it must be quoted, e.g. text: "Gain 2: draw a card"'
+        problem, hint = syntax_words(exc, text)
         raise PnpError(f"YAML syntax: {problem}", file=shown,
                        line=mark.line + 1 if mark else None, hint=hint) from None
     except yaml.reader.ReaderError as exc:
@@ -453,6 +448,28 @@ def load_yaml(path: Path, *, expect: type[YamlMap] | tuple[type[YamlMap], type[Y
     return node
 
 
+# what a parser was inside when it stopped, and what to say of where that began
+UNCLOSED = {"flow mapping": "the {{ on line {line} is never closed with }}",
+            "flow sequence": "the [ on line {line} is never closed with ]",
+            "quoted scalar": "the quote on line {line} is never closed"}
+
+
+def syntax_words(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, str | None]:
+    """A YAML syntax error in words a card designer knows, and a hint: a tab for an indent, a
+    colon that needs quotes, or where the bracket or quote that never closes was opened."""
+    problem = exc.problem or "not valid YAML"
+    at = exc.problem_mark.index if exc.problem_mark is not None else -1
+    if "tab" in problem or (0 <= at < len(text) and text[at] == "\t"):
+        return "a tab character; indent with spaces, not tabs", None
+    if "mapping values are not allowed" in problem:
+        return problem, 'a value with ": " in it must be quoted, e.g. text: "Gain 2: draw a card"'
+    opened = exc.context_mark
+    for inside, words in UNCLOSED.items():
+        if inside in (exc.context or "") and opened is not None:
+            return problem, words.format(line=opened.line + 1)
+    return problem, None
+
+
 def read_text(path: Path, shown: str) -> str:
     """A YAML file's text, refused as `load_yaml` refuses it (not a plain file, too big, not
     UTF-8)."""
@@ -472,6 +489,8 @@ def _read(path: Path, shown: str) -> str:
     except FileNotFoundError:
         raise PnpError("file not found", file=shown) from None
     except UnicodeDecodeError as exc:
-        raise PnpError(f"not UTF-8 text (byte {exc.start})", file=shown) from None
+        line = exc.object[:exc.start].count(b"\n") + 1
+        raise PnpError(f"not UTF-8 text (byte {exc.start}, 0x{exc.object[exc.start]:02x})", file=shown, line=line,
+                       hint="save the file as UTF-8") from None
     except OSError as exc:
         raise PnpError(f"cannot read the file: {exc.strerror}", file=shown) from None

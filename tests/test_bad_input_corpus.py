@@ -47,6 +47,13 @@ CASES = [
     # --- YAML ----------------------------------------------------------------------------------
     ("yaml-syntax", CARDS, swap("  - name: Knight", "  - name: [Knight"), [CARDS + ":", "YAML syntax"]),
     ("yaml-tab", CARDS, swap("    power: 3", "\tpower: 3"), [CARDS + ":", "tab"]),
+    ("yaml-tab-before-item", CARDS, swap("  - name: Bishop", "\t- name: Bishop"),
+     [CARDS + ":12:", "a tab character; indent with spaces"]),
+    ("yaml-unclosed-brace", CARDS, swap("  - name: Knight\n    power: 3\n    count: 4\n    text: Moves in an L.\n",
+                                        "  - {name: Knight, power: 3, count: 4\n"),
+     [CARDS + ":9:", "YAML syntax", "the { on line 8 is never closed with }"]),
+    ("yaml-unclosed-quote", CARDS, swap("text: Moves in an L.", 'text: "Moves in an L.'),
+     [CARDS + ":", "the quote on line 11 is never closed"]),
     ("data-ods", GAME, swap("data: cards.yaml", "data: cards.ods"), [GAME + ":7:", "not .ods files", "save the sheet as XLSX"]),
     ("yaml-unquoted-colon", CARDS, swap("text: Moves in an L.", "text: Gain 2: draw one"),
      [CARDS + ":11:", "mapping values", "must be quoted"]),
@@ -199,7 +206,7 @@ def apply(root, case):
 
 
 EXPECTED_EXTRA = {
-    "yaml-not-utf8": [CARDS + ":", "not UTF-8 text"],
+    "yaml-not-utf8": [CARDS + ":17:", "not UTF-8 text", "0xe9", "save the file as UTF-8"],
     "extends-cycle": ["layouts extend each other in a circle: mini/card -> mini/back -> mini/card"],
 }
 
