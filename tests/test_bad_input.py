@@ -30,7 +30,8 @@ def test_unknown_field_on_a_card_is_an_error_with_did_you_mean(root):
     result = run("validate", "--game", "12th-player", root=root)
     assert result.exit_code == 1
     line = next(i + 1 for i, text in enumerate(cards.read_text().splitlines()) if "txet" in text)
-    assert f"cards.yaml:{line}: cards[1].txet: unknown field 'txet' (did you mean 'text'?)" in result.stderr
+    assert f"cards.yaml:{line}: cards[1].txet: unknown field 'txet' (did you mean 'text'? the deck's fields: " \
+        "colour, name, text, value)" in result.stderr
 
 
 def test_unknown_key_in_a_layout_element_is_an_error_with_did_you_mean(root):

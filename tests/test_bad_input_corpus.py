@@ -67,7 +67,7 @@ CASES = [
     ("yaml-text-for-number", CARDS, swap("power: 3", "power: ten"),
      [CARDS + ":9:", "cards[1].power", "expected a whole number, found the text 'ten'"]),
     ("yaml-number-for-name", GAME, swap("title: Mini", "title: 12"),
-     [GAME + ":1:", "title", "expected text, found the number 12"]),
+     [GAME + ":1:", "title", "expected text, found the number 12", 'write it in quotes, e.g. title: "12"']),
     ("yaml-empty-file", CARDS, whole(""), [CARDS + ":1:", "the file is empty"]),
     ("yaml-only-comment", GAME, whole("# nothing here yet\n"), [GAME + ":1:", "the file is empty (or only comments)"]),
     ("yaml-top-level-list", CARD, whole("- kind: box\n"), [CARD + ":1:", "expected a map"]),

@@ -121,14 +121,16 @@ def test_a_build_without_lang_loads_no_translation_code(tmp_path):
 def test_a_language_the_game_lacks_is_one_error_listing_its_languages():
     result = run("build", "--game", GAME, "--lang", "fr", "--out", "/nonexistent/never", root=REPO)
     assert result.exit_code == 1
-    assert result.stderr.strip() == "error: 12th-player has no translation 'fr'; its languages: de, he"
+    assert result.stderr.strip() == ("error: 12th-player has no translation 'fr'; its languages: de, he; "
+                                     "`pnp translate --game 12th-player --lang fr` starts one")
     assert "Traceback" not in result.output + result.stderr
 
 
 def test_lang_all_for_a_game_without_translations_says_so(tmp_path):
     result = run("build", "--game", "jukem", "--lang", "all", "--out", str(tmp_path), root=REPO)
     assert result.exit_code == 1
-    assert "jukem has no translations; add card_data/jukem/lang/LANG.yaml" in result.stderr
+    assert "jukem has no translations; `pnp translate --game jukem --lang CODE` writes " \
+        "card_data/jukem/lang/CODE.yaml" in result.stderr
 
 
 def test_shop_files_are_made_in_another_language_in_a_folder_named_with_its_code(tmp_path):

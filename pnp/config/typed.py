@@ -320,5 +320,8 @@ def convert_scalar(kind: Any, value: object, where: Where) -> Any:
     if kind is str:
         if isinstance(value, str):
             return value
-        raise where.error(f"expected text, found {type_name(value)}")
+        key = (where.field or "").rpartition(".")[2]
+        plain_key = key.replace("-", "_").isidentifier()
+        quoted = f'write it in quotes, e.g. {key}: "{value}"' if isinstance(value, (int, float)) and plain_key else None
+        raise where.error(f"expected text, found {type_name(value)}", hint=quoted)
     raise TypeError(f"config type {kind!r} is not supported")  # a bug in pnp, not user input

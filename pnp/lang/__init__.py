@@ -34,8 +34,8 @@ def chosen_languages(game_folder: Path, game_id: str, asked: tuple[str, ...]) ->
     have = language_codes(game_folder)
     if "all" in asked:
         if not have:
-            raise PnpError(f"{game_id} has no translations; add card_data/{game_id}/{FOLDER}/LANG.yaml "
-                           f"(see docs/format.md, Translations)")
+            raise PnpError(f"{game_id} has no translations; `pnp translate --game {game_id} --lang CODE` "
+                           f"writes card_data/{game_id}/{FOLDER}/CODE.yaml for you to fill in")
         return have
     for code in asked:
         if code not in have:
@@ -43,5 +43,6 @@ def chosen_languages(game_folder: Path, game_id: str, asked: tuple[str, ...]) ->
             listed = f"its languages: {', '.join(have)}" if have else \
                 f"it has none yet (card_data/{game_id}/{FOLDER}/ holds one YAML file a language)"
             raise PnpError(f"{game_id} has no translation '{code}'; {listed}"
-                           + (f"; {hint}" if hint else ""))
+                           + (f"; {hint}" if hint else "")
+                           + f"; `pnp translate --game {game_id} --lang {code}` starts one")
     return list(dict.fromkeys(asked))
