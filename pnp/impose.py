@@ -328,6 +328,11 @@ def grid_for(paper: tuple[float, float], piece: tuple[float, float], gap: float 
         for (cols, gx), (rows, gy) in itertools.product(across, down):
             candidates.append(Grid(paper, footprint, gx, cols, rows, bleed=bleed, row_gap=gy, turned=turned,
                                    full_bleed=full_bleed))
+            needed = -(-count // cols) if count else rows
+            if needed < rows and gap is None and not full_bleed:   # a deck one sheet holds in fewer rows
+                for gutter in _gutters(paper[1], footprint[1], needed, bleed):
+                    candidates.append(Grid(paper, footprint, gx, cols, needed, bleed=bleed, row_gap=gutter,
+                                           turned=turned))
     if not candidates:
         raise PnpError(f"a {piece[0] / mm(1):.1f} x {piece[1] / mm(1):.1f} mm piece does not fit "
                        f"on this paper inside the 5 mm margin; make it a board instead")
@@ -336,12 +341,13 @@ def grid_for(paper: tuple[float, float], piece: tuple[float, float], gap: float 
 
 def _worse(grid: Grid, count: int | None = None) -> tuple[float, ...]:
     """Sort key: more pieces (of the `count` there are), fewer unmarked cut lines, less bleed
-    lost, marks in the margin, upright, narrower gutters."""
-    shortfall = sum(grid.bleed - side for sides, _ in grid.slot_bleeds for side in sides)
+    lost, marks in the margin, upright, narrower gutters, then no empty rows (a deck one sheet
+    holds sits in a block of its own size, its marks beside it)."""
+    shortfall = sum(grid.bleed - side for sides, _ in grid.slot_bleeds[:count] for side in sides)
     between = sum(grid.marks_between)
     held = grid.per_sheet if count is None else min(grid.per_sheet, count)
     return (-held, grid.turned, len(grid.unmarked_lines()), round(shortfall / mm(0.1)), between,
-            round(sum(grid.gaps), 3))
+            round(sum(grid.gaps), 3), grid.per_sheet)
 
 
 def _axis_options(length: float, piece: float, gap: float | None, bleed: float,

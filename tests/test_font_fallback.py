@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import build, pdf, run
+from conftest import build, pdf, placements, run
 
 CARDS = "card_data/mini/cards.yaml"
 
@@ -140,10 +140,15 @@ def test_a_right_to_left_paragraph_aligns_from_the_right(mini, tmp_path):
     edit_cards(mini, "text: Moves in an L.", 'text: "שלום"')
     edit_cards(mini, "text: Moves along a diagonal.", 'text: "Hello"')
     build(mini, "mini", tmp_path)
-    text, places = glyph_places(tmp_path / "mini/cards-a4.pdf")
-    # both in the same box (left-aligned in the layout) on cards of the same column:
-    # the Hebrew word sits at its right end, the Latin one at its left
-    hebrew, latin = min(x_of(text, places, "שלום")), min(x_of(text, places, "Hello"))
+    path = tmp_path / "mini/cards-a4.pdf"
+    text, places = glyph_places(path)
+    # both in the same box (left-aligned in the layout), measured from their own card's left
+    # edge: the Hebrew word sits at the box's right end, the Latin one at its left
+    lefts = sorted(x for x, _, _, _ in placements(pdf(path).pages[0]))
+
+    def from_card(x: float) -> float:
+        return x - max(left for left in lefts if left <= x)
+    hebrew, latin = from_card(min(x_of(text, places, "שלום"))), from_card(min(x_of(text, places, "Hello")))
     assert hebrew - latin > 20 * 72 / 25.4, (hebrew, latin)
 
 

@@ -82,15 +82,32 @@ def test_a_deck_one_sheet_holds_gives_up_a_column_for_marks_on_every_cut_line(bl
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_a_part_filled_sheet_has_no_marks_in_its_empty_part(bleed_builds, paper):
-    """Monster Ball's 49 tokens fill part of their one sheet: the empty slots get no marks
-    between them, nor marks in the side margins on their lines."""
+def test_a_deck_one_sheet_holds_sits_in_a_block_of_its_own_size(bleed_builds, paper):
+    """Monster Ball's 49 tokens take the rows they need, centred on the sheet, so the marks of
+    the columns' cut lines sit beside the last row, not far below it by the rows a sheet could
+    hold."""
     page = pdf(bleed_builds / paper / "monster-ball" / f"tokens-{paper}-bleed.pdf").pages[0]
+    trims = [p["trim"] for p in pieces(page)]
+    columns = len({round(t[0]) for t in trims})
+    rows = len({round(t[1]) for t in trims})
+    assert rows == -(-49 // columns)
+    lowest, highest = min(t[1] for t in trims), max(t[3] for t in trims)
+    assert abs(lowest - (PAPERS[paper][1] - highest)) < 0.5   # centred up and down
+    vertical = [(x0, y0, x1, y1) for x0, y0, x1, y1 in marks(page) if x0 == x1]
+    below = [min(y0, y1) for _, y0, _, y1 in vertical if max(y0, y1) < lowest]
+    assert below and lowest - max(below) < 15 * MM
+
+
+def test_a_part_filled_sheet_has_no_marks_in_its_empty_part(bleed_builds):
+    """Monster Ball's 49 tokens with a bleed on A4 are 6 across in 9 rows, the last holding
+    one: the empty slots get no marks between them, nor marks in the side margins on their
+    lines. (On Letter they fill 7 by 7.)"""
+    page = pdf(bleed_builds / "a4" / "monster-ball" / "tokens-a4-bleed.pdf").pages[0]
     trims = [p["trim"] for p in pieces(page)]
     lowest = min(t[1] for t in trims)
     columns = len({round(t[0]) for t in trims})
     last_row = [t for t in trims if t[1] == lowest]
-    assert len(trims) == 49 and (lowest > 60 * MM or len(last_row) < columns)   # empty rows, or a short last row
+    assert len(trims) == 49 and len(last_row) < columns   # a short last row
     for x0, y0, x1, y1 in marks(page):
         if y0 == y1:   # a horizontal cut line: the top or bottom of a piece on the sheet
             assert any(abs(y0 - t[1]) < 0.2 or abs(y0 - t[3]) < 0.2 for t in trims), (x0, y0)

@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pypdf
 import pytest
@@ -22,25 +23,22 @@ from pnp.errors import PnpError
 from pnp.serve.live import LiveGame
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 class Served:
     """A `pnp serve` running in a thread of this process, and a small client for it."""
 
     def __init__(self, root: Path, game: str, out: Path, host: str = "127.0.0.1", edit: bool = False):
-        self.root, self.port, self.out = root, free_port(), out
+        self.root, self.out = root, out
         self.url = None
-        self.thread = threading.Thread(target=serve, args=(root, game, out, host, self.port, self._ready),
+        # port 0: the system gives a free port as the server binds it (a port found free first
+        # could be taken by another test's server in between); the page's address names it
+        self.thread = threading.Thread(target=serve, args=(root, game, out, host, 0, self._ready),
                                        kwargs=dict(edit=edit), daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 60
         while self.url is None:
-            assert time.monotonic() < deadline, "the server did not start"
+            assert time.monotonic() < deadline and self.thread.is_alive(), "the server did not start"
             time.sleep(0.05)
+        self.port = urlsplit(self.url).port
 
     def _ready(self, url):
         self.url = url

@@ -39,14 +39,27 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def started(command: list[str], **popen) -> tuple[subprocess.Popen, int, str]:
+    """`pnp serve` (`command`, without --port) started on a free port: the process, its port
+    and the first line it said. A port found free can be taken by another test's server
+    before this one binds it; then it is started again on another."""
+    for _ in range(5):
+        port = free_port()
+        process = subprocess.Popen(command + ["--port", str(port)], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, **popen)
+        line = process.stderr.readline()   # "serving GAME at http://127.0.0.1:PORT/ ..."
+        if f":{port}/" in line:
+            return process, port, line
+        rest = process.stderr.read()
+        process.wait(timeout=30)
+        assert "already in use" in line + rest, line + rest
+    raise AssertionError("pnp serve found no free port in five tries")
+
+
 @pytest.fixture
 def server(root, tmp_path):
-    port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "pnp", "serve", "--game", "jukem", "--root", str(root),
-                                "--out", str(tmp_path / "out"), "--port", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = process.stderr.readline()   # "serving jukem at http://127.0.0.1:PORT/ ..."
-    assert f":{port}/" in line, line + process.stderr.read()
+    process, port, _ = started([sys.executable, "-m", "pnp", "serve", "--game", "jukem", "--root", str(root),
+                                "--out", str(tmp_path / "out")])
     yield f"http://127.0.0.1:{port}/"
     process.terminate()
     process.wait(timeout=30)

@@ -17,7 +17,7 @@ import sys
 import pypdfium2
 import pytest
 
-from test_serve_browser import browser, card_pictures, free_port  # noqa: F401 - fixtures
+from test_serve_browser import browser, card_pictures, started  # noqa: F401 - fixtures
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -30,12 +30,9 @@ MM = 72 / 25.4
 def serve_editing(root, out, game: str):
     """`pnp serve --edit` in a session of its own: stopped with the worker processes it may
     have started to draw a big game's pages (stopped alone mid-drawing, those would live on)."""
-    port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "pnp", "serve", "--game", game, "--root", str(root),
-                                "--out", str(out), "--port", str(port), "--edit"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    line = process.stderr.readline()
-    assert f":{port}/" in line and "editing" in line, line + process.stderr.read()
+    process, port, line = started([sys.executable, "-m", "pnp", "serve", "--game", game, "--root", str(root),
+                                   "--out", str(out), "--edit"], start_new_session=True)
+    assert "editing" in line, line
     yield f"http://127.0.0.1:{port}/"
     os.killpg(process.pid, signal.SIGTERM)
     process.wait(timeout=30)
