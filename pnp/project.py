@@ -65,10 +65,15 @@ class Project:
         rule problems are returned, for each command to treat as it must."""
         from pnp.contents.prose import prose_problems
         from pnp.contents.validate import validate
+        from pnp.errors import display_path
         game = self.game(game_id)
         decks = self.decks(game)
         self.check_references(game, decks)
-        return Checked(game, decks, validate(game, decks) + prose_problems(game, decks))
+        problems = validate(game, decks) + prose_problems(game, decks)
+        # a card's own problems first: one wrong value also breaks the counts the rules state,
+        # and the line to fix is the card's
+        manifest = display_path(game.folder / "game.yaml") + ":"
+        return Checked(game, decks, sorted(problems, key=lambda problem: problem.startswith(manifest)))
 
     def check_references(self, game: Game, decks: dict[str, Deck]) -> None:
         """What a component or rule names that the game lacks (a tuck box's decks, the fields

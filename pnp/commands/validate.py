@@ -13,6 +13,7 @@ import os
 from dataclasses import replace
 
 from pnp.diagnostics import Report
+from pnp.errors import ManyProblems, PnpError
 from pnp.project import Project
 from pnp.render import BuildContext
 from pnp.request import BuildRequest
@@ -88,6 +89,13 @@ def validate_game(project: Project, game_id: str) -> Validated:
         from pnp.commands.build import distinct_names
         distinct_names(game, files, game_id, ctx.options)   # as a build would stop on them
         return checked.problems + each_translation_drawn(ctx), len(game.contents)
+    except PnpError as exc:
+        if not checked.problems or isinstance(exc, ManyProblems):
+            raise
+        # the drawing stopped: the rule problems found before it are told too, first (a card's
+        # wrong value is often both)
+        raise ManyProblems(checked.problems + [str(exc)],
+                           f"{len(checked.problems) + 1} problems; drawing stopped at the last") from None
     finally:
         CHECKING.reset(checking)
 
