@@ -101,7 +101,7 @@ game_option = click.option("--game", "games", multiple=True, metavar="ID",
                            help="A game id (a folder in card_data/). Repeat for several.")
 all_option = click.option("--all", "every", is_flag=True, help="Every game in card_data/.")
 def paper_option(help_text: str = PAPER_HELP) -> Option:
-    return click.option("--paper", type=click.Choice(["letter", "a4"]), help=help_text)
+    return click.option("--paper", type=click.Choice(["letter", "a4"], case_sensitive=False), help=help_text)
 
 
 def out_option(help_text: str = "Output folder; each game writes into OUT/ID/.") -> Option:
@@ -427,7 +427,7 @@ def serve(game_id: str, out: Path, root: Path, port: int, host: str, edit: bool)
 
 
 @cli.command()
-@click.option("--paper", type=click.Choice(["letter", "a4"]), default="letter", show_default=True,
+@click.option("--paper", type=click.Choice(["letter", "a4"], case_sensitive=False), default="letter", show_default=True,
               help="Paper size: the one you print your cards on.")
 @click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge",
               show_default=True, help="How you will print it: the same as for your cards.")

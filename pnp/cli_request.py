@@ -43,7 +43,7 @@ LANG_HELP = ("Build in a language the game has a translation for (card_data/ID/l
 
 REQUEST_OPTIONS: dict[str, Callable[[str], Option]] = {
     # each takes its help text (a command may word it for itself) and gives the click option
-    "paper": lambda help: click.option("--paper", type=click.Choice(PAPERS), help=help),
+    "paper": lambda help: click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False), help=help),
     "duplex": lambda help: click.option(
         "--duplex", type=click.Choice(DUPLEX), default="long-edge", show_default=True, help=help),
     "back_offset": lambda help: click.option(

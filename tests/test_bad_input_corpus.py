@@ -47,6 +47,8 @@ CASES = [
     # --- YAML ----------------------------------------------------------------------------------
     ("yaml-syntax", CARDS, swap("  - name: Knight", "  - name: [Knight"), [CARDS + ":", "YAML syntax"]),
     ("yaml-tab", CARDS, swap("    power: 3", "\tpower: 3"), [CARDS + ":", "tab"]),
+    ("card-count-misspelt", CARDS, swap("    count: 4", "    cnt: 4"),
+     [CARDS + ":10:", "cards[1].cnt", "unknown field 'cnt'", "did you mean 'count'?"]),
     ("yaml-tab-before-item", CARDS, swap("  - name: Bishop", "\t- name: Bishop"),
      [CARDS + ":12:", "a tab character; indent with spaces"]),
     ("yaml-unclosed-brace", CARDS, swap("  - name: Knight\n    power: 3\n    count: 4\n    text: Moves in an L.\n",

@@ -176,7 +176,7 @@ def test_wrong_counts_are_caught(root):
     replace(root / "card_data/big-ten/offense.yaml", '  - {type: run, kind: RUN, play: "Dive", yards: 1}\n', "")
     replace(root / "card_data/big-ten/time-outs.yaml", "{team: Home, count: 3}", "{team: Home, count: 4}")
     errors = problems(root)
-    assert 'game.yaml:75: contents[1]: deck "offense": the deck has 59 cards; the rules (GAME CONTENTS) state 60' in errors
+    assert 'game.yaml:76: contents[1]: deck "offense": the deck has 59 cards; the rules (GAME CONTENTS) state 60' in errors
     assert 'deck "time-outs": Home has 4 cards; the rules (Time outs, 3 per player per half) state 3' in errors
 
 

@@ -122,3 +122,9 @@ def test_new_refuses_an_id_that_is_a_path_and_writes_nothing(root, tmp_path, gam
     result = run("new", game_id, root=root)
     assert result.exit_code == 1 and "is not a game id" in result.stderr, result.stderr
     assert sorted(p.relative_to(root.parent) for p in root.parent.rglob("*")) == before
+
+
+def test_the_paper_size_is_read_in_any_case(tmp_path):
+    result = run("build", "--game", "12th-player", "--out", str(tmp_path), "--paper", "A4", "-q", root=REPO)
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "12th-player/cards-a4.pdf").is_file()

@@ -84,7 +84,7 @@ def validate(root):
 
 def test_57_cards_is_caught(root):
     replace(cards_file(root), "yards: 30, count: 1,", "yards: 30, count: 2,")
-    assert 'game.yaml:29: contents[1]: deck "cards": the deck has 57 cards; the rules (WHAT\'S IN THE BOX) state 56' \
+    assert 'game.yaml:30: contents[1]: deck "cards": the deck has 57 cards; the rules (WHAT\'S IN THE BOX) state 56' \
         in validate(root)
 
 

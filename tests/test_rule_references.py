@@ -78,3 +78,19 @@ def test_a_front_is_typed_when_the_game_is_loaded_so_list_refuses_it_too(mini, t
         result = run(command, *args, root=mini)
         assert result.exit_code == 1, (command, result.output)
         assert f"card_data/mini/game.yaml:{line}: components[1].{expected}" in result.stderr, (command, result.stderr)
+
+
+def test_only_a_restated_rule_sheet_says_its_words_are_ours(mini, tmp_path):
+    """The footer's "rules in our own words" is for a sheet that retells a published game's
+    rules (`restated: true`, as the bundled games' are), not for a designer's own game."""
+    import pypdfium2
+    from conftest import build
+
+    def footer(out):
+        build(mini, "mini", out)
+        text = pypdfium2.PdfDocument(str(out / "mini/rules-a4.pdf"))[0].get_textpage().get_text_range()
+        return next(line for line in text.splitlines() if "page 1" in line)
+    assert "rules in our own words" not in footer(tmp_path / "own")
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("    source: rules.md\n", "    source: rules.md\n    restated: true\n"))
+    assert "rules in our own words · page 1" in footer(tmp_path / "retold")

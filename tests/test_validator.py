@@ -15,7 +15,7 @@ def test_a_wrong_count_is_reported_with_card_rule_and_source(root):
     edit(root / "card_data/12th-player/cards.yaml", "name: Lineman\n    count: 3", "name: Lineman\n    count: 2")
     result = run("validate", "--game", "12th-player", root=root)
     assert result.exit_code == 1
-    assert 'game.yaml:33: contents[2]: deck "cards": Lineman has 2 cards; the rules (CARDS) state 3' in result.stderr
+    assert 'game.yaml:34: contents[2]: deck "cards": Lineman has 2 cards; the rules (CARDS) state 3' in result.stderr
     assert 'deck "cards": the deck has 16 cards; the rules (CARDS) state 17' in result.stderr
 
 

@@ -194,7 +194,7 @@ def read_card(node: object, spec: DeckFile, where: Where) -> tuple[Card, int]:
     card.where = where
     for key in node:
         if key != "count" and key not in spec.fields:
-            close = did_you_mean(key, spec.fields)
+            close = did_you_mean(key, [*spec.fields, "count"])
             fields = f"the deck's fields: {known(spec.fields)}"
             raise where.key(node, key).error(f"unknown field '{key}'", hint=f"{close} {fields}" if close else fields)
     for name, field_spec in spec.fields.items():

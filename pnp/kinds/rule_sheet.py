@@ -85,7 +85,7 @@ def render_rules(ctx: BuildContext, component: RulesComponent) -> list[OutputFil
     buffer = io.BytesIO()
     title = ctx.game.title
     document = rules_document(buffer, paper, title, component.columns, styles, ctx.game.spec.credit, say, rtl,
-                              where_file=display_path(path))
+                              where_file=display_path(path), restated=component.restated)
     try:
         document.build(story, canvasmaker=draft_kind(Canvas))
     except LayoutError as exc:
@@ -144,10 +144,12 @@ def column_width(paper: tuple[float, float], columns: int) -> float:
 
 
 def rules_document(buffer: io.BytesIO, paper: tuple[float, float], title: str, columns: int, styles: Styles,
-                   credit: str, say: Say = str, rtl: bool = False, where_file: str = "rules.md") -> BaseDocTemplate:
+                   credit: str, say: Say = str, rtl: bool = False, where_file: str = "rules.md",
+                   restated: bool = False) -> BaseDocTemplate:
     """`say` puts pnp's own words on the sheet into a translated build's language; a
-    right-to-left one fills the columns from the right. Past MAX_PAGES pages the layout stops
-    with an error rather than run on."""
+    right-to-left one fills the columns from the right; a `restated` sheet (a published game's
+    rules retold) says in its footer that the words are ours. Past MAX_PAGES pages the layout
+    stops with an error rather than run on."""
     margin, banner, gutter = MARGIN, BANNER, GUTTER
     width, height = paper
 
@@ -174,7 +176,8 @@ def rules_document(buffer: io.BytesIO, paper: tuple[float, float], title: str, c
         if doc.page > MAX_PAGES:
             raise PnpError(f"the rule sheet runs past {MAX_PAGES} pages", file=where_file,
                            hint="a rule sheet is read at the table; split it up or shorten it")
-        line = f"{escape(title)} · {escape(say('rules in our own words'))} · {escape(say('page'))} {doc.page}"
+        told = [escape(title)] + ([escape(say("rules in our own words"))] if restated else [])
+        line = " · ".join(told + [f"{escape(say('page'))} {doc.page}"])
         if credit:
             line += f" · {escape(credit)}"
         para = paragraph(line, styles["foot"])

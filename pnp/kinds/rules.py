@@ -26,6 +26,7 @@ class RulesComponent(Component, kind="rules"):
 
     source: str
     columns: int = field(default=2, metadata={"min": 1, "max": 3})
+    restated: bool = False   # a published game's rules retold: the footer says the words are ours
     tables: dict[str, "RulesTableSpec"] = field(default_factory=dict)
 
     def render(self, ctx: BuildContext) -> list[OutputFile]:
