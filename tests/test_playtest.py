@@ -267,6 +267,15 @@ def test_reprint_pages_hold_exactly_the_changed_cards_each_with_its_own_back(gam
             behind = [backs.get((round(x, 1), round(y, 1))) for x, y in mirrored(box, paper_size, duplex)]
             assert f"BACK {name}" in behind, (index, name, box, backs)
     assert fronts == Counter({"Knight": 4, "Rook": 2, "Bishop": 1})
+    # laid out as the whole deck: the same sheet (a fold sheet lies on its side as the deck's
+    # does), each card in one of its slots
+    _, full = pages_of(tmp_path / f"mini/cards-{paper}{variant}.pdf")
+    size = (full[0].get_width(), full[0].get_height())
+    assert (pages[first].get_width(), pages[first].get_height()) == size
+
+    def slots(page) -> set:
+        return {(round(box[0], 1), round(box[1], 1)) for box, text in pieces(page, *size) if not text.startswith("BACK")}
+    assert slots(pages[first]) <= slots(full[0])
     # the full build's files are untouched, and so is its record: diff still lists the edits
     assert (tmp_path / f"mini/cards-{paper}{variant}.pdf").exists()
     assert "power: 3 -> 4" in run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
@@ -508,3 +517,16 @@ def test_a_sheet_reprints_the_pages_of_changed_and_added_cards_only(game, tmp_pa
     assert "roster-a4-reprint.pdf  5 pages: pages 1, 2, 3, 4, 7 changed" in result.output
     texts = [page.extract_text().strip() for page in pdf(tmp_path / "mini/roster-a4-reprint.pdf").pages]
     assert texts == ["Knight 4"] * 4 + ["Bishop 2"]
+
+
+def test_a_reprint_with_other_options_than_the_print_says_so(game, tmp_path):
+    """The deck was printed on A4; a reprint asked for without --paper is laid out for Letter,
+    which matches no printed file: the build says so, naming the options to give."""
+    build(game, "mini", tmp_path, "--paper", "a4")
+    play_edits(game)
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", "--paper", "letter", root=game)
+    assert result.exit_code == 0
+    assert "there is no cards-letter.pdf in" in result.stderr and "give --reprint the paper and print options" \
+        in result.stderr
+    again = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", "--paper", "a4", root=game)
+    assert "give --reprint" not in again.stderr

@@ -152,11 +152,12 @@ def render_deck(ctx: BuildContext, component: DeckComponent) -> list[OutputFile]
             ctx.project.diagnostics.warn(f"{component.id}: --duplex fold lays out its own sheets; "
                                          f"the sheet layout '{component.sheet}' is not used")
         return [fold_deck(ctx, component, front, back, cards, paper)]
-    grid = sheet_for(ctx, component, (front.width, front.height), len(cards))
+    laid_for = ctx.laid_out_for.get(component.id, len(cards))
+    grid = sheet_for(ctx, component, (front.width, front.height), laid_for)
     if options.bleed > 0 and not component.sheet:
         plain = grid_for(paper, (front.width, front.height), deck_gap(component), orientation=component.orientation,
-                         count=len(cards))
-        tell_bleed_cost(ctx, component, len(cards), grid.per_sheet, plain.per_sheet)
+                         count=laid_for)
+        tell_bleed_cost(ctx, component, laid_for, grid.per_sheet, plain.per_sheet)
     note = tell_marks_and_bleed(ctx, component, grid)
     if back is not None and options.back_offset != (0.0, 0.0):
         check_back_offset(ctx, component, grid, options)
@@ -240,12 +241,13 @@ def fold_deck(ctx: BuildContext, component: DeckComponent, front: DeckLayout, ba
     from pnp.outputs.pdf import finish, new_canvas
     options = ctx.options
     gap = deck_gap(component)
+    laid_for = ctx.laid_out_for.get(component.id, len(cards))
     plan = fold_sheet(paper, (front.width, front.height), gap, options.bleed, component.orientation,
-                      options.full_bleed, len(cards))
+                      options.full_bleed, laid_for)
     if options.bleed > 0:
         plain = fold_sheet(paper, (front.width, front.height), gap, orientation=component.orientation,
-                           count=len(cards))
-        tell_bleed_cost(ctx, component, len(cards), plan.per_sheet, plain.per_sheet)
+                           count=laid_for)
+        tell_bleed_cost(ctx, component, laid_for, plan.per_sheet, plain.per_sheet)
     note = tell_marks_and_bleed(ctx, component, plan.fronts)
     tell_marks_and_bleed(ctx, component, plan.backs)   # across a fold down the sheet, other lines
     quarter = 1 if plan.fronts.turned else 0

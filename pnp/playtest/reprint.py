@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from pnp.config.deck import Deck
 from pnp.units import mm
+from pnp.errors import display_path
 from pnp.outputs.folder import OutputFolder
 from pnp.outputs.joining import joined
 from pnp.outputs.pdf import DRAFT, OutputFile, finish, new_canvas
@@ -85,6 +86,11 @@ def reprint_game(project: Project, game_id: str, out: Path, paper: str | None, o
         DRAFT.reset(marked)
     if not files:
         return [], name
+    for file, _ in files:   # the deck printed with other options: its cards would not match
+        printed = folder.folder / file.name.replace("-reprint.pdf", ".pdf")
+        if not printed.exists():
+            project.diagnostics.warn(f"{file.name}: there is no {printed.name} in {display_path(folder.folder)} to "
+                                     f"match; give --reprint the paper and print options you printed with")
     paths = folder.commit([file for file, _ in files], keep_record=True)
     return [Reprinted(path, file.pages, len(file.data), note) for path, (file, note) in zip(paths, files)], name
 
@@ -107,7 +113,8 @@ def deck_reprint(ctx: BuildContext, component: Component, changes: list[CardChan
     sources, blanks = [cover], [(cover.pages - 1,) if fresh_sheet else ()]
     if cards:
         narrowed = Deck(deck.path, deck.fields, [c for c, _ in cards], [n for _, n in cards], deck.designed)
-        drawn = component.render(replace(ctx, decks={**ctx.decks, component.id: narrowed}, compiled={}))
+        drawn = component.render(replace(ctx, decks={**ctx.decks, component.id: narrowed}, compiled={},
+                                         laid_out_for={component.id: deck.total}))
         sources.append(drawn[0])
         blanks.append(())
     data, pages = joined([s.data for s in sources], blanks, paper_of(ctx), f"{ctx.game.title}: {title} (reprint)",

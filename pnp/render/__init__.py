@@ -45,6 +45,9 @@ class BuildContext:
     translation: Translation | None = None   # in a translated build
     # each deck's (front, back), as drawn: for the build record
     compiled: dict[str, tuple[PieceLayout, PieceLayout | None]] = field(default_factory=dict)
+    # how many pieces a deck's sheets are laid out for, where not the cards drawn: a reprint
+    # draws a few cards on sheets laid out as the whole deck's, so each lands where it did
+    laid_out_for: dict[str, int] = field(default_factory=dict)
 
     def frame_args(self, deck: Deck | None = None, bleed: float = 0.0, listing_rows: bool = False,
                    safe: float | None = None) -> dict[str, Any]:
