@@ -110,3 +110,15 @@ def test_a_table_cell_too_long_for_its_column_is_cut_off_at_the_cell_and_named(m
     inside = [face.getpixel((int((x + bleed) * per_mm), y))[0] for x in (5, 6, 7, 8, 9, 10, 11, 12)]
     beyond = [face.getpixel((int((x / 4 + bleed) * per_mm), y))[0] for x in range(4 * 14 + 2, 4 * 40)]
     assert max(inside) > 200 and max(beyond) < 120, (inside, max(beyond))
+
+
+def test_a_text_that_does_not_fit_is_quoted_as_written_icons_included(mini, tmp_path):
+    """The warning quotes the card's text as the designer wrote it: an icon as :name:, not as
+    the character that stands for it while the text is set (which a terminal shows as
+    nothing, leaving two spaces)."""
+    (mini / "card_data/mini/icons").mkdir()
+    (mini / "card_data/mini/icons/coin.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><circle cx="5" cy="5" r="5"/></svg>')
+    set_text(mini, "Take 2 :coin: from " + "the bank and more words " * 40)
+    result = build(mini, tmp_path)
+    assert "text 'Take 2 :coin: from the bank and more ...'" in result.stderr, result.stderr

@@ -510,14 +510,14 @@ class TextDrawer(Drawer):
             if shortened:
                 para, used, fits = fit(shortened)
             fields = ", ".join(sorted(self.text.fields)) or "text"
-            self.diagnostics.warn(f"{card_place(card)}{who(card)}, {fields}: text '{_short(text)}' does not fit its box even "
+            self.diagnostics.warn(f"{card_place(card)}{who(card)}, {fields}: text '{_short(written)}' does not fit its box even "
                                   f"at {spec.min_size:g} pt; "
                                   + ("shortened with '…'" if shortened else "the rest is cut off at the box's edge")
                                   + f" ({spec.origin.file}:{spec.origin.line})")
         valign = spec.valign if fits else "top"   # too long: the first lines show, the rest is cut off
         offset = {"top": h - used, "middle": (h - used) / 2, "bottom": 0.0}[valign]
         if self.safe is not None:
-            self._check_safe_zone(para, text, card, x, y + offset, w, used)
+            self._check_safe_zone(para, written, card, x, y + offset, w, used)
         if spec.rotate == 0 and fits:
             para.drawOn(canvas, x, y + offset)
             return
