@@ -74,6 +74,28 @@ def test_translate_again_keeps_what_is_translated_and_adds_what_is_new(tmp_path)
     assert data["labels"]["ROAD"] == "FR ROAD"
 
 
+def test_translate_again_shows_todays_source_beside_a_text_not_yet_written(tmp_path):
+    """A card changed since the file was written: an entry still empty shows the card's text
+    as it is now (a translator works from it); a translated one keeps the source it was made
+    from, for validate to name as out of date."""
+    root = babel_root(tmp_path / "root")
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    path = root / "card_data/babel/lang/fr.yaml"
+    cards = root / "card_data/babel/cards.yaml"
+    cards.write_text(cards.read_text() + "  - name: Ferry\n    count: 1\n    text: Cross the river.\n")
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    filled(path)
+    cards.write_text(cards.read_text().replace("text: Cross the river.", "text: Cross the wide river."))
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["cards"]["cards.yaml"]["Ferry"]["text"]["text"] = ""   # left to translate
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    old_lamp = data["cards"]["cards.yaml"]["Lamplighter"]["name"]
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert data["cards"]["cards.yaml"]["Ferry"]["text"] == {"source": "Cross the wide river.", "text": ""}
+    assert data["cards"]["cards.yaml"]["Lamplighter"]["name"] == old_lamp
+
+
 def test_the_shipped_translations_need_no_layout_or_picture_values(tmp_path):
     """Translating the fixture's German again changes no string and asks for none."""
     root = babel_root(tmp_path / "root")

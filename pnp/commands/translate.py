@@ -99,7 +99,9 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
                 if spec.type != "text" or not isinstance(value, str) or not has_words(value) or name in names:
                     continue
                 found = have.cards.get(file_name, {}).get(label, {}).get(name)
-                source, text = (found[0].source, found[0].text) if found is not None else (value, "")
+                # a translation kept with the source it was made from (validate names it if
+                # that is out of date); one not yet written shows today's source
+                source, text = (found[0].source, found[0].text) if found is not None and found[0].text else (value, "")
                 entries.append(f"      {name}: {{source: {quoted(source)}, text: {quoted(text)}}}")
             if entries:
                 card_where = getattr(card, "where", None)
