@@ -43,7 +43,7 @@ class Checkout:
         self.source = source
         self.root = work / "root"
         for folder in ("card_data", "layouts", "fonts"):
-            shutil.copytree(REPO / folder, self.root / folder, symlinks=False)
+            shutil.copytree(source / folder, self.root / folder, symlinks=False)   # its own games
         self.out = work / "out"
         # the checkout's own package comes before any installed pnp (run from its folder, which
         # `python -m` puts first); bytecode kept, as an installed pnp has it

@@ -336,17 +336,23 @@ def grid_for(paper: tuple[float, float], piece: tuple[float, float], gap: float 
     if not candidates:
         raise PnpError(f"a {piece[0] / mm(1):.1f} x {piece[1] / mm(1):.1f} mm piece does not fit "
                        f"on this paper inside the 5 mm margin; make it a board instead")
-    return min(candidates, key=lambda grid: _worse(grid, count))
+    most = max(_held(grid, count) for grid in candidates)   # the cheap test first: most grids hold fewer
+    return min((grid for grid in candidates if _held(grid, count) == most), key=lambda grid: _worse(grid, count))
+
+
+def _held(grid: Grid, count: int | None) -> int:
+    """How many of the deck's `count` pieces a sheet holds (every slot, with no count)."""
+    return grid.per_sheet if count is None else min(grid.per_sheet, count)
 
 
 def _worse(grid: Grid, count: int | None = None) -> tuple[float, ...]:
     """Sort key: more pieces (of the `count` there are), fewer unmarked cut lines, less bleed
     lost, marks in the margin, upright, narrower gutters, then no empty rows (a deck one sheet
     holds sits in a block of its own size, its marks beside it)."""
-    shortfall = sum(grid.bleed - side for sides, _ in grid.slot_bleeds[:count] for side in sides)
+    used = range(_held(grid, count))   # the slots a sheet fills: an empty one's bleed is nobody's
+    shortfall = sum(grid.bleed - side for index in used for side in grid.bleed_sides(index)) if grid.bleed else 0.0
     between = sum(grid.marks_between)
-    held = grid.per_sheet if count is None else min(grid.per_sheet, count)
-    return (-held, grid.turned, len(grid.unmarked_lines()), round(shortfall / mm(0.1)), between,
+    return (-_held(grid, count), grid.turned, len(grid.unmarked_lines()), round(shortfall / mm(0.1)), between,
             round(sum(grid.gaps), 3), grid.per_sheet)
 
 
