@@ -151,7 +151,9 @@ CASES = [
      [CARD + ":", "unknown font family 'dispaly'", "did you mean 'display'?"]),
     ("missing-font-file", FONTS, swap("regular: FjallaOne-Regular.ttf", "regular: Nope.ttf"),
      [FONTS + ":", "display.regular", "font file 'Nope.ttf' not found"]),
-    ("unknown-placeholder", RULES, swap("{{contents}}", "{{contnets}}"), [RULES, "names no generated table"]),
+    ("unknown-placeholder", RULES, swap("{{contents}}", "{{contnets}}"), [RULES + ":3:", "names no generated table"]),
+    ("rules-unknown-icon", RULES, swap("{{contents}}", "{{contents}}\n\nGain a :coni: each turn."),
+     [RULES + ":5:", "no icon ':coni:'"]),
     # --- escaping the game folder ----------------------------------------------------------------
     ("data-path-escape", GAME, swap("data: cards.yaml", "data: ../../../../etc/passwd"),
      [GAME + ":", "leads outside the game folder"]),

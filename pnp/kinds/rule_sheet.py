@@ -76,11 +76,13 @@ def render_rules(ctx: BuildContext, component: RulesComponent) -> list[OutputFil
     styles["rtl"] = rtl
     styles["width"] = column_width(PAPER_SIZES[ctx.options.paper], component.columns)
     icons = RULE_ICONS.set((icons_of(ctx.game.folder), display_path(path)))
+    where = RULE_TEXT.set((file, first_line, [-1]))
     try:
         story = markdown_story(text, styles, lambda name: generated(ctx, component, name, styles, path),
                                display_path(path))
     finally:
         RULE_ICONS.reset(icons)
+        RULE_TEXT.reset(where)
     paper = PAPER_SIZES[ctx.options.paper]
     buffer = io.BytesIO()
     title = ctx.game.title
@@ -197,6 +199,15 @@ def rules_document(buffer: io.BytesIO, paper: tuple[float, float], title: str, c
 
 
 RULE_ICONS: ContextVar[tuple[dict[str, Path], str]] = ContextVar("rule_icons", default=({}, "rules.md"))
+# where the text being laid out is written (its file, first line, and the block's line within
+# it, kept up to date as blocks are read), so an error in a block names its line
+RULE_TEXT: ContextVar[tuple[str, int, list[int]]] = ContextVar("rule_text", default=("rules.md", 1, [-1]))
+
+
+def rule_line() -> tuple[str, int | None]:
+    """The file and line of the block of the rule sheet being laid out."""
+    file, first, at = RULE_TEXT.get()
+    return file, first + at[0] if at[0] >= 0 else None
 
 
 def paragraph(markup: str, style: ParagraphStyle) -> Flowable:
@@ -207,7 +218,8 @@ def paragraph(markup: str, style: ParagraphStyle) -> Flowable:
         icons, source = RULE_ICONS.get()
 
         def fail(message: str) -> None:
-            raise PnpError(f"{source}: {message}")
+            file, line = rule_line()
+            raise PnpError(message, file=file, line=line)
         markup, names = with_tokens(markup, icons, fail)
         ink = style.textColor.hexval()[2:] if hasattr(style.textColor, "hexval") else "000000"
         images = tuple(load_icon(icons[name], ink, source, scale) for name, scale in names)
@@ -339,6 +351,8 @@ def _blocks(tokens: Sequence[Token], i: int, stop: str | None, styles: Styles,
         token = tokens[i]
         if stop and token.type == stop:
             return out, i + 1
+        if token.map:   # the block's line, for an error in it
+            RULE_TEXT.get()[2][0] = token.map[0]
         if token.type == "heading_open":
             level = min(int(token.tag[1]), 3)
             out.append(paragraph(inline(tokens[i + 1]), styles[f"h{level}"]))
@@ -494,8 +508,8 @@ def generated(ctx: BuildContext, component: RulesComponent, name: str, styles: S
     if name in component.tables:
         return [deck_table(ctx, component.tables[name], styles), Spacer(1, 4)]
     known = ", ".join(["contents", *component.tables]) or "contents"
-    raise PnpError(f"'{{{{{name}}}}}' names no generated table; known: {known}",
-                   file=str(path), field=component.id)
+    file, line = rule_line()
+    raise PnpError(f"'{{{{{name}}}}}' names no generated table; known: {known}", file=file, line=line)
 
 
 def contents_list(ctx: BuildContext, styles: Styles) -> ListFlowable:
