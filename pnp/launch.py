@@ -1,5 +1,7 @@
 """The first code the `pnp` command runs: loading pnp takes a moment, and a Ctrl-C in it ends
-quietly (exit 130, nothing written yet) instead of with a traceback."""
+quietly (exit 130, nothing written yet) instead of with a traceback. Its Ctrl-C handler is set
+as this module is imported, the first thing the command's script does, so no moment before
+`main` is left to Python's own handler."""
 
 from __future__ import annotations
 
@@ -7,10 +9,16 @@ import signal
 import sys
 from types import FrameType
 
+_started = False          # main has begun: a Ctrl-C is a KeyboardInterrupt from here on
+_asked_to_stop = False    # a Ctrl-C came before main began: main ends at once
+
 
 def main() -> None:
-    signal.signal(signal.SIGINT, interrupt)
+    global _started
+    _started = True
     try:
+        if _asked_to_stop:
+            raise KeyboardInterrupt
         from pnp.cli import main as run
     except KeyboardInterrupt:
         sys.stderr.write("interrupted; nothing was written\n")
@@ -19,12 +27,16 @@ def main() -> None:
 
 
 def interrupt(_signal: int, frame: FrameType | None) -> None:
-    """Ctrl-C: a KeyboardInterrupt, as Python raises it, except while a module is being
-    imported (pnp imports its drawing code when it first draws). There it can land in a
-    module lock's clean-up, where Python prints it as a traceback and drops it, or in a
-    class being made, where it becomes a RuntimeError, or leave a module half made for the
-    next import to trip on. So there it comes again 5 ms later (a timer's signal: nothing
-    is imported to set it), until the import is done."""
+    """Ctrl-C: a KeyboardInterrupt, as Python raises it, except before `main` began (noted,
+    for main to end on) and while a module is being imported (pnp imports its drawing code
+    when it first draws). There it can land in a module lock's clean-up, where Python prints
+    it as a traceback and drops it, or in a class being made, where it becomes a RuntimeError,
+    or leave a module half made for the next import to trip on. So there it comes again 5 ms
+    later (a timer's signal: nothing is imported to set it), until the import is done."""
+    global _asked_to_stop
+    if not _started:
+        _asked_to_stop = True
+        return
     if hasattr(signal, "setitimer") and importing(frame):
         signal.signal(signal.SIGALRM, interrupt)
         signal.setitimer(signal.ITIMER_REAL, 0.005)
@@ -38,3 +50,6 @@ def importing(frame: FrameType | None) -> bool:
             return True
         frame = frame.f_back
     return False
+
+
+signal.signal(signal.SIGINT, interrupt)
