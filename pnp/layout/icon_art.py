@@ -36,6 +36,10 @@ class Art:
     aspect: float
     forms: dict[str, list[str]] = field(default_factory=dict)   # colour -> the form's operators
 
+    def as_json(self) -> dict[str, Any]:
+        """As the build record keeps it (and `take` takes it)."""
+        return {"aspect": self.aspect, "forms": dict(sorted(self.forms.items()))}
+
 
 @dataclass
 class Kept:
@@ -80,8 +84,7 @@ def recorded(read: set[bytes]) -> dict[str, Any] | None:
     (their digests), so an SVG since changed or gone leaves the record with its old bytes."""
     if _kept is None:
         return None
-    art = {digest: {"aspect": entry.aspect, "forms": dict(sorted(entry.forms.items()))}
-           for digest, entry in sorted(_kept.art.items()) if bytes.fromhex(digest) in read}
+    art = {digest: entry.as_json() for digest, entry in sorted(_kept.art.items()) if bytes.fromhex(digest) in read}
     return {"salt": _kept.salt, "art": art}
 
 
@@ -89,8 +92,7 @@ def made_here() -> dict[str, Any]:
     """The art this process drew, as `take` takes it: a --jobs process hands it back."""
     if _kept is None:
         return {}
-    return {digest: {"aspect": _kept.art[digest].aspect, "forms": _kept.art[digest].forms}
-            for digest in sorted(_kept.fresh) if digest in _kept.art}
+    return {digest: _kept.art[digest].as_json() for digest in sorted(_kept.fresh) if digest in _kept.art}
 
 
 def aspect_of(path: Path) -> float | None:
