@@ -76,19 +76,27 @@ def test_art_is_kept_only_for_the_code_that_drew_it_and_an_svg_alone(tmp_path):
     alone.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="20"><path d="M0 0 L10 20"/></svg>')
     using.write_text('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
                      'width="10" height="10"><use xlink:href="alone.svg#p"/></svg>')
+    import io
+    from reportlab.pdfgen.canvas import Canvas
+    from pnp.layout.icon_draw import draw_icon
     from pnp.layout.icons import load_icon
     read = {bytes.fromhex(digest(alone)), bytes.fromhex(digest(using))}
     try:
         icon_art.keep_from("salt", None)
-        assert load_icon(alone, "000000", "t").aspect == 0.5 and load_icon(using, "000000", "t").aspect == 1.0
-        icon_art.remember_form(alone, "000000", ["q", "0 0 m 10 20 l", "S", "Q"])
-        icon_art.remember_form(alone, "ff0000", ["q", "BT (x) Tj ET", "Q"])   # text: not paths and colours
+        icons = load_icon(alone, "000000", "t"), load_icon(using, "000000", "t")
+        assert icons[0].aspect == 0.5 and icons[1].aspect == 1.0
+        canvas = Canvas(io.BytesIO())
+        for icon in icons:   # drawn as a card draws them: only the one alone is kept
+            draw_icon(canvas, icon, 0, 0, 10, 10)
+        drawn = icon_art.form_of(alone, "000000")
+        assert drawn and "m" in " ".join(drawn).split()
+        icon_art.remember_form(alone, 0.5, "ff0000", ["q", "BT (x) Tj ET", "Q"])   # text: not paths and colours
         kept = icon_art.recorded(read)
         assert kept is not None and list(kept["art"]) == [digest(alone)]
         assert list(kept["art"][digest(alone)]["forms"]) == ["000000"]
         icon_art.keep_from("another salt", kept)
         assert icon_art.aspect_of(alone) is None
         icon_art.keep_from("salt", kept)
-        assert icon_art.form_of(alone, "000000") == ["q", "0 0 m 10 20 l", "S", "Q"]
+        assert icon_art.form_of(alone, "000000") == drawn
     finally:
         icon_art.stop()

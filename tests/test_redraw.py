@@ -201,3 +201,7 @@ def test_a_build_in_two_processes_writes_the_bytes_of_one(root, tmp_path, monkey
     assert apart and {"offense", "defense", "rules", "tuck-boxes"} <= apart[0]   # drawn in the other processes
     one, two = state(tmp_path / "one/big-ten"), state(tmp_path / "two/big-ten")
     assert {name: sha for name, (sha, _) in one.items()} == {name: sha for name, (sha, _) in two.items()}
+    # the icon art the other processes drew is handed back: the record keeps the same
+    import json
+    icons = [json.loads((tmp_path / f"{run}/big-ten/.pnp-build.json").read_text())["icons"] for run in ("one", "two")]
+    assert icons[0] == icons[1] and len(icons[0]["art"]) == 4

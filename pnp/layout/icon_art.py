@@ -105,19 +105,15 @@ def form_of(path: Path, colour: str) -> list[str] | None:
     return entry.forms.get(colour) if entry is not None else None
 
 
-def remember_aspect(path: Path, aspect: float) -> None:
-    """An SVG's shape, of an SVG that names no other file."""
+def remember_form(path: Path, aspect: float, colour: str, code: list[str]) -> None:
+    """The SVG's shape and the operators drawing it in `colour` wrote, when they are paths and
+    colours alone (an SVG that names no other file)."""
     digest, entry = _entry(path)
-    if _kept is not None and digest is not None and entry is None:
-        _kept.art[digest] = Art(aspect)
-        _kept.fresh.add(digest)
-
-
-def remember_form(path: Path, colour: str, code: list[str]) -> None:
-    """The operators drawing the SVG in `colour` wrote, when they are paths and colours alone."""
-    digest, entry = _entry(path)
-    if _kept is not None and digest is not None and entry is not None and colour not in entry.forms \
-            and _plain(code):
+    if _kept is None or digest is None or not _plain(code):
+        return
+    if entry is None:
+        entry = _kept.art[digest] = Art(aspect)
+    if colour not in entry.forms:
         entry.forms[colour] = list(code)
         _kept.fresh.add(digest)
 

@@ -48,7 +48,7 @@ def draw_icon(canvas: Canvas, icon: Icon, x: float, y: float, width: float, heig
                 STATE_DEFAULTS["fontName"] = default
             canvas.restoreState()
             if keeps and self_contained(Path(icon.path)):
-                icon_art.remember_form(Path(icon.path), icon.colour, canvas._code)
+                icon_art.remember_form(Path(icon.path), icon.aspect, icon.colour, canvas._code)
         else:
             canvas.drawImage(image_reader(icon.path), 0, 0, 1, 1, mask="auto")
         canvas.endForm()

@@ -145,8 +145,6 @@ def _load_icon(path: Path, _changed: int, colour_hex: str, where_text: str, scal
     if aspect is None:
         drawing = parsed_svg(path, where_text)
         aspect = drawing.width / drawing.height
-        if self_contained(path):
-            icon_art.remember_aspect(path, aspect)
     return Icon(str(path), aspect, colour_hex, scale)
 
 
