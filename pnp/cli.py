@@ -12,6 +12,7 @@ import click
 
 from pnp import __version__
 from pnp.cli_request import PAPER_HELP, Option, build_request_options, usage_error
+from pnp.diagnostics import MAX_SHOWN
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.inputs import SHARED_FOLDERS
 from pnp.request import BuildRequest, UsageProblem
@@ -188,7 +189,9 @@ def build(games: tuple[str, ...], every: bool, out: Path, root: Path, request: B
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Games to check at once, each in a process of its own (default: the number of "
               "cores); the report is the same whatever the number.")
-def validate(games: tuple[str, ...], every: bool, root: Path, jobs: int | None) -> None:
+@click.option("--all-problems", is_flag=True,
+              help=f"Tell every problem found; without it a game's first {MAX_SHOWN} are told and the rest counted.")
+def validate(games: tuple[str, ...], every: bool, root: Path, jobs: int | None, all_problems: bool) -> None:
     """Check games' data and deck composition against their rules, and draw every piece and
     translation in memory as a build would (its warnings too), writing no files.
 
@@ -199,11 +202,11 @@ def validate(games: tuple[str, ...], every: bool, root: Path, jobs: int | None) 
     """
     from pnp.commands.validate import validate_games
     from pnp.diagnostics import Report
-    report = Report()
+    report = Report(shown=None if all_problems else MAX_SHOWN)
     project = open_project(root, report)
     checked = validate_games(project, report, chosen_games(project, games, every), jobs or os.cpu_count() or 1)
     for game_id, (problems, rules) in checked.items():
-        report.problems(problems)
+        report.problems(problems, game_id)
         if not problems:
             click.echo(f"{game_id}: ok ({rules} rules checked)")
     conclude(report)

@@ -48,22 +48,32 @@ class Report(Diagnostics):
     """The warnings of a command's run, the problems it found and its exit status: 1 once
     any game failed, else 0."""
 
-    def __init__(self) -> None:
+    def __init__(self, shown: int | None = MAX_SHOWN,
+                 see_all: str = "pnp validate --game {game} --all-problems") -> None:
+        """`shown`: the problems told one by one (None: every one); `see_all`: the command that
+        tells the rest, told after their count ({game}: the game's id)."""
         super().__init__()
         self.failures = 0
+        self.shown = shown
+        self.see_all = see_all
+        self._checking = "GAME"   # the game each_game is at, for `see_all`
 
     @property
     def exit_status(self) -> int:
         return 1 if self.failures else 0
 
-    def problems(self, problems: list[str]) -> None:
-        """One game's problems, one red line each; any makes the run fail."""
+    def problems(self, problems: list[str], game: str | None = None) -> None:
+        """One game's problems, one red line each; any makes the run fail. `game`: whose they
+        are, when not the game each_game is at."""
         if problems:
             self.failures += 1
-        for problem in problems[:MAX_SHOWN]:
+        shown = problems if self.shown is None else problems[:self.shown]
+        for problem in shown:
             click.secho(f"error: {problem}", fg="red", err=True)
-        if len(problems) > MAX_SHOWN:
-            click.secho(f"error: ... and {len(problems) - MAX_SHOWN} more", fg="red", err=True)
+        if len(problems) > len(shown):
+            more = f"error: ... and {len(problems) - len(shown)} more"
+            see_all = self.see_all.format(game=game or self._checking)
+            click.secho(more + (f" ({see_all} lists them all)" if see_all else ""), fg="red", err=True)
 
     def failed(self, exc: PnpError) -> None:
         """A game that stopped: its one error, or every problem a check found and the sum."""
@@ -79,6 +89,7 @@ class Report(Diagnostics):
         results: dict[str, Result] = {}
         for game_id in ids:
             self.game = game_id if len(ids) > 1 else None   # `cards: ...` is which game's cards?
+            self._checking = game_id
             try:
                 results[game_id] = action(game_id)
             except PnpError as exc:

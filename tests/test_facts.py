@@ -123,7 +123,14 @@ def test_past_fifty_problems_the_rest_are_counted(root):
     offense.write_text(regex.sub(r"kind: [A-Z-]+,", "kind: WRONG,", offense.read_text()))
     result = run("validate", "--game", "big-ten", root=root)
     lines = [line for line in result.stderr.splitlines() if line.startswith("error:")]
-    assert len(lines) == 51 and regex.match(r"error: \.\.\. and \d+ more", lines[-1]), lines[-3:]
+    assert len(lines) == 51, lines[-3:]
+    more = regex.fullmatch(r"error: \.\.\. and (\d+) more \(pnp validate --game big-ten --all-problems lists them all\)",
+                           lines[-1])
+    assert more, lines[-1]
+    every = run("validate", "--game", "big-ten", "--all-problems", root=root)
+    told = [line for line in every.stderr.splitlines() if line.startswith("error:")]
+    assert every.exit_code == 1 and told[:50] == lines[:50] and len(told) == 50 + int(more.group(1))
+    assert not any(line.startswith("error: ...") for line in told)
 
 
 def test_warnings_are_told_again_by_a_skipped_build_and_by_validate(mini, tmp_path):

@@ -30,9 +30,10 @@ def test_many_problems_are_cut_short_and_no_problems_is_success(capsys):
     report = Report()
     report.problems([])
     assert report.exit_status == 0
-    report.problems([f"p{i}" for i in range(MAX_SHOWN + 5)])
+    report.problems([f"p{i}" for i in range(MAX_SHOWN + 5)], "g")
     lines = capsys.readouterr().err.splitlines()
-    assert len(lines) == MAX_SHOWN + 1 and lines[-1] == "error: ... and 5 more"
+    assert len(lines) == MAX_SHOWN + 1
+    assert lines[-1] == "error: ... and 5 more (pnp validate --game g --all-problems lists them all)"
 
 
 def test_warnings_are_told_once_each(capsys):
@@ -42,3 +43,10 @@ def test_warnings_are_told_once_each(capsys):
     report.tell_warnings()
     assert capsys.readouterr().err == "warning: late\nwarning: tight\n"
     assert report.exit_status == 0
+
+
+def test_a_report_asked_for_every_problem_tells_every_one(capsys):
+    report = Report(shown=None)
+    report.problems([f"p{i}" for i in range(MAX_SHOWN + 5)], "g")
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == [f"error: p{i}" for i in range(MAX_SHOWN + 5)]

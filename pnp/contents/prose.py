@@ -129,13 +129,15 @@ def number_pattern(language: str, with_words: bool = True) -> re.Pattern[str]:
         re.IGNORECASE)
 
 
-LETTERS = re.compile(r"[^\W\d_]+")
+DIGIT = re.compile(r"\d")
 
 
 @lru_cache(maxsize=None)
-def number_words(language: str) -> frozenset[str]:
-    """The words that say a number or a multiple in a language, in lower case."""
-    return frozenset(NUMBER_WORDS.get(language, {})) | frozenset(MULTIPLIERS.get(language, {}))
+def number_word(language: str) -> re.Pattern[str]:
+    """Any word that says a number or a multiple in a language, as a whole word, in a text
+    in lower case: one search, where splitting every text into its words cost a card more."""
+    words = sorted({*NUMBER_WORDS.get(language, {}), *MULTIPLIERS.get(language, {})}, key=len, reverse=True)
+    return re.compile(r"(?<![^\W\d_])(?:" + "|".join(words) + r")(?![^\W\d_])" if words else r"(?!)")
 
 
 @lru_cache(maxsize=4096)
@@ -144,8 +146,8 @@ def said_in(text: str, language: str) -> tuple[Said, ...]:
     Cached: a deck repeats its short texts (types, sides, bonuses) on card after card."""
     words = NUMBER_WORDS.get(language, {})
     times = MULTIPLIERS.get(language, {})
-    worded = not number_words(language).isdisjoint(LETTERS.findall(text.lower()))
-    if not worded and not any(character.isdigit() for character in text):
+    worded = number_word(language).search(text.lower()) is not None
+    if not worded and DIGIT.search(text) is None:
         return ()
     pattern = number_pattern(language, worded)
     found = []
@@ -336,13 +338,16 @@ def excerpt(text: str, each: Said) -> str:
     return " ".join(text[start:end].split())
 
 
+WORD_AFTER = re.compile(r"[\s\-–]*((?:more|extra|additional|further)\s+)?([^\W\d_]+)")   # a number's unit
+
+
 def card_disagrees(item: Text, text: str, each: Said) -> list[str]:
     """A number in a card's text that repeats one of the card's own values (followed by the
     field's name, or a multiplier against a multiplier) must be that value."""
     card, fields = item.card, item.fields or {}
     if card is None:   # only a card's text is read against its own values
         return []
-    unit = re.match(r"[\s\-–]*((?:more|extra|additional|further)\s+)?([^\W\d_]+)", text[each.end:])
+    unit = WORD_AFTER.match(text, each.end)
     word = unit.group(2).lower() if unit else ""
     # "10 more yards", "+10 yards": a bonus, which a field described as one may hold
     bonus = bool(unit and unit.group(1)) or text[max(each.start - 1, 0):each.start] == "+"
