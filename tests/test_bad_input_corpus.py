@@ -168,7 +168,7 @@ CASES = [
      [FONTS + ":", "outside the fonts folder"]),
     # --- validation ----------------------------------------------------------------------------
     ("wrong-total", GAME, swap("equals: 6", "equals: 7"),
-     ['game.yaml:14: contents[1]: deck "cards": the deck has 6 cards; the rules (Contents) state 7']),
+     ['game.yaml:14: contents[1]: deck "cards": the deck has 6 cards; the rules, "Contents", state 7']),
     ("rule-names-unknown-deck", GAME, swap("deck: cards, equals", "deck: crads, equals"),
      [GAME + ":14:", "contents[1].deck", "did you mean 'cards'?"]),
     # --- facts.yaml ----------------------------------------------------------------------------

@@ -152,8 +152,8 @@ def test_a_broken_interaction_table_is_caught(root):
     replace(defense, 'name: "Fire Zone", run: "Card yards +5", pass: "Loss of 4"',
             'name: "Fire Zone", run: "Card yards +5", pass: "Sort of"')
     errors = problems(root)
-    assert "card 'Cover 2' (pass-defense) gives 'Card yards' against pass; the rules (The Turn; " \
-           "Blitz Cards; Penalty Cards; Interceptions and Fumbles) make that no-gain" in errors
+    assert "card 'Cover 2' (pass-defense) gives 'Card yards' against pass; the rules, \"The Turn; " \
+           "Blitz Cards; Penalty Cards; Interceptions and Fumbles\", make that no-gain" in errors
     assert "card 'Fire Zone' has the result 'Sort of' against pass, which is not a result pnp knows" in errors
 
 
@@ -176,8 +176,8 @@ def test_wrong_counts_are_caught(root):
     replace(root / "card_data/big-ten/offense.yaml", '  - {type: run, kind: RUN, play: "Dive", yards: 1}\n', "")
     replace(root / "card_data/big-ten/time-outs.yaml", "{team: Home, count: 3}", "{team: Home, count: 4}")
     errors = problems(root)
-    assert 'game.yaml:76: contents[1]: deck "offense": the deck has 59 cards; the rules (GAME CONTENTS) state 60' in errors
-    assert 'deck "time-outs": Home has 4 cards; the rules (Time outs, 3 per player per half) state 3' in errors
+    assert 'game.yaml:76: contents[1]: deck "offense": the deck has 59 cards; the rules, "GAME CONTENTS", state 60' in errors
+    assert 'deck "time-outs": Home has 4 cards; the rules, "Time outs, 3 per player per half", state 3' in errors
 
 
 def test_teams_special_teams_and_field_goal_odds_are_checked(root):
@@ -187,7 +187,7 @@ def test_teams_special_teams_and_field_goal_odds_are_checked(root):
     replace(root / "card_data/big-ten/board.yaml", '["36-40", "1-2", "2 in 6"]', '["36-45", "1-4", "4 in 6"]')
     errors = problems(root)
     assert "name 'Purdue' appears on 2 different cards" in errors
-    assert "card 'Special teams 1' has kickoff 0; the rules (Kick Offs, start on the yard line " \
-           "indicated) allow 1 to 99" in errors
+    assert "card 'Special teams 1' has kickoff 0; the rules, \"Kick Offs, start on the yard line " \
+           "indicated\", allow 1 to 99" in errors
     assert "a kick from 36-45 is likelier than a closer one" in errors
     assert "the field-goal table reaches 45 yards" in errors

@@ -84,7 +84,7 @@ def validate(root):
 
 def test_57_cards_is_caught(root):
     replace(cards_file(root), "yards: 30, count: 1,", "yards: 30, count: 2,")
-    assert 'game.yaml:30: contents[1]: deck "cards": the deck has 57 cards; the rules (WHAT\'S IN THE BOX) state 56' \
+    assert 'game.yaml:30: contents[1]: deck "cards": the deck has 57 cards; the rules, "WHAT\'S IN THE BOX", state 56' \
         in validate(root)
 
 
@@ -103,7 +103,7 @@ def test_two_kick_returns_are_caught(root):
     replace(cards_file(root), "title: KICK RETURN, colour: black, side: offense, yards: 50,",
             "title: KICK RETURN, colour: black, side: offense, yards: 50, count: 2,")
     errors = validate(root)
-    assert "KICK RETURN: the deck has 2 cards; the rules (Kick Return) state exactly 1" in errors
+    assert "KICK RETURN: the deck has 2 cards; the rules, \"Kick Return\", state exactly 1" in errors
 
 
 def test_no_red_card_is_caught(root):
@@ -112,9 +112,9 @@ def test_no_red_card_is_caught(root):
     replace(cards_file(root), "colour: red, side: defense, bonus: TURNOVER, count: 3",
             "colour: yellow, side: defense, bonus: TURNOVER, count: 3")
     errors = validate(root)
-    assert "red defensive cards: the deck has 0 cards; the rules (PRACTICE GAME removes one red card) " \
+    assert "red defensive cards: the deck has 0 cards; the rules, \"PRACTICE GAME removes one red card\", " \
            "need at least 2" in errors
-    assert "card 'FUMBLE!' (fumble) has colour 'yellow'; the rules (ABOUT THE CARDS) make every " \
+    assert "card 'FUMBLE!' (fumble) has colour 'yellow'; the rules, \"ABOUT THE CARDS\", make every " \
            "fumble card red" in errors
 
 

@@ -149,9 +149,9 @@ def test_validator_catches_a_missing_stat_and_a_wrong_token_count(root):
                                                  "name: Orc, hustle: 2, block: 5, count: 3"))
     result = run("validate", "--game", "monster-ball", root=root)
     assert result.exit_code == 1
-    assert "card 'Gnome' has no kick; the rules (roster sheets (Pass, Catch, Tackle, Kick, Cheat " \
-           "and a special move)) give every card one" in result.stderr
-    assert 'deck "tokens": Orc has 3 cards; the rules (token sheet, Team Chaos) state 4' in result.stderr
+    assert "card 'Gnome' has no kick; the rules, \"roster sheets (Pass, Catch, Tackle, Kick, Cheat " \
+           "and a special move)\", give every card one" in result.stderr
+    assert 'deck "tokens": Orc has 3 cards; the rules, "token sheet, Team Chaos", state 4' in result.stderr
 
 
 def test_validator_catches_a_stray_token_and_a_wrong_call_number(root):
@@ -162,4 +162,4 @@ def test_validator_catches_a_stray_token_and_a_wrong_call_number(root):
     result = run("validate", "--game", "monster-ball", root=root)
     assert result.exit_code == 1
     assert "token 'Pixie' (chaos) is neither on the chaos roster" in result.stderr
-    assert "card 'Eye Tyrant' has call 5; the rules (CHEATING) allow 0 to 4" in result.stderr
+    assert "card 'Eye Tyrant' has call 5; the rules, \"CHEATING\", allow 0 to 4" in result.stderr

@@ -15,8 +15,8 @@ def test_a_wrong_count_is_reported_with_card_rule_and_source(root):
     edit(root / "card_data/12th-player/cards.yaml", "name: Lineman\n    count: 3", "name: Lineman\n    count: 2")
     result = run("validate", "--game", "12th-player", root=root)
     assert result.exit_code == 1
-    assert 'game.yaml:34: contents[2]: deck "cards": Lineman has 2 cards; the rules (CARDS) state 3' in result.stderr
-    assert 'deck "cards": the deck has 16 cards; the rules (CARDS) state 17' in result.stderr
+    assert 'game.yaml:34: contents[2]: deck "cards": Lineman has 2 cards; the rules, "CARDS", state 3' in result.stderr
+    assert 'deck "cards": the deck has 16 cards; the rules, "CARDS", state 17' in result.stderr
 
 
 def test_a_card_the_rules_do_not_list_and_a_wrong_value_are_reported(root):
@@ -24,8 +24,8 @@ def test_a_card_the_rules_do_not_list_and_a_wrong_value_are_reported(root):
     edit(root / "card_data/12th-player/cards.yaml", "value: 10", "value: 13")
     result = run("validate", "--game", "12th-player", root=root)
     assert result.exit_code == 1
-    assert "Fumbel! (1 card) is not a card the rules (CARDS) list; did you mean 'Fumble!'?" in result.stderr
-    assert "card 'Linebacker' (Linebacker) has value '13'; the rules (CARDS) make every Linebacker card 10" \
+    assert "Fumbel! (1 card) is not a card the rules, \"CARDS\", list; did you mean 'Fumble!'?" in result.stderr
+    assert "card 'Linebacker' (Linebacker) has value '13'; the rules, \"CARDS\", make every Linebacker card 10" \
         in result.stderr
 
 
@@ -35,7 +35,7 @@ def test_build_refuses_a_deck_that_breaks_its_rules_and_keeps_the_old_pdf(root, 
     edit(root / "card_data/12th-player/cards.yaml", "name: Referee\n    count: 2", "name: Referee\n    count: 3")
     result = run("build", "--game", "12th-player", "--out", str(tmp_path), root=root)
     assert result.exit_code == 1
-    assert "Referee has 3 cards; the rules (CARDS) state 2" in result.stderr
+    assert "Referee has 3 cards; the rules, \"CARDS\", state 2" in result.stderr
     assert "nothing was built" in result.stderr
     assert (tmp_path / "12th-player/cards-letter.pdf").read_bytes() == before
 

@@ -21,7 +21,9 @@ class Rule(Tagged, family="rule", tag="rule", noun="a map with 'rule' and 'deck'
     source: str = ""   # the section of the rules document that states this
 
     def cited(self) -> str:
-        return f"the rules ({self.source})" if self.source else "the rules"
+        """The rules, naming the section in quotes: a section's name may hold parentheses of
+        its own ("MAKING PLAYS (page 2)")."""
+        return f'the rules, "{self.source}",' if self.source else "the rules"
 
     def check(self, deck: Deck) -> list[str]:
         raise NotImplementedError
