@@ -137,3 +137,19 @@ def test_svg_icons_keep_no_pictures_in_a_temporary_folder(mini, tmp_path, monkey
     build(mini, tmp_path / "out")
     assert not any(path.name.startswith("pnp-icons") for path in temp.iterdir())
     assert icons_on(pdf(tmp_path / "out/mini/cards-a4.pdf").pages[0])   # drawn, as vectors
+
+
+def test_a_damaged_icon_is_told_at_its_own_file_with_the_xml_line_then_where_it_is_used(mini, tmp_path):
+    with_icons(mini, "Gain 2 :coin: now")
+    (mini / "card_data/mini/icons/coin.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg">\n<circle r="3')
+    built = run("build", "--game", "mini", "--out", str(tmp_path), root=mini)
+    checked = run("validate", "--game", "mini", root=mini)
+    for result in (built, checked):
+        assert result.exit_code == 1 and "Traceback" not in result.stderr
+        line = result.stderr.strip().splitlines()[0]
+        assert re.fullmatch(r"error: \S*card_data/mini/icons/coin\.svg: this icon is not an SVG pnp can read: "
+                            r"no drawing, or no size \(line 2: .+\); it is used at \S*layouts/mini/card\.yaml:\d+",
+                            line), line
+    (mini / "card_data/mini/icons/coin.svg").write_text("no svg here at all")
+    line = run("validate", "--game", "mini", root=mini).stderr.strip().splitlines()[0]
+    assert "coin.svg: this icon is not an SVG pnp can read: damaged, or not SVG (line 1: " in line, line

@@ -17,7 +17,7 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from pnp.errors import PnpError, did_you_mean, known
+from pnp.errors import PnpError, did_you_mean, display_path, known
 from pnp.paths import file_error, gate
 
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ def load_icon(path: Path, colour_hex: str, where_text: str, scale: float = 1.0) 
     try:
         changed = path.stat().st_mtime_ns
     except OSError:
-        raise PnpError(f"{where_text}: cannot read icon '{path.name}'") from None
+        raise icon_problem(path, "cannot be read", where_text) from None
     return _load_icon(path, changed, colour_hex, where_text, scale)
 
 
@@ -135,10 +135,9 @@ def _load_icon(path: Path, _changed: int, colour_hex: str, where_text: str, scal
             with Image.open(path) as probe:
                 kind, (width, height) = probe.format, probe.size
         except Exception:   # Pillow's words name no card
-            raise PnpError(f"{where_text}: icon '{path.name}' is not a PNG pnp can read") from None
+            raise icon_problem(path, "is not a PNG pnp can read", where_text) from None
         if kind != "PNG" or width * height > MAX_IMAGE_PIXELS:
-            raise PnpError(f"{where_text}: icon '{path.name}' is not a PNG pnp can place "
-                           f"({kind}, {width}x{height} pixels)")
+            raise icon_problem(path, f"is not a PNG pnp can place ({kind}, {width}x{height} pixels)", where_text)
         return Icon(str(path), width / height, colour_hex, scale)
     from pnp.layout import icon_art
     aspect = icon_art.aspect_of(path)   # kept by the last build: no SVG machinery loaded
@@ -153,11 +152,17 @@ def parsed_svg(path: Path, where_text: str) -> Drawing:
     try:
         stat = path.stat()
     except OSError:
-        raise PnpError(f"{where_text}: cannot read icon '{path.name}'") from None
+        raise icon_problem(path, "cannot be read", where_text) from None
     drawing, problem, _ = _parsed(path, stat.st_mtime_ns, stat.st_size)
     if drawing is None:
-        raise PnpError(f"{where_text}: icon '{path.name}' {problem}")
+        raise icon_problem(path, problem, where_text)
     return drawing
+
+
+def icon_problem(path: Path, problem: str, where_text: str) -> PnpError:
+    """What is wrong with an icon's file, told at the file (the thing to fix), then where it
+    is used."""
+    return PnpError(f"this icon {problem}; it is used at {where_text}", file=display_path(path))
 
 
 def self_contained(path: Path) -> bool:

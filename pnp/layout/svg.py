@@ -58,7 +58,7 @@ def load_drawing(path: Path, folder: Path, fail: Fail, faces: Faces | None = Non
     `fail(message)`. References must lie inside `folder`, the game's folder. `seen` gets the
     SVG files it names (and its own)."""
     source = str(path)
-    root = parse(path, fail)
+    root, damage = parsed(path, fail)
     seen = set() if seen is None else seen
     seen.add(source)
     check_references(root, path, folder, fail, seen=seen)
@@ -70,11 +70,11 @@ def load_drawing(path: Path, folder: Path, fail: Fail, faces: Faces | None = Non
     try:
         drawing: Drawing = renderer(source, folder).render(root)
     except Exception:   # svglib and reportlab raise many kinds for drawings they can't make
-        raise fail("is not an SVG pnp can read: damaged, or not SVG") from None
+        raise fail("is not an SVG pnp can read: damaged, or not SVG" + damage) from None
     finally:
         _faces.reset(token)
         logger.setLevel(previous)
-    check_numbers(drawing, fail)
+    check_numbers(drawing, lambda message: fail(message + damage))
     return drawing
 
 
@@ -90,6 +90,12 @@ def renderer(source: str, folder: Path) -> SvgRenderer:
 
 def parse(path: Path, fail: Fail) -> XmlElement:
     """The file's root element, read with no entities, no DTD and no network."""
+    return parsed(path, fail)[0]
+
+
+def parsed(path: Path, fail: Fail) -> tuple[XmlElement, str]:
+    """The file's root element and, when the XML was damaged and read as far as it goes,
+    where the damage is (" (line 3: ...)"), for a message about the drawing."""
     from lxml import etree
     try:
         size = path.stat().st_size
@@ -103,9 +109,11 @@ def parse(path: Path, fail: Fail) -> XmlElement:
         root = etree.fromstring(path.read_bytes(), parser)
     except (etree.XMLSyntaxError, ValueError, OSError):
         root = None
+    first = next(iter(parser.error_log), None)   # the XML parser's own words: where it broke
+    damage = f" (line {first.line}: {first.message})" if first is not None else ""
     if root is None or not isinstance(root.tag, str):
-        raise fail("is not an SVG pnp can read: damaged, or not SVG")
-    return root
+        raise fail("is not an SVG pnp can read: damaged, or not SVG" + damage)
+    return root, damage
 
 
 def check_references(root: XmlElement, path: Path, folder: Path, fail: Fail, seen: set[str]) -> None:
@@ -205,7 +213,7 @@ def check_picture(data: bytes, fail: Fail, shown: str) -> None:
 def check_numbers(drawing: Drawing, fail: Fail) -> None:
     """Every number of the drawing finite and, with the scaling above it, printable."""
     if not drawing.width or not drawing.height:
-        raise fail("is not an SVG pnp can read (no drawing, or no size)")
+        raise fail("is not an SVG pnp can read: no drawing, or no size")
     if not all(isinstance(v, (int, float)) and math.isfinite(v) and 1e-3 <= v <= MAX_NUMBER
                for v in (drawing.width, drawing.height)):
         raise fail(f"has a size of {drawing.width} x {drawing.height}, which pnp cannot place")
