@@ -150,3 +150,32 @@ def test_every_bad_card_in_a_data_file_is_told_at_once(mini):
     result = run("validate", "--game", "mini", root=mini)
     assert result.exit_code == 1
     assert "cards.yaml:9:" in result.stderr and "cards.yaml:13:" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("text, told", [
+    ("Has 5 power when it attacks.", True),             # the card's own value, written wrong
+    ("Has 3 power when it attacks.", False),            # written right
+    ("Each knight beside it gains 1 power.", False),    # a change, not the card's power
+    ("Loses 2 power at night.", False),
+])
+def test_a_card_text_that_misstates_its_own_value_is_told_at_its_line(mini, text, told):
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("text: Moves in an L.", f"text: {text}"))
+    result = run("validate", "--game", "mini", root=mini)
+    assert (result.exit_code == 1) == told, result.stderr
+    if told:
+        assert re.search(r"error: \S*cards\.yaml:11: cards\[1\]: card 'Knight': its text says '.*' \(5\), "
+                         r"but its power is 3; write \{power\} to print the card's own value", result.stderr), result.stderr
+
+
+def test_a_sheet_card_that_misstates_its_own_value_is_told_at_its_row(tmp_path):
+    source = tmp_path / "crew.csv"
+    source.write_text('name,power,count,text\nAda,3,1,"Has 5 power, and each ally gains 1 power."\n')
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
+    result = run("validate", "--game", "crew", root=project)
+    assert result.exit_code == 1
+    lines = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(lines) == 1 and lines[0].startswith("error: crew.csv, row 2: card 'Ada': its text says ") \
+        and "(5), but its power is 3" in lines[0], lines

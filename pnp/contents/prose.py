@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from pnp.config.typed import Where
 from pnp.contents.stated import Fact, Facts, facts_of, parts_of
+from pnp.errors import PnpError
 from pnp.paths import safe_path
 from pnp.yaml_source import YamlList, YamlMap, display_path, load_yaml
 
@@ -339,6 +340,11 @@ def excerpt(text: str, each: Said) -> str:
 
 
 WORD_AFTER = re.compile(r"[\s\-–]*((?:more|extra|additional|further)\s+)?([^\W\d_]+)")   # a number's unit
+# "gains 1 power", "loses 2 yards", "by 3": a number that changes a value, not the card's own
+CHANGE_BEFORE = re.compile(r"(?<![^\W\d_])(?:gain|lose|add|give|get|take|move|draw|pay|spend|deal|heal|raise|lower|"
+                           r"reduce|increase|cost|gains|loses|lost|adds|added|gives|gave|gets|got|takes|took|moves|"
+                           r"draws|pays|spends|deals|heals|raises|lowers|reduces|increases|costs|by|plus|minus)"
+                           r"\s+(?:up\s+to\s+|only\s+|another\s+)?$", re.IGNORECASE)
 
 
 def card_disagrees(item: Text, text: str, each: Said) -> list[str]:
@@ -351,6 +357,8 @@ def card_disagrees(item: Text, text: str, each: Said) -> list[str]:
     word = unit.group(2).lower() if unit else ""
     # "10 more yards", "+10 yards": a bonus, which a field described as one may hold
     bonus = bool(unit and unit.group(1)) or text[max(each.start - 1, 0):each.start] == "+"
+    # "gains 1 power": a change, which only such a field may hold, never the card's power
+    change = CHANGE_BEFORE.search(text, max(each.start - 24, 0), each.start) is not None
     related = []
     for name, spec in fields.items():
         if name == "count":
@@ -363,20 +371,21 @@ def card_disagrees(item: Text, text: str, each: Said) -> list[str]:
         if not word:
             continue   # no word after the number: it names no field
         names = {name.lower(), getattr(spec, "title", "").lower()}
-        if word in names or word.rstrip("s") in {n.rstrip("s") for n in names if n} \
-                or (bonus and word in getattr(spec, "description", "").lower().split()):
+        named = word in names or word.rstrip("s") in {n.rstrip("s") for n in names if n}
+        if (named and not change) or ((bonus or change) and word in getattr(spec, "description", "").lower().split()):
             value = quantity(card.get(name))
             if value is not None:
                 related.append((name, value))
     if not related or any(each.quantity.agrees(value) for _, value in related):
         return []
     name, value = related[0]
-    line = line_of(item, text, each)
+    told = (f"card '{card.label}': its text says '{excerpt(item.text, each)}' ({each.text}), but its {name} "
+            f"is {card.get(name)}; write {{{name}}} to print the card's own value")
     where = card.where
-    place = f"{where.file}:{line}: {where.field}: " if where is not None else ""
-    return [f"{place}card '{card.label}': its text says '{excerpt(item.text, each)}' "
-            f"({each.text}), but its {name} is {card.get(name)}; write {{{name}}} to print the "
-            f"card's own value"]
+    if where is None:
+        return [told]
+    # at the card's line, or its sheet row (which has none)
+    return [str(PnpError(told, file=where.file, line=line_of(item, text, each), field=where.field))]
 
 
 # --- what is printed --------------------------------------------------------------------------
