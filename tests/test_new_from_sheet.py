@@ -57,3 +57,28 @@ def test_a_sheet_pnp_cannot_start_from_is_one_clear_error(tmp_path, name, conten
     result = run("new", "crew", "--data", str(source), root=tmp_path)
     assert result.exit_code == 1 and message in result.stderr, result.stderr
     assert not (tmp_path / "card_data/crew").exists()
+
+
+def test_a_long_text_column_gets_room_for_its_lines_at_full_size(tmp_path):
+    """A sentence column is given the lines it needs at 10 pt, below the short columns, where
+    a box for one line shrank it to the 5 pt floor."""
+    import yaml
+    sentence = ("Leads from the front. When Ada attacks, every crew card beside her gains 1 power "
+                "until the end of the round, and you may draw a card.")
+    source = tmp_path / "crew.csv"
+    source.write_text(f'name,power,speed,role,count,text\nAda,3,1.5,captain,1,"{sentence}"\nBo,1,2,crew,1,Sees far.\n')
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
+    boxes = [e for e in yaml.safe_load((project / "layouts/crew/card.yaml").read_text())["elements"]
+             if e.get("kind") == "text" and "**" in e["text"]]
+    mm = [(float(e["y"][:-2]), float(e["h"][:-2])) for e in boxes]
+    assert all(top + height <= following + 1e-6 for (top, height), (following, _) in zip(mm, mm[1:]))   # no overlap
+    assert mm[-1][0] + mm[-1][1] <= 84.0 + 1e-6   # above the panel's bottom edge
+    built = run("build", "--game", "crew", "--out", str(tmp_path / "out"), root=project)
+    assert built.exit_code == 0 and "does not fit" not in built.stderr, built.stderr
+    sizes = {}
+    page = pdf(tmp_path / "out/crew/cards-letter.pdf").pages[0]
+    page.extract_text(visitor_text=lambda text, cm, tm, font, size: sizes.update(
+        {word: size * tm[3] for word in text.split()}))
+    assert sizes.get("Leads", 0) >= 9.5, sizes.get("Leads")   # set at 10 pt, not shrunk to fit

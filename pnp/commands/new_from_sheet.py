@@ -4,6 +4,7 @@ has, with the fields typed from its columns and a front that shows every column.
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from pathlib import Path
 
@@ -38,7 +39,7 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
         game_dir / data.name: None,   # copied as it is
         fields_file(game_dir / data.name): fields_yaml,
         game_dir / "rules.md": RULES.format(columns=", ".join(shown[:4]) or "none"),
-        layout_dir / "card.yaml": front_layout(title, label, shown, skipped),
+        layout_dir / "card.yaml": front_layout(title, label, shown, skipped, longest_values(columns, rows[1:])),
         layout_dir / "back.yaml": back_text,
         game_dir / "game.yaml": game_text.replace("data: cards.yaml", f"data: {json.dumps(data.name)}")
         .replace("columns: [name, power, count, text], headings: [Card, Power, Copies, Effect]",
@@ -56,9 +57,33 @@ def write_sheet_game(files: dict[Path, str | None], data: Path) -> None:
             path.write_text(text, encoding="utf-8")
 
 
-def front_layout(title: str, label: str | None, shown: list[str], skipped: list[str]) -> str:
-    """The label as the card's title, then one line per other column, `column: value`."""
-    step = min(7.0, (BOTTOM - TOP) / max(len(shown), 1))
+def longest_values(columns: list[str], body: list[tuple[int, list[object]]]) -> dict[str, int]:
+    """Each column's longest value, in characters."""
+    return {name: max((len(str(cells[col])) for _, cells in body if col < len(cells) and cells[col] is not None),
+                      default=0)
+            for col, name in enumerate(columns)}
+
+
+CHARACTERS_A_LINE = 28    # of 10 pt text across the 49.5 mm box, on average
+LINE_MM = 4.25            # 10 pt text's line, leading included
+PADDING_MM = 2.75         # round a box's lines: one line gets 7 mm
+
+
+def box_heights(shown: list[str], longest: dict[str, int]) -> list[float]:
+    """Each column's box, tall enough for its longest value's lines at 10 pt (a sentence gets
+    several, a number one), all of them shrunk alike to fit the card."""
+    wanted = [math.ceil((len(name) + 2 + longest.get(name, 0)) / CHARACTERS_A_LINE) * LINE_MM + PADDING_MM
+              for name in shown]
+    room = BOTTOM - TOP
+    scale = min(1.0, room / sum(wanted)) if wanted else 1.0
+    return [height * scale for height in wanted]
+
+
+def front_layout(title: str, label: str | None, shown: list[str], skipped: list[str],
+                 longest: dict[str, int] | None = None) -> str:
+    """The label as the card's title, then a box for each other column, `column: value`, as
+    tall as that column's values need."""
+    heights = box_heights(shown, longest or {})
     lines = [f"description: {json.dumps(f'The front of a {title} card: every column of the sheet, to restyle.')}",
              "extends: base/card", BASE_NOTE, "elements:"]
     if skipped:
@@ -67,10 +92,12 @@ def front_layout(title: str, label: str | None, shown: list[str], skipped: list[
         lines += ["  - kind: text", f'    text: "{{{label}}}"', "    font: display", "    size: 18",
                   "    min_size: 9", "    colour: \"#1b1b1b\"", "    align: center", "    valign: middle",
                   "    x: 6mm", "    y: 5mm", "    w: 51.5mm", "    h: 11mm"]
-    for index, name in enumerate(shown):
-        lines += ["  - kind: text", f'    text: "**{name}:** {{{name}}}"', f"    size: {min(10, round(step * 2.2, 1))}",
-                  "    min_size: 5", "    x: 7mm", f"    y: {TOP + index * step:.2f}mm", "    w: 49.5mm",
-                  f"    h: {step:.2f}mm", "    valign: middle"]
+    top = TOP
+    for name, height in zip(shown, heights):
+        lines += ["  - kind: text", f'    text: "**{name}:** {{{name}}}"', f"    size: {min(10, round(height * 2.2, 1))}",
+                  "    min_size: 5", "    x: 7mm", f"    y: {top:.2f}mm", "    w: 49.5mm",
+                  f"    h: {height:.2f}mm", "    valign: " + ("middle" if height < 2 * LINE_MM else "top")]
+        top += height
     return "\n".join(lines) + "\n"
 
 
