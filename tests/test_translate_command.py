@@ -17,8 +17,9 @@ def filled(path):
     data["labels"] = {source: text or f"FR {source}" for source, text in data["labels"].items()}
     for cards in data["cards"].values():
         for fields in cards.values():
-            for entry in fields.values():
-                entry["text"] = entry["text"] or f"FR {entry['source']}"
+            for value in fields.values():
+                for entry in value if isinstance(value, list) else [value]:   # a list: one per text
+                    entry["text"] = entry["text"] or f"FR {entry['source']}"
     for entry in data["rules"].values():
         entry["text"] = entry["text"] or "## Règles\n\n{{contents}}\n\nOn joue :lantern:.\n"
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
@@ -168,3 +169,47 @@ def test_a_translated_layout_choosing_value_is_not_used_and_named(tmp_path):
     result = run("validate", "--game", "babel", root=root)
     assert result.exit_code == 1
     assert "de.yaml:" in result.stderr and "'kind' chooses a layout" in result.stderr
+
+
+def test_cards_that_share_a_name_get_a_translation_for_each_text_they_print(tmp_path):
+    """Two cards named Pilgrim with different texts: `pnp translate` lists one entry for each
+    text, told apart by its source; each card prints its own translation, and validate names
+    a text left out, at its card, and an entry no card prints any more."""
+    root = babel_root(tmp_path / "root")
+    for other in (root / "card_data/babel/lang").iterdir():   # French alone
+        other.unlink()
+    cards = root / "card_data/babel/cards.yaml"
+    cards.write_text(cards.read_text().replace("  - name: Pilgrim\n    count: 4\n", "  - name: Pilgrim\n    count: 3\n")
+                     + "  - name: Pilgrim\n    count: 1\n    text: Walk two roads.\n")
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    path = root / "card_data/babel/lang/fr.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    pilgrim = data["cards"]["cards.yaml"]["Pilgrim"]
+    assert pilgrim["name"] == {"source": "Pilgrim", "text": ""}   # one text: one entry, as before
+    assert pilgrim["text"] == [{"source": "*Quick*: take :coin:, then ***pay*** :lantern@1.5: to move.", "text": ""},
+                               {"source": "Walk two roads.", "text": ""}]
+    filled(path)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["cards"]["cards.yaml"]["Pilgrim"]["text"] = [
+        {"source": "*Quick*: take :coin:, then ***pay*** :lantern@1.5: to move.", "text": "*Vite* : prends :coin:."},
+        {"source": "Walk two roads.", "text": "Marche sur deux routes."}]
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    checked = run("validate", "--game", "babel", root=root)
+    assert checked.exit_code == 0, checked.stderr
+    out = tmp_path / "out"
+    assert run("build", "--game", "babel", "--lang", "fr", "--out", str(out), "--quiet", root=root).exit_code == 0
+    text = " ".join(" ".join(page.extract_text() for page in pdf(out / "babel/cards-a4-fr.pdf").pages).split())
+    assert text.count("Marche sur deux routes.") == 1 and text.count("prends") == 3   # 1 and 3 copies
+    # the second card's text changes: its entry is out of date and the new text has none
+    cards.write_text(cards.read_text().replace("text: Walk two roads.", "text: Walk three roads."))
+    told = run("validate", "--game", "babel", root=root).stderr
+    assert "card 'Pilgrim' prints 'Walk three roads.', which has no translation into fr" in told, told
+    assert "cards.yaml:" in told and "out of date: no card 'Pilgrim' prints this source text any more" in told
+    # pnp translate adds the new text's entry and keeps the old words at the end, marked
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    written = path.read_text(encoding="utf-8")
+    listed = yaml.safe_load(written)["cards"]["cards.yaml"]["Pilgrim"]["text"]
+    assert [entry["source"] for entry in listed] == [
+        "*Quick*: take :coin:, then ***pay*** :lantern@1.5: to move.", "Walk three roads.", "Walk two roads."]
+    assert listed[1]["text"] == "" and listed[2]["text"] == "Marche sur deux routes."
+    assert "no card prints this source now" in written

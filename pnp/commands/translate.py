@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 from pnp.errors import PnpError
 from pnp.lang import CODE, lang_file
-from pnp.lang.file import Translation, data_file_name, data_files, has_words, load_translation, rules_hash
+from pnp.lang.file import (Entries, Translation, data_file_name, data_files, entry_for, load_translation,
+                           rules_hash, same_text, values_of)
 from pnp.lang.needs import kept_by_file
 from pnp.project import Project
 from pnp.options import PrintOptions
@@ -92,19 +93,14 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
     for file_name, data in data_files(game, decks).items():
         names = kept.get(file_name, frozenset())
         file_lines: list[str] = []
-        for label, card in data["cards"].items():
+        for label, cards in data["cards"].items():
             entries = []
             for name, spec in data["fields"].items():
-                value = card.get(name)
-                if spec.type != "text" or not isinstance(value, str) or not has_words(value) or name in names:
-                    continue
-                found = have.cards.get(file_name, {}).get(label, {}).get(name)
-                # a translation kept with the source it was made from (validate names it if
-                # that is out of date); one not yet written shows today's source
-                source, text = (found[0].source, found[0].text) if found is not None and found[0].text else (value, "")
-                entries.append(f"      {name}: {{source: {quoted(source)}, text: {quoted(text)}}}")
+                values = values_of(cards, name) if spec.type == "text" and name not in names else []
+                if values:
+                    entries += field_lines(name, values, have.cards.get(file_name, {}).get(label, {}).get(name, []))
             if entries:
-                card_where = getattr(card, "where", None)
+                card_where = getattr(cards[0], "where", None)
                 if card_where is not None:
                     file_lines.append(f"    # {card_where.place}")
                 file_lines.append(f"    {quoted(label)}:")
@@ -130,6 +126,33 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
         else:
             lines.append(f"    text: {quoted(body)}")
     return "\n".join(lines) + "\n"
+
+
+def field_lines(name: str, values: list[str], have: Entries) -> list[str]:
+    """A card field's entry: {source, text} for the one text the cards of that name print, a
+    list of them, one for each, where they print several. A translation is kept with the
+    source it was made from (validate names it if that is out of date); one not yet written
+    shows today's source; one that no card's text matches any more is kept at the list's end,
+    so no translated words are lost."""
+    def entry(source: str, text: str) -> str:
+        return f"{{source: {quoted(source)}, text: {quoted(text)}}}"
+    if len(values) == 1 and len(have) <= 1:
+        found = entry_for(have, values[0])
+        source, text = (found[0].source, found[0].text) if found is not None and found[0].text else (values[0], "")
+        return [f"      {name}: {entry(source, text)}"]
+    lines = [f"      {name}:   # the cards of this name print {len(values)} different texts: one entry each"
+             if len(values) > 1 else f"      {name}:"]
+    used = set()
+    for value in values:
+        index = next((i for i, (old, _) in enumerate(have) if same_text(old.source, value)), None)
+        text = "" if index is None else have[index][0].text
+        used.add(index)
+        lines.append(f"        - {entry(value, text)}")
+    for index, (old, _) in enumerate(have):
+        if index not in used and old.text.strip():
+            lines.append(f"        - {entry(old.source, old.text)}   # no card prints this source now: "
+                         f"move its words to the new entry, then remove it")
+    return lines
 
 
 def rule_sheets(game: Game) -> dict[str, Component]:

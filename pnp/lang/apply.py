@@ -10,10 +10,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pnp.config.deck import Card, Deck
-from pnp.lang.file import Translation, data_file_name, load_translation
+from pnp.lang.file import Entries, Translation, data_file_name, entry_for, load_translation
 from pnp.config.game import Game
-from pnp.config.typed import Where
-from pnp.lang.file import CardText
 
 if TYPE_CHECKING:
     from pnp.contents.stated import Facts
@@ -42,7 +40,7 @@ def translated_context(ctx: Any, translation: Translation) -> Any:
     return result
 
 
-def translated_deck(deck: Deck, by_card: dict[str, dict[str, tuple[CardText, Where]]],
+def translated_deck(deck: Deck, by_card: dict[str, dict[str, Entries]],
                     kept: frozenset[str] = frozenset(), facts: Facts | None = None) -> Deck:
     """The deck with its card strings translated; `kept` fields (they choose a layout, name a
     picture or are tested by a when:, pnp.lang.needs) keep their values in every language;
@@ -51,9 +49,11 @@ def translated_deck(deck: Deck, by_card: dict[str, dict[str, tuple[CardText, Whe
     for card in deck.cards:
         entries = by_card.get(card.label, {})
         changed = Card(card)
-        for name, (entry, _) in entries.items():
-            if isinstance(card.get(name), str) and entry.text.strip() and name not in kept:   # empty: not yet
-                changed[name] = entry.text.strip()
+        for name, listed in entries.items():
+            value = card.get(name)
+            found = entry_for(listed, value) if isinstance(value, str) and name not in kept else None
+            if found is not None and found[0].text.strip():   # empty: not yet
+                changed[name] = found[0].text.strip()
         changed.label, changed.where = card.label, card.where
         if facts is not None and entries:   # the translation's own {field} and {fact:NAME} holes
             from pnp.contents.stated import fill_card_text

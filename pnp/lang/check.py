@@ -7,52 +7,91 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pnp.config.deck import Deck
+from pnp.config.deck import Card, Deck
 from pnp.config.game import Game
 from pnp.config.typed import Where
 
-from pnp.lang.file import Translation, data_file_name, data_files, has_words, same_text
+from pnp.lang.file import Entries, Translation, data_file_name, data_files, same_text, values_of
 from pnp.lang.needs import kept_by_file
 
 
 def card_problems(game: Game, decks: dict[str, Deck], translation: Translation) -> list[str]:
     problems = []
-    into = f"into {translation.called}"
     kept = kept_by_file(Path(game.folder).parent.parent, game, decks, lambda deck: data_file_name(game, deck))
     for file_name, data in data_files(game, decks).items():
         translated = translation.cards.get(file_name, {})
         names = kept.get(file_name, frozenset())
         for label, by_field in translated.items():
             for name in sorted(set(by_field) & names):
-                problems.append(str(by_field[name][1].error(
+                problems.append(str(by_field[name][0][1].error(
                     f"'{name}' chooses a layout, names a picture or is tested by a when:, so it keeps its "
                     f"value in every language; this translation is not used", hint="remove the entry")))
-        for label, card in data["cards"].items():
+        for label, cards in data["cards"].items():
             for name, spec in data["fields"].items():
-                value = card.get(name)
-                if spec.type != "text" or not isinstance(value, str) or not has_words(value) or name in names:
+                if spec.type != "text" or name in names:
                     continue
-                found = translated.get(label, {}).get(name)
-                if found is None:
-                    # a YAML card's field is cards[3].name; a sheet's row has no keys: row 3 (name)
-                    card_at = card.where or Where(file_name, None, label)   # a card read from a file has its place
-                    field = f"{card_at.field}.{name}" if card_at.line is not None else \
-                        f"{card_at.field} ({name})"
-                    at = Where(card_at.file, card_at.line, field)
-                    problems.append(str(at.error(
-                        f"card '{label}' has no translation {into}",
-                        hint=f"add to {translation.path} under cards: {file_name}: {label}: {name}: "
-                             f"{{source: ..., text: ...}}")))
-                elif not found[0].text.strip():
-                    problems.append(str(found[1].error(f"card '{label}', {name}: not translated {into} yet; "
-                                                       f"write its text (the source: {short(value)!r})")))
-                elif not same_text(found[0].source, value):
-                    entry, _ = found
-                    problems.append(str(entry.where_is("source").error(
-                        f"out of date: the source text of card '{label}' changed since this "
-                        f"translation; it now reads {short(value)!r}",
-                        hint="translate the new text, then copy it into source")))
+                values = values_of(cards, name)
+                if values:
+                    problems += field_problems(translation, file_name, label, name, cards, values,
+                                               translated.get(label, {}).get(name, []))
     return problems
+
+
+def field_problems(translation: Translation, file_name: str, label: str, name: str, cards: list[Card],
+                   values: list[str], entries: Entries) -> list[str]:
+    """What one field of the cards of one name lacks: a translation of each text they print
+    (`values`), up to date; and entries that no card's text matches any more."""
+    into = f"into {translation.called}"
+    if not entries:
+        return [str(field_at(cards[0], file_name, label, name).error(
+            f"card '{label}' has no translation {into}",
+            hint=f"add to {translation.path} under cards: {file_name}: {label}: {name}: "
+                 f"{{source: ..., text: ...}}" + ("" if len(values) == 1 else
+                                                    f", one for each of its {len(values)} texts")))]
+    problems = []
+    if len(values) == 1 and len(entries) == 1:   # the usual case: one text, one translation
+        (entry, at), value = entries[0], values[0]
+        if not entry.text.strip():
+            problems.append(str(at.error(f"card '{label}', {name}: not translated {into} yet; "
+                                         f"write its text (the source: {short(value)!r})")))
+        elif not same_text(entry.source, value):
+            problems.append(str(entry.where_is("source").error(
+                f"out of date: the source text of card '{label}' changed since this "
+                f"translation; it now reads {short(value)!r}",
+                hint="translate the new text, then copy it into source")))
+        return problems
+    # cards of one name printing different texts: one entry for each, told apart by its source
+    matched = set()
+    for value in values:
+        found = next((i for i, (entry, _) in enumerate(entries) if same_text(entry.source, value)), None)
+        if found is None:
+            card = next(card for card in cards if same_text(str(card.get(name)), value))
+            problems.append(str(field_at(card, file_name, label, name).error(
+                f"card '{label}' prints {short(value)!r}, which has no translation {into}: the "
+                f"{len(cards)} cards of that name print {len(values)} different texts in '{name}', each "
+                f"translated on its own",
+                hint=f"list them in {translation.path} under cards: {file_name}: {label}: {name}: "
+                     f"- {{source: ..., text: ...}} (pnp translate writes the list)")))
+            continue
+        matched.add(found)
+        entry, at = entries[found]
+        if not entry.text.strip():
+            problems.append(str(at.error(f"card '{label}', {name}: {short(value)!r} is not translated "
+                                         f"{into} yet; write its text")))
+    for index, (entry, at) in enumerate(entries):
+        if index not in matched:
+            problems.append(str(entry.where_is("source").error(
+                f"out of date: no card '{label}' prints this source text any more",
+                hint="translate the card's new text in its own entry, then remove this one")))
+    return problems
+
+
+def field_at(card: Card, file_name: str, label: str, name: str) -> Where:
+    """Where a card's field is written: a YAML card's is cards[3].name; a sheet's row has no
+    keys: row 3 (name)."""
+    card_at = card.where or Where(file_name, None, label)
+    field = f"{card_at.field}.{name}" if card_at.line is not None else f"{card_at.field} ({name})"
+    return Where(card_at.file, card_at.line, field)
 
 
 def rules_problems(translation: Translation) -> list[str]:

@@ -8,6 +8,10 @@ game, so every mistake in it is one sentence naming the file, line and field.
       cards.yaml:
         Coach:
           name: {source: Coach, text: Trainer}
+        Dive:                          # cards that share a name but print different texts:
+          run:                         # one entry for each, told apart by its source
+            - {source: Loss of 2, text: 2 Yards Verlust}
+            - {source: No gain, text: Kein Raumgewinn}
     rules:                             # by rule sheet file
       rules.md:
         translates: 3f2a1b0c9d8e       # the rule sheet it translates (pnp validate prints it)
@@ -35,8 +39,10 @@ from pnp.lang import lang_file
 from pnp.layout.binding import Binding
 from pnp.yaml_source import YamlMap, display_path, load_yaml
 
-# file -> card label -> field -> (the translation, where it is written)
-CardsByFile = dict[str, dict[str, dict[str, tuple["CardText", Where]]]]
+# file -> card label -> field -> each translation (one, or one per source text the cards of
+# that name print) and where it is written
+Entries = list[tuple["CardText", Where]]
+CardsByFile = dict[str, dict[str, dict[str, Entries]]]
 
 
 class RuleSheet(Protocol):
@@ -65,14 +71,25 @@ class RulesText(Loaded):
 class LangSpec(Loaded):
     language: str = ""
     labels: dict[str, str] = field(default_factory=dict)
-    # by data file, then card (its name as written: a number unquoted names a card too), then field
-    cards: dict[str, dict[str | int, dict[str, CardText]]] = field(default_factory=dict)
+    # by data file, then card (its name as written: a number unquoted names a card too), then
+    # field: one text, or a list of them where cards of that name print different texts
+    cards: dict[str, dict[str | int, dict[str, CardText | list[CardText]]]] = field(default_factory=dict)
     rules: dict[str, RulesText] = field(default_factory=dict)
 
 
 def same_text(a: str, b: str) -> bool:
     """Equal but for line breaks and spacing: reflowing a paragraph changes no meaning."""
     return a.split() == b.split()
+
+
+def entry_for(entries: Entries, value: str) -> tuple[CardText, Where] | None:
+    """The translation of a card's text: the entry made from that very source; else the one
+    entry there is (its source changed since: validate says so, the build still uses it);
+    else none (cards of one name print several texts and this one has no entry yet)."""
+    for entry in entries:
+        if same_text(entry[0].source, value):
+            return entry
+    return entries[0] if len(entries) == 1 else None
 
 
 def rules_hash(text: str) -> str:
@@ -190,18 +207,34 @@ def load_translation(game: Game, decks: dict[str, Deck], code: str) -> Translati
 
 class DataFile(TypedDict):
     fields: dict[str, FieldSpec]
-    cards: dict[str, Card]   # by label
+    cards: dict[str, list[Card]]   # by label: the cards of that name, in the file's order
 
 
 def data_files(game: Game, decks: dict[str, Deck]) -> dict[str, DataFile]:
     """Each data file the game's decks read, by its name in the game folder: its fields and
-    its cards by label."""
+    its cards by label (each card once, though two decks pick it)."""
     files: dict[str, DataFile] = {}
+    seen: set[object] = set()
     for deck in decks.values():
-        entry = files.setdefault(data_file_name(game, deck), {"fields": deck.fields, "cards": {}})
+        name = data_file_name(game, deck)
+        entry = files.setdefault(name, {"fields": deck.fields, "cards": {}})
         for card in deck.cards:
-            entry["cards"].setdefault(card.label, card)
+            where = card.where
+            key = (name, where.line, where.field) if where is not None else id(card)
+            if key not in seen:
+                seen.add(key)
+                entry["cards"].setdefault(card.label, []).append(card)
     return files
+
+
+def values_of(cards: list[Card], name: str) -> list[str]:
+    """The different texts the cards of one name print in a field, in the file's order."""
+    values: list[str] = []
+    for card in cards:
+        value = card.get(name)
+        if isinstance(value, str) and has_words(value) and not any(same_text(value, v) for v in values):
+            values.append(value)
+    return values
 
 
 def data_file_name(game: Game, deck: Deck) -> str:
@@ -210,7 +243,7 @@ def data_file_name(game: Game, deck: Deck) -> str:
     return path.relative_to(game.folder).as_posix() if path.is_relative_to(game.folder) else path.name
 
 
-def read_cards(node: YamlMap, where: Where, typed: dict[str, dict[str | int, dict[str, CardText]]],
+def read_cards(node: YamlMap, where: Where, typed: dict[str, dict[str | int, dict[str, CardText | list[CardText]]]],
                files: dict[str, DataFile]) -> CardsByFile:
     """The cards' texts (`typed`: each checked as it loaded), every name in them checked
     against the game's data files, their cards and text fields, at its line in `node`."""
@@ -236,7 +269,12 @@ def read_cards(node: YamlMap, where: Where, typed: dict[str, dict[str | int, dic
                                          or f"the cards' fields: {known(data['fields'])}")
                 if spec.type != "text":
                     raise field_at.error(f"'{name}' is a {spec.type} field; only text fields are translated")
-                cards.setdefault(file_name, {}).setdefault(label, {})[name] = (entry, field_at)   # "": not yet
+                if isinstance(entry, list):   # one for each text the cards of this name print
+                    listed = by_file[file_name][written][name]
+                    found = [(item, field_at.item(listed, index)) for index, item in enumerate(entry)]
+                else:
+                    found = [(entry, field_at)]
+                cards.setdefault(file_name, {}).setdefault(label, {})[name] = found   # text "": not yet
     return cards
 
 

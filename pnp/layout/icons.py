@@ -155,7 +155,7 @@ def parsed_svg(path: Path, where_text: str) -> Drawing:
         raise icon_problem(path, "cannot be read", where_text) from None
     drawing, problem, _ = _parsed(path, stat.st_mtime_ns, stat.st_size)
     if drawing is None:
-        raise icon_problem(path, problem, where_text)
+        raise icon_problem(path, problem or "cannot be drawn", where_text)
     return drawing
 
 
