@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from PIL import Image
 
 from conftest import pdf, run
@@ -139,17 +140,29 @@ def test_svg_icons_keep_no_pictures_in_a_temporary_folder(mini, tmp_path, monkey
     assert icons_on(pdf(tmp_path / "out/mini/cards-a4.pdf").pages[0])   # drawn, as vectors
 
 
-def test_a_damaged_icon_is_told_at_its_own_file_with_the_xml_line_then_where_it_is_used(mini, tmp_path):
+@pytest.mark.parametrize("damaged, line", [
+    ('<svg xmlns="http://www.w3.org/2000/svg">\n<circle r="3', 2),                        # cut off in a tag
+    ('<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24">\n<circle r="9"/>\n', 3),   # no </svg>
+    ('<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24">\n<circle cx="12" <bad r="9"/></svg>', 2),
+])
+def test_a_damaged_icon_is_told_at_its_own_file_with_the_xml_line_then_where_it_is_used(mini, tmp_path, damaged, line):
+    """Read as far as it goes, a damaged file drew part of its art (a coin without its
+    circle) and the build said nothing."""
     with_icons(mini, "Gain 2 :coin: now")
-    (mini / "card_data/mini/icons/coin.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg">\n<circle r="3')
+    (mini / "card_data/mini/icons/coin.svg").write_text(damaged)
     built = run("build", "--game", "mini", "--out", str(tmp_path), root=mini)
     checked = run("validate", "--game", "mini", root=mini)
     for result in (built, checked):
         assert result.exit_code == 1 and "Traceback" not in result.stderr
-        line = result.stderr.strip().splitlines()[0]
+        told = result.stderr.strip().splitlines()[0]
         assert re.fullmatch(r"error: \S*card_data/mini/icons/coin\.svg: this icon is not an SVG pnp can read: "
-                            r"no drawing, or no size \(line 2: .+\); it is used at \S*layouts/mini/card\.yaml:\d+",
-                            line), line
+                            rf"damaged, or not SVG \(line {line}: .+\); it is used at \S*layouts/mini/card\.yaml:\d+",
+                            told), told
+    assert not (tmp_path / "mini").exists()   # nothing built
+
+
+def test_a_file_that_is_no_xml_at_all_is_told_as_an_icon_pnp_cannot_read(mini):
+    with_icons(mini, "Gain 2 :coin: now")
     (mini / "card_data/mini/icons/coin.svg").write_text("no svg here at all")
-    line = run("validate", "--game", "mini", root=mini).stderr.strip().splitlines()[0]
-    assert "coin.svg: this icon is not an SVG pnp can read: damaged, or not SVG (line 1: " in line, line
+    told = run("validate", "--game", "mini", root=mini).stderr.strip().splitlines()[0]
+    assert "coin.svg: this icon is not an SVG pnp can read: damaged, or not SVG (line 1: " in told, told

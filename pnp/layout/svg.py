@@ -58,7 +58,7 @@ def load_drawing(path: Path, folder: Path, fail: Fail, faces: Faces | None = Non
     `fail(message)`. References must lie inside `folder`, the game's folder. `seen` gets the
     SVG files it names (and its own)."""
     source = str(path)
-    root, damage = parsed(path, fail)
+    root = parse(path, fail)
     seen = set() if seen is None else seen
     seen.add(source)
     check_references(root, path, folder, fail, seen=seen)
@@ -70,11 +70,11 @@ def load_drawing(path: Path, folder: Path, fail: Fail, faces: Faces | None = Non
     try:
         drawing: Drawing = renderer(source, folder).render(root)
     except Exception:   # svglib and reportlab raise many kinds for drawings they can't make
-        raise fail("is not an SVG pnp can read: damaged, or not SVG" + damage) from None
+        raise fail("is not an SVG pnp can read: damaged, or not SVG") from None
     finally:
         _faces.reset(token)
         logger.setLevel(previous)
-    check_numbers(drawing, lambda message: fail(message + damage))
+    check_numbers(drawing, fail)
     return drawing
 
 
@@ -89,13 +89,8 @@ def renderer(source: str, folder: Path) -> SvgRenderer:
 
 
 def parse(path: Path, fail: Fail) -> XmlElement:
-    """The file's root element, read with no entities, no DTD and no network."""
-    return parsed(path, fail)[0]
-
-
-def parsed(path: Path, fail: Fail) -> tuple[XmlElement, str]:
-    """The file's root element and, when the XML was damaged and read as far as it goes,
-    where the damage is (" (line 3: ...)"), for a message about the drawing."""
+    """The file's root element, read with no entities, no DTD and no network. Damaged XML
+    is refused at its line: read as far as it goes, a cut-off file drew part of its art."""
     from lxml import etree
     try:
         size = path.stat().st_size
@@ -104,16 +99,16 @@ def parsed(path: Path, fail: Fail) -> tuple[XmlElement, str]:
     if size > MAX_SVG_BYTES:
         raise fail(f"is over {MAX_SVG_BYTES // 2**20} MB of SVG, too large to place")
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
-                             remove_comments=True, recover=True)
+                             remove_comments=True)
     try:
         root = etree.fromstring(path.read_bytes(), parser)
     except (etree.XMLSyntaxError, ValueError, OSError):
         root = None
-    first = next(iter(parser.error_log), None)   # the XML parser's own words: where it broke
-    damage = f" (line {first.line}: {first.message})" if first is not None else ""
     if root is None or not isinstance(root.tag, str):
-        raise fail("is not an SVG pnp can read: damaged, or not SVG" + damage)
-    return root, damage
+        first = next(iter(parser.error_log.filter_from_errors()), None)   # the parser's words: where it broke
+        raise fail("is not an SVG pnp can read: damaged, or not SVG"
+                   + (f" (line {first.line}: {first.message})" if first is not None else ""))
+    return root
 
 
 def check_references(root: XmlElement, path: Path, folder: Path, fail: Fail, seen: set[str]) -> None:
