@@ -36,10 +36,12 @@ COMPARISONS = ("is", "one_of", "at_least", "at_most", "above", "below", "set")
 @dataclass(frozen=True)
 class Condition:
     """Holds for a card or not; `uses` names each card field it reads, with where it is
-    written (for a misspelt one)."""
+    written (for a misspelt one); `compared`, those whose value decides, not only whether
+    they are set (a translation may change the words of a field only tested for being set)."""
 
     uses: tuple[tuple[str, Where], ...]
     test: Callable[[CardValues], bool]
+    compared: frozenset[str] = frozenset()
 
     @property
     def fields(self) -> frozenset[str]:
@@ -51,6 +53,10 @@ class Condition:
 
 def _joined(parts: list[Condition]) -> tuple[tuple[str, Where], ...]:
     return tuple(use for part in parts for use in part.uses)
+
+
+def _compared(parts: list[Condition]) -> frozenset[str]:
+    return frozenset().union(*(part.compared for part in parts))
 
 
 def is_set(value: object) -> bool:
@@ -71,29 +77,31 @@ def parse_condition(value: object, where: Where) -> Condition:
         name = value.strip()
         if not name:
             raise where.error("when: names a field, or compares one: {field: value}")
-        return Condition(((name, where),), lambda card: is_set(card.get(name)))
+        return Condition(((name, where),), lambda card: is_set(card.get(name)))   # set or not: compares nothing
     if not isinstance(value, dict) or not value:
         raise where.error(f"when: expected a field name or a map such as {{type: captain}}, "
                           f"found {type_name(value)}")
     parts = [_part(key, value[key], where.key(value, key)) for key in value]
     if len(parts) == 1:
         return parts[0]
-    return Condition(_joined(parts), lambda card: all(p.holds(card) for p in parts))
+    return Condition(_joined(parts), lambda card: all(p.holds(card) for p in parts), _compared(parts))
 
 
 def _part(key: object, value: object, where: Where) -> Condition:
     if key == "not":
         inner = parse_condition(value, where)
-        return Condition(inner.uses, lambda card: not inner.holds(card))
+        return Condition(inner.uses, lambda card: not inner.holds(card), inner.compared)
     if key in ("any", "all"):
         if not isinstance(value, list) or not value:
             raise where.error(f"'{key}' takes a list of conditions, e.g. {key}: [{{type: a}}, {{power: {{above: 2}}}}]")
         items = [parse_condition(item, where.item(value, i) if isinstance(value, YamlList) else where)
                  for i, item in enumerate(value)]
         combine = any if key == "any" else all
-        return Condition(_joined(items), lambda card: combine(c.holds(card) for c in items))
+        return Condition(_joined(items), lambda card: combine(c.holds(card) for c in items), _compared(items))
     name = str(key)
-    return Condition(((name, where),), _comparison(name, value, where))
+    only_set = isinstance(value, dict) and set(value) == {"set"}   # {set: true}: compares nothing
+    return Condition(((name, where),), _comparison(name, value, where),
+                     frozenset() if only_set else frozenset({name}))
 
 
 def _comparison(name: str, wanted: object, where: Where) -> Callable[[CardValues], bool]:

@@ -4,6 +4,7 @@ source and line, nothing that needs none; once its texts are filled in it valida
 
 from __future__ import annotations
 
+import pytest
 import yaml
 
 from conftest import pdf, run
@@ -213,3 +214,25 @@ def test_cards_that_share_a_name_get_a_translation_for_each_text_they_print(tmp_
         "*Quick*: take :coin:, then ***pay*** :lantern@1.5: to move.", "Walk three roads.", "Walk two roads."]
     assert listed[1]["text"] == "" and listed[2]["text"] == "Marche sur deux routes."
     assert "no card prints this source now" in written
+
+
+@pytest.mark.parametrize("when, asked", [
+    ("flavour", True),                       # only whether it is set: its words are translated
+    ("{flavour: {set: true}}", True),
+    ("{flavour: Old roads.}", False),        # its value compared: it stays as it is
+    ("{not: {flavour: [Old roads.]}}", False),
+])
+def test_a_field_a_when_only_tests_for_being_set_is_translated(tmp_path, when, asked):
+    root = babel_root(tmp_path / "root")
+    layout = root / "layouts/babel/card.yaml"
+    layout.write_text(layout.read_text() + f'  - {{kind: text, text: "*{{flavour}}*", when: {when}, size: 8, '
+                                           f'x: 5mm, y: 80mm, w: 53mm, h: 5mm}}\n')
+    cards = root / "card_data/babel/cards.yaml"
+    cards.write_text(cards.read_text().replace("  text: {type: text}\n", "  text: {type: text}\n  flavour: {type: text}\n")
+                     .replace("  - name: Lamplighter\n", "  - name: Lamplighter\n    flavour: Old roads.\n"))
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    data = yaml.safe_load((root / "card_data/babel/lang/fr.yaml").read_text(encoding="utf-8"))
+    lamplighter = data["cards"]["cards.yaml"]["Lamplighter"]
+    assert ("flavour" in lamplighter) == asked, lamplighter
+    if asked:
+        assert lamplighter["flavour"] == {"source": "Old roads.", "text": ""}

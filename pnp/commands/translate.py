@@ -6,7 +6,7 @@ empty text, entries for cards the game no longer has are dropped.
 What needs a translation is found by drawing the game in the language in memory, as a build
 would (so every label a layout, the rule sheet, the tuck box or the print-all cover asks for is
 found), and by the card data: every text field with words, except values that choose a layout,
-name a picture or are tested by a `when:` (pnp.lang.needs), and text that is only icons."""
+name a picture or are compared by a `when:` (pnp.lang.needs), and text that is only icons."""
 
 from __future__ import annotations
 

@@ -43,7 +43,7 @@ def translated_context(ctx: Any, translation: Translation) -> Any:
 def translated_deck(deck: Deck, by_card: dict[str, dict[str, Entries]],
                     kept: frozenset[str] = frozenset(), facts: Facts | None = None) -> Deck:
     """The deck with its card strings translated; `kept` fields (they choose a layout, name a
-    picture or are tested by a when:, pnp.lang.needs) keep their values in every language;
+    picture or are compared by a when:, pnp.lang.needs) keep their values in every language;
     `{fact:NAME}` in a translated text is filled from `facts`."""
     cards: list[Card] = []
     for card in deck.cards:

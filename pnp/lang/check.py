@@ -24,7 +24,7 @@ def card_problems(game: Game, decks: dict[str, Deck], translation: Translation) 
         for label, by_field in translated.items():
             for name in sorted(set(by_field) & names):
                 problems.append(str(by_field[name][0][1].error(
-                    f"'{name}' chooses a layout, names a picture or is tested by a when:, so it keeps its "
+                    f"'{name}' chooses a layout, names a picture or is compared by a when:, so it keeps its "
                     f"value in every language; this translation is not used", hint="remove the entry")))
         for label, cards in data["cards"].items():
             for name, spec in data["fields"].items():

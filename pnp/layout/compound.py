@@ -319,9 +319,13 @@ class RepeatSpec(Element, kind="repeat"):
         return RepeatDrawer(self, piece)
 
 
-def condition_fields(element: Element) -> frozenset[str]:
+def condition_fields(element: Element, compared_only: bool = False) -> frozenset[str]:
+    """The fields the element's `when:` reads; with `compared_only`, those whose value it
+    compares (not only whether they are set)."""
     condition = element.condition()
-    return frozenset(condition.fields) if condition is not None else frozenset()
+    if condition is None:
+        return frozenset()
+    return condition.compared if compared_only else condition.fields
 
 
 MAX_LIST_ITEMS = 100   # `items_from` or a count from a field: counted at this for the work limit
