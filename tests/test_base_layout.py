@@ -73,3 +73,42 @@ def test_replacing_the_panel_with_an_empty_box_as_the_docs_say_removes_the_cream
     with_panel, without_panel = count_cream(tmp_path / "with"), count_cream(tmp_path / "without")
     # what cream is left is the starter emblem's own diamond
     assert with_panel > 10_000 and without_panel < with_panel / 100, (with_panel, without_panel)
+
+
+@pytest.mark.parametrize("from_sheet", [False, True])
+def test_a_long_card_name_stays_on_the_starters_panel_clear_of_its_emblem(tmp_path, from_sheet):
+    """The plain starter's title ran across the whole card: a long name went over the dark
+    border, near the cut, and under the emblem."""
+    from conftest import pdf, placements, render_png
+    name = "Wanderer of the Long Forgotten Ember Road"
+    sheet = tmp_path / "crew.csv"
+    sheet.write_text(f"name,power,text\n{name},3,Walks.\n")
+    extra = ["--data", str(sheet)] if from_sheet else []
+    assert run("new", "demo", "--title", "Demo", *extra, root=tmp_path).exit_code == 0
+    if not from_sheet:
+        cards = tmp_path / "card_data/demo/cards.yaml"
+        cards.write_text(cards.read_text().replace("name: Scout", f"name: {name}"))
+    built = run("build", "--game", "demo", "--out", str(tmp_path / "out"), root=tmp_path)
+    assert built.exit_code == 0 and "does not fit" not in built.stderr, built.stderr
+    path = tmp_path / "out/demo/cards-letter.pdf"
+    scale = 4
+    image = render_png(path, 0, scale).convert("RGB")
+    mm = 72 / 25.4 * scale
+    left, bottom, width, height = placements(pdf(path).pages[0])[0]
+    page_height = image.height / scale
+    top = (page_height - (bottom + height)) * scale   # the card's top edge, in pixels
+
+    def title_ink(x_from: float, x_to: float) -> int:
+        """Pixels of the title's colour (#1b1b1b) in the band the title sits in, between two
+        distances from the card's left edge (mm)."""
+        found = 0
+        for y in range(int(top + 8 * mm), int(top + 20 * mm)):
+            for x in range(int(left * scale + x_from * mm), int(left * scale + x_to * mm)):
+                r, g, b = image.getpixel((x, y))
+                found += max(abs(r - 0x1b), abs(g - 0x1b), abs(b - 0x1b)) < 24
+        return found
+    # the title's box: beside the plain starter's emblem (5.5 to 12.5 mm), or the sheet
+    # starter's panel inset by 6 mm (it has no emblem)
+    start, end = (6.0, 57.5) if from_sheet else (13.5, 50.0)
+    assert title_ink(start, end) > 50                                   # the title is drawn ...
+    assert title_ink(0.3, start - 0.2) == 0 and title_ink(end + 0.2, 63.2) == 0   # ... only in its box

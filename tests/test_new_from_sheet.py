@@ -82,3 +82,19 @@ def test_a_long_text_column_gets_room_for_its_lines_at_full_size(tmp_path):
     page.extract_text(visitor_text=lambda text, cm, tm, font, size: sizes.update(
         {word: size * tm[3] for word in text.split()}))
     assert sizes.get("Leads", 0) >= 9.5, sizes.get("Leads")   # set at 10 pt, not shrunk to fit
+
+
+def test_a_row_without_the_cards_name_is_an_error_at_its_row(tmp_path):
+    """The label names each card in every message and heads the card: the starter makes it
+    required, where a blank name built a card with no title, silently."""
+    import re
+    source = tmp_path / "crew.csv"
+    source.write_text("name,power,text\nAda,3,Leads.\n,2,No name here.\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
+    assert '"name": {type: text, required: true}' in (project / "card_data/crew/crew.fields.yaml").read_text()
+    result = run("validate", "--game", "crew", root=project)
+    assert result.exit_code == 1
+    assert re.search(r"error: \S*card_data/crew/crew\.csv, row 3: missing required field 'name'", result.stderr), \
+        result.stderr

@@ -24,6 +24,13 @@ fields:
 """
 
 
+@pytest.fixture(autouse=True)
+def in_the_sheets_folder(tmp_path, monkeypatch):
+    """Messages name a sheet as the user would type it, from the current folder: here, the
+    folder the test writes its sheets in."""
+    monkeypatch.chdir(tmp_path)
+
+
 def sheet(tmp_path: Path, name: str, text: str, fields: str | None = FIELDS,
           encoding: str = "utf-8") -> Path:
     path = tmp_path / name

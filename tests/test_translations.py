@@ -184,7 +184,8 @@ def test_a_missing_translation_of_a_spreadsheet_card_names_its_row_and_field(min
     (game / "lang" / "de.yaml").write_text("language: Deutsch\n", encoding="utf-8")
     result = run("validate", "--game", "mini", root=mini)
     assert result.exit_code == 1
-    assert "error: cards.csv, row 3 (name): card 'Bishop' has no translation into de (Deutsch)" in result.stderr
+    assert re.search(r"error: \S*card_data/mini/cards\.csv, row 3 \(name\): card 'Bishop' has no translation into "
+                     r"de \(Deutsch\)", result.stderr), result.stderr
 
 
 def test_a_game_title_without_a_translation_names_its_line(root):

@@ -70,10 +70,13 @@ elements:
     text: "{{name}}"
     font: display
     size: 20
+    min_size: 9
     colour: "#1b1b1b"
     align: center
     valign: middle
+    x: 13.5mm
     y: 8mm
+    w: 36.5mm
     h: 12mm
   - kind: text
     text: "{{power}}"
@@ -181,7 +184,7 @@ def new_game(root: Path, game_id: str, title: str | None, data: Path | None = No
         game_dir / "rules.md": RULES,
         game_dir / "icons/star.svg": STAR_ICON,    # :star: in card text and the rules
         game_dir / "emblem.svg": EMBLEM,           # an SVG image on every front
-        layout_dir / "card.yaml": CARD.format(front_description=yaml_text(f"The front of a {title} card."),
+        layout_dir / "card.yaml": CARD.format(front_description=yaml_text(f"The front of each {title} card."),
                                            base_note=BASE_NOTE),
         layout_dir / "back.yaml": back_text,
     }

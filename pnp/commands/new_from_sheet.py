@@ -33,8 +33,10 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
     skipped = [name for name in spec.fields if not FIELD_NAME.match(name)]
     label = spec.label if FIELD_NAME.match(spec.label) else None
     total = load_sheet_deck(data).total
+    # the label names each card in every message and heads it: a row without one is an error
     fields_yaml = "label: " + json.dumps(spec.label) + "\nfields:\n" + "".join(
-        f"  {json.dumps(name)}: {{type: {field.type}}}\n" for name, field in spec.fields.items())
+        f"  {json.dumps(name)}: {{type: {field.type}" + (", required: true" if name == spec.label else "") + "}\n"
+        for name, field in spec.fields.items())
     return {
         game_dir / data.name: None,   # copied as it is
         fields_file(game_dir / data.name): fields_yaml,
@@ -84,7 +86,7 @@ def front_layout(title: str, label: str | None, shown: list[str], skipped: list[
     """The label as the card's title, then a box for each other column, `column: value`, as
     tall as that column's values need."""
     heights = box_heights(shown, longest or {})
-    lines = [f"description: {json.dumps(f'The front of a {title} card: every column of the sheet, to restyle.')}",
+    lines = [f"description: {json.dumps(f'The front of each {title} card: every column of the sheet, to restyle.')}",
              "extends: base/card", BASE_NOTE, "elements:"]
     if skipped:
         lines.insert(1, f"# not shown: {', '.join(skipped)} (rename a column to letters, digits and _ to show it)")

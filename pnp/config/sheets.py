@@ -26,7 +26,7 @@ from pnp.paths import file_error, gate
 from pnp.config.deck import (BUILTIN_FIELDS, MAX_CARDS, Card, Deck, FieldSpec, check_count,
                              field_value)
 from pnp.config.typed import Where, load_as, where_of
-from pnp.errors import PnpError, did_you_mean, known
+from pnp.errors import PnpError, did_you_mean, display_path, known
 from pnp.yaml_source import MAX_FILE_BYTES, load_yaml
 
 SHEET_SUFFIXES = {".csv", ".tsv", ".xlsx"}
@@ -65,7 +65,7 @@ def fields_file(path: Path) -> Path:
 def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
     rows, place = read_rows(path, sheet)
     if not rows:
-        raise PnpError("the sheet is empty: its first row should name the fields", file=path.name)
+        raise PnpError("the sheet is empty: its first row should name the fields", file=display_path(path))
     header_row, header = rows[0]
     columns = [str(h).strip() if h is not None else "" for h in header]
     body = rows[1:]
@@ -73,7 +73,7 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
     if widest > MAX_COLUMNS or rows[-1][0] > MAX_ROWS or len(rows) * widest > MAX_CELLS:
         raise PnpError(f"{place}{len(rows):,} rows (the last is row {rows[-1][0]:,}) of up to {widest:,} cells, "
                        f"more than pnp reads (at most {MAX_ROWS:,} rows, {MAX_COLUMNS} columns, "
-                       f"{MAX_CELLS:,} cells)", file=path.name)
+                       f"{MAX_CELLS:,} cells)", file=display_path(path))
     spec = declared_fields(path) or inferred_fields(columns, body)
     errors: list[PnpError] = []
 
@@ -83,7 +83,7 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
 
     def cell_where(row: int, col: int) -> Where:
         column = column_names[col] if col < len(column_names) else f", column {column_letter(col)}"
-        return Where(path.name, None, f"{place}row {row}{column}")
+        return Where(display_path(path), None, f"{place}row {row}{column}")
 
     for col, name in enumerate(columns):
         if not name:
@@ -106,12 +106,12 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
                      "separator (a comma in unquoted text)"))
     if spec.label not in spec.fields:
         errors.append(PnpError(f"label field '{spec.label}' is not among the fields",
-                               file=path.name, hint=did_you_mean(spec.label, spec.fields)))
+                               file=display_path(path), hint=did_you_mean(spec.label, spec.fields)))
     index = {name: col for col, name in enumerate(columns) if name}
     cards, counts = [], []
     for row, cells in body:
         card = Card()
-        card.where = Where(path.name, None, f"{place}row {row}")
+        card.where = Where(display_path(path), None, f"{place}row {row}")
         for name, field_spec in spec.fields.items():
             at = index.get(name)
             value = cells[at] if at is not None and at < len(cells) else None
@@ -138,10 +138,10 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
         raise combined(errors)
     total = sum(counts)
     if total == 0:
-        raise PnpError("the deck has no cards: every row after the first is blank", file=path.name)
+        raise PnpError("the deck has no cards: every row after the first is blank", file=display_path(path))
     if total > MAX_CARDS:
         raise PnpError(f"{total} cards is more than pnp builds in one deck ({MAX_CARDS}); "
-                       f"check the counts", file=path.name)
+                       f"check the counts", file=display_path(path))
     return Deck(path, spec.fields, cards, counts, spec.designed)
 
 
@@ -276,18 +276,18 @@ def read_rows(path: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]
         return xlsx_rows(path, sheet)
     if sheet is not None:
         raise PnpError(f"'#{sheet}' picks a sheet, but a {path.suffix} file has only one",
-                       file=path.name)
+                       file=display_path(path))
     return text_rows(path), ""
 
 
 def text_rows(path: Path) -> list[tuple[int, list[Any]]]:
     if path.stat().st_size > MAX_FILE_BYTES:
-        raise PnpError(f"more than {MAX_FILE_BYTES // 2**20} MB: more than a deck needs", file=path.name)
+        raise PnpError(f"more than {MAX_FILE_BYTES // 2**20} MB: more than a deck needs", file=display_path(path))
     try:
         text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise PnpError(f"not UTF-8 text (byte {exc.start + 1}): save the sheet as "
-                       f"'CSV UTF-8'", file=path.name) from None
+                       f"'CSV UTF-8'", file=display_path(path)) from None
     if path.suffix.lower() == ".tsv":
         delimiter = "\t"
     else:
@@ -297,7 +297,7 @@ def text_rows(path: Path) -> list[tuple[int, list[Any]]]:
     try:
         rows = list(enumerate(reader, 1))
     except csv.Error as exc:
-        raise PnpError(f"row {reader.line_num}: {exc}", file=path.name) from None
+        raise PnpError(f"row {reader.line_num}: {exc}", file=display_path(path)) from None
     return [(n, cells) for n, cells in rows if not all(blank(c) for c in cells)]
 
 
@@ -307,17 +307,17 @@ def xlsx_rows(path: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]
     try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:   # openpyxl raises many kinds for a file that is not a workbook
-        raise PnpError(f"not a readable XLSX workbook ({exc})", file=path.name) from None
+        raise PnpError(f"not a readable XLSX workbook ({exc})", file=display_path(path)) from None
     try:
         if sheet is None:
             if not book.worksheets:
-                raise PnpError("the workbook has no sheets", file=path.name)
+                raise PnpError("the workbook has no sheets", file=display_path(path))
             chosen = book.worksheets[0]
         elif sheet in book.sheetnames:
             chosen = book[sheet]
         else:
             raise PnpError(f"no sheet '{sheet}' in the workbook",
-                           file=path.name, hint=did_you_mean(sheet, book.sheetnames)
+                           file=display_path(path), hint=did_you_mean(sheet, book.sheetnames)
                            or f"its sheets: {', '.join(book.sheetnames)}")
         place = f"sheet {chosen.title}, "
         xml = sheet_xml(chosen)
@@ -327,7 +327,7 @@ def xlsx_rows(path: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]
                 chosen.iter_rows(max_row=rows_used, max_col=columns_used, values_only=True), 1)]
         except Exception as exc:   # noqa: BLE001 - openpyxl's parser, on a damaged sheet
             raise PnpError(f"not a readable XLSX sheet ({exc.__class__.__name__}: {str(exc)[:100]})",
-                           file=path.name) from None
+                           file=display_path(path)) from None
         if xml is not None and FORMULA.search(xml):
             check_formulas(path, chosen.title, rows, rows_used, columns_used, place)
         fill_merged_down(rows, merged_ranges(xml))
@@ -350,10 +350,10 @@ def check_unpacked_size(path: Path) -> None:
         with zipfile.ZipFile(path) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
-        raise PnpError(f"not a readable XLSX workbook ({exc})", file=path.name) from None
+        raise PnpError(f"not a readable XLSX workbook ({exc})", file=display_path(path)) from None
     if unpacked > MAX_UNPACKED_BYTES:
         raise PnpError(f"the workbook unpacks to {unpacked // 2**20:,} MB, more than pnp reads "
-                       f"({MAX_UNPACKED_BYTES // 2**20} MB)", file=path.name,
+                       f"({MAX_UNPACKED_BYTES // 2**20} MB)", file=display_path(path),
                        hint="keep only the card sheet in the workbook, or save it as CSV")
 
 
@@ -389,7 +389,7 @@ def extent(xml: bytes | None, path: Path, place: str) -> tuple[int, int]:
         far = lowest if rows > MAX_ROWS else widest if columns > MAX_COLUMNS else f"{lowest} and {widest}"
         raise PnpError(f"{place}values reach cell {far or rows}: {rows:,} rows by {columns:,} columns, "
                        f"more than pnp reads (at most {MAX_ROWS:,} rows, {MAX_COLUMNS} columns, "
-                       f"{MAX_CELLS:,} cells)", file=path.name,
+                       f"{MAX_CELLS:,} cells)", file=display_path(path),
                        hint="delete what lies past your cards, or keep them on a sheet of their own")
     return max(rows, 1), max(columns, 1)
 
@@ -404,7 +404,7 @@ def check_formulas(path: Path, title: str, rows: list[tuple[int, list[Any]]], ro
         book = openpyxl.load_workbook(path, read_only=True, data_only=False)
         formulas = list(book[title].iter_rows(max_row=rows_used, max_col=columns_used, values_only=True))
     except Exception as exc:   # noqa: BLE001 - read once already: damaged only in its formulas
-        raise PnpError(f"not a readable XLSX sheet ({exc.__class__.__name__})", file=path.name) from None
+        raise PnpError(f"not a readable XLSX sheet ({exc.__class__.__name__})", file=display_path(path)) from None
     try:
         for (n, values), written in zip(rows, formulas):
             for col, (value, formula) in enumerate(zip(values, written)):
@@ -413,7 +413,7 @@ def check_formulas(path: Path, title: str, rows: list[tuple[int, list[Any]]], ro
                     problems.append(PnpError(
                         f"{place}row {n}, column {column_letter(col)}: the formula "
                         f"{short(getattr(formula, 'text', formula))} has no saved value",
-                        file=path.name, hint="open the workbook in a spreadsheet app and save it, "
+                        file=display_path(path), hint="open the workbook in a spreadsheet app and save it, "
                                              "so each formula's result is stored"))
     finally:
         book.close()
