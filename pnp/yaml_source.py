@@ -467,7 +467,26 @@ def syntax_words(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, str | None]
     for inside, words in UNCLOSED.items():
         if inside in (exc.context or "") and opened is not None:
             return problem, words.format(line=opened.line + 1)
+    if exc.problem_mark is not None:
+        quoted = quote_run_on(text, exc.problem_mark.line)
+        if quoted is not None:
+            return problem, f"the quote opened on line {quoted + 1} runs on to this line: is its closing quote missing?"
     return problem, None
+
+
+def quote_run_on(text: str, line: int) -> int | None:
+    """The line a quoted text opened on, when it ran on over a line break to end on or just
+    before `line` (0-based): a quote left open takes in the next line's text up to its first
+    quote, and the parser stops on what follows."""
+    found = None
+    try:
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            if isinstance(token, yaml.ScalarToken) and token.style in ('"', "'") \
+                    and token.start_mark.line < token.end_mark.line and line - 1 <= token.end_mark.line <= line:
+                found = token.start_mark.line
+    except yaml.YAMLError:
+        pass   # the error itself: the tokens before it are what tell
+    return found
 
 
 def read_text(path: Path, shown: str) -> str:

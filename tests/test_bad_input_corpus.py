@@ -56,6 +56,11 @@ CASES = [
      [CARDS + ":9:", "YAML syntax", "the { on line 8 is never closed with }"]),
     ("yaml-unclosed-quote", CARDS, swap("text: Moves in an L.", 'text: "Moves in an L.'),
      [CARDS + ":", "the quote on line 11 is never closed"]),
+    ("yaml-quote-runs-on", CARDS, swap("  - name: Knight\n    power: 3\n    count: 4\n    text: Moves in an L.\n"
+                                       "  - name: Bishop\n    power: 2\n    count: 2\n",
+                                       '  - {name: Knight, power: 3, count: 4, text: "Moves in an L.}\n'
+                                       '  - {name: Bishop, power: 2, count: 2, text: "**Moves** far"}\n'),
+     [CARDS + ":9:", "YAML syntax", "the quote opened on line 8 runs on to this line: is its closing quote missing?"]),
     ("data-ods", GAME, swap("data: cards.yaml", "data: cards.ods"), [GAME + ":7:", "not .ods files", "save the sheet as XLSX"]),
     ("yaml-unquoted-colon", CARDS, swap("text: Moves in an L.", "text: Gain 2: draw one"),
      [CARDS + ":11:", "mapping values", "must be quoted"]),
