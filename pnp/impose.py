@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
 PAPER_SIZES = {"letter": (612.0, 792.0), "a4": (595.2756, 841.8898)}
+HOME_PAPERS = ("letter", "a4")   # what a home printer takes: a game should print alike on both
 UNPRINTABLE = mm(5)         # home printers cannot print this close to the edge
 INKJET_MARGIN = mm(6.35)    # many inkjets print nothing this close: a mark must still show past it
 CLEAR = mm(1)               # the least gap between a mark and any trim or bleed it does not mark

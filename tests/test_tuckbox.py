@@ -79,10 +79,13 @@ def test_the_decks_back_is_on_front_and_back_and_its_name_on_the_sides(tmp_path)
     text = pdf(path).pages[0].extract_text()
     assert text.count("Jukem: Deck") == 2     # title and deck name on both sides
 
+@pytest.mark.parametrize("paper", ["letter", "a4"])
 @pytest.mark.parametrize("game, boxes", [("12th-player", 1), ("jukem", 1), ("big-ten", 4), ("monster-ball", 3)])
-def test_every_bundled_game_has_a_box_per_deck_that_a_box_can_hold(tmp_path, game, boxes):
-    build(REPO, game, tmp_path)
-    assert len(pdf(tmp_path / game / "tuck-boxes-letter.pdf").pages) == boxes   # Big Ten's end zones: none
+def test_every_bundled_game_has_a_box_per_deck_that_a_box_can_hold(tmp_path, game, boxes, paper):
+    """The same boxes on either paper: Big Ten's end zones fit a box on A4 alone, and an A4
+    build gave them one (a print-all file two pages longer than Letter's)."""
+    build(REPO, game, tmp_path, "--paper", paper)
+    assert len(pdf(tmp_path / game / f"tuck-boxes-{paper}.pdf").pages) == boxes   # Big Ten's end zones: none
 
 
 def test_a_deck_named_that_no_box_on_the_paper_can_hold_is_an_error(tmp_path):

@@ -99,7 +99,7 @@ def box_for(front: Piece, cards: int, thickness: float, clearance: float) -> Box
 
 
 def render_tuckboxes(ctx: BuildContext, component: TuckboxComponent) -> list[OutputFile]:
-    from pnp.impose import PAPER_SIZES
+    from pnp.impose import HOME_PAPERS, PAPER_SIZES
     from pnp.outputs.pdf import finish, new_canvas
     options = ctx.options
     paper = PAPER_SIZES[options.paper]
@@ -117,6 +117,12 @@ def render_tuckboxes(ctx: BuildContext, component: TuckboxComponent) -> list[Out
         front, back = compile_deck_layouts(ctx, deck_component, 0.0)
         deck = ctx.decks[deck_id]
         box = box_for(front, deck.total, thickness, clearance)
+        if not component.decks and not all(fits(box_for(front, 1, thickness, clearance), PAPER_SIZES[name])
+                                           for name in HOME_PAPERS):
+            # by default a deck gets a box when its pieces fit one on either home paper, so the
+            # boxes (and the print-all file) are the same on Letter and A4: Big Ten's end zones
+            # fit a box on A4 alone
+            continue
         if not fits(box, paper):
             if fits(box_for(front, 1, thickness, clearance), paper):
                 # the pieces would fit: the stack is too deep, which the designer cannot mean
