@@ -74,6 +74,24 @@ def test_blank_roster_cards_are_a_fillable_form(out):
         assert any(bx <= x1 and x2 <= bx + bw and by <= y1 and y2 <= by + bh for bx, by, bw, bh in boxes)
 
 
+
+def test_the_print_all_file_keeps_the_blank_rosters_fillable(out):
+    """Joined into the file to print, the roster page kept its field boxes but lost the form
+    that makes them fields: no reader offered them to fill in (and pdfium drew no white box)."""
+    import pypdfium2
+    from PIL import ImageChops
+    joined = pdf(out / "monster-ball-print-all-letter.pdf")
+    fields = joined.get_fields()
+    assert fields is not None and len(fields) == len(pdf(out / "blank-rosters-letter.pdf").get_fields())
+    page = next(i for i, each in enumerate(joined.pages) if "/Annots" in each)
+
+    def drawn_with_forms(path, index):
+        document = pypdfium2.PdfDocument(str(path))
+        document.init_forms()
+        return document[index].render(scale=1, may_draw_forms=True).to_pil().convert("RGB")
+    own = drawn_with_forms(out / "blank-rosters-letter.pdf", 0)
+    assert ImageChops.difference(own, drawn_with_forms(out / "monster-ball-print-all-letter.pdf", page)).getbbox() is None
+
 def test_tokens_counts_and_referees(out):
     reader = pdf(out / "tokens-letter.pdf")
     boxes = [b for page in reader.pages for b in placements(page)]

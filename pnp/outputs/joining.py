@@ -2,7 +2,8 @@
 another, behind one classic cross-reference table, and each page carrying all it needs. So
 each page and the objects it uses are copied byte for byte, only their numbers moved, under
 a new catalog and page tree: no PDF library, no second copy of the pages in memory (pdfium
-held 50 MB for a 20,000-card deck), in a fraction of the time. A part in any other form (an
+held 50 MB for a 20,000-card deck), in a fraction of the time. A part's fill-in form (its
+fields) goes into the new catalog too. A part in any other form (an
 incremental update, a cross-reference stream, pages that inherit from their tree) is joined
 by pdfium instead, which copies any PDF's pages, and one small incremental update adds what
 pdfium cannot set. Either way the file's /ID is made from its content, so the same parts
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 REFERENCE = re.compile(rb"\((?:\\.|[^\\()])*\)|(?<![\d.])(\d+)\s+0\s+R\b", re.S)
 STREAM = re.compile(rb">>\s*stream\r?\n")
 PARENT = re.compile(rb"/Parent\s+\d+\s+0\s+R")
+FIELDS = re.compile(rb"/Fields\s*\[([^\]]*)\]")
 INHERITED = re.compile(rb"/(?:Resources|MediaBox|CropBox|Rotate)\b")   # keys a page may take from its tree
 
 
@@ -32,6 +34,7 @@ class Source:
     objects: dict[int, bytes]
     pages: list[int]
     version: bytes
+    form: int | None = None   # its fill-in form's dictionary (/AcroForm), if it has one
 
 
 Blanks = Collection[int]   # after which of a source's pages (counted from 0) a blank page goes
@@ -79,9 +82,13 @@ def read_source(pdf: bytes) -> Source | None:
             return None
         objects[number] = text[len(head):close].strip(b"\r\n")
     root = re.search(rb"/Root\s+(\d+)\s+0\s+R", trailer)
-    tree = root and re.search(rb"/Pages\s+(\d+)\s+0\s+R", objects.get(int(root.group(1)), b""))
+    catalog = objects.get(int(root.group(1)), b"") if root else b""
+    tree = re.search(rb"/Pages\s+(\d+)\s+0\s+R", catalog)
     pages = tree and pages_under(objects, int(tree.group(1)), set())
-    return Source(objects, pages, version.group(1)) if pages else None
+    form = re.search(rb"/AcroForm\s+(\d+)\s+0\s+R", catalog)
+    if b"/AcroForm" in catalog and (form is None or int(form.group(1)) not in objects):
+        return None   # a form written another way: pdfium's join
+    return Source(objects, pages, version.group(1), int(form.group(1)) if form else None) if pages else None
 
 
 def pages_under(objects: dict[int, bytes], node: int, seen: set[int]) -> list[int] | None:
@@ -117,6 +124,7 @@ def written(sources: list[Source], blanks: Sequence[Blanks], paper: tuple[float,
     bodies: list[bytes] = [b"", b""]   # the catalog and the page tree, written once all is known
     kids: list[int] = []
     width, height = (number_text(side) for side in paper)
+    form = Form()
     for source, after in zip(sources, blanks):
         copier = Copier(source, bodies)
         for index, page in enumerate(source.pages):
@@ -124,7 +132,9 @@ def written(sources: list[Source], blanks: Sequence[Blanks], paper: tuple[float,
             if index in after:
                 bodies.append(b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 %s %s]/Resources<<>>>>" % (width, height))
                 kids.append(len(bodies))
-    bodies[0] = b"<</Type/Catalog/Pages 2 0 R" + catalog_additions + b">>"
+        if source.form is not None:
+            form.take(source, copier)
+    bodies[0] = b"<</Type/Catalog/Pages 2 0 R" + form.entry() + catalog_additions + b">>"
     bodies[1] = b"<</Type/Pages/Count %d/Kids[%s]>>" % (len(kids), b" ".join(b"%d 0 R" % kid for kid in kids))
     bodies.append(b"<</Title " + pdf_string(title) + b"/Producer (pnp)>>")
     version = max(source.version for source in sources)
@@ -141,6 +151,34 @@ def written(sources: list[Source], blanks: Sequence[Blanks], paper: tuple[float,
     out.write(b"trailer\n<</Size %d/Root 1 0 R/Info %d 0 R/ID[<%s><%s>]>>\nstartxref\n%d\n%%%%EOF\n"
               % (len(bodies) + 1, len(bodies), digest, digest, table))
     return out.getvalue(), len(kids)
+
+
+class Form:
+    """The parts' fill-in forms as one (the blank rosters' name and stat boxes): every part's
+    fields, under the first form's appearance settings. Without it the fields' boxes were on
+    the pages but no reader offered them to fill in."""
+
+    def __init__(self) -> None:
+        self.fields: list[int] = []
+        self.settings: bytes | None = None   # the first form's entries other than its fields
+
+    def take(self, source: Source, copier: Copier) -> None:
+        assert source.form is not None
+        head, _ = parts_of(source.objects[source.form])
+        listed = FIELDS.search(head)
+        if listed is None:
+            return
+        self.fields += [copier.number_of(int(old)) for old in re.findall(rb"(\d+)\s+0\s+R", listed.group(1))]
+        if self.settings is None:
+            inner = head.strip()
+            inner = inner[2:-2] if inner.startswith(b"<<") and inner.endswith(b">>") else inner
+            self.settings = copier.renumbered(FIELDS.sub(b"", inner)).strip()
+
+    def entry(self) -> bytes:
+        if not self.fields:
+            return b""
+        return (b"/AcroForm<<" + (self.settings or b"") + b"/Fields[" + b" ".join(b"%d 0 R" % n for n in self.fields)
+                + b"]>>")
 
 
 class Copier:
