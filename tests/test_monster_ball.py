@@ -181,3 +181,18 @@ def test_validator_catches_a_stray_token_and_a_wrong_call_number(root):
     assert result.exit_code == 1
     assert "token 'Pixie' (chaos) is neither on the chaos roster" in result.stderr
     assert "card 'Eye Tyrant' has call 5; the rules, \"CHEATING\", allow 0 to 4" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["law-roster", "chaos-roster", "scoreboard"])
+def test_a_sheets_ink_stays_out_of_the_strip_an_inkjet_leaves_blank(out, name):
+    """A sheet fills the page but the 6.35 mm many inkjets cannot print: the roster's first
+    column started 6.1 mm from the edge, where a printer clips it or shrinks the page."""
+    from conftest import render_png
+    scale = 4
+    image = render_png(out / f"{name}-letter.pdf", 0, scale).convert("L")
+    inked = image.point(lambda v: 255 if v < 250 else 0).getbbox()
+    assert inked is not None
+    strip = 6.35 * 72 / 25.4 * scale
+    left, top, right, bottom = inked
+    assert left >= strip - 1 and top >= strip - 1, (left / scale / 72 * 25.4, top / scale / 72 * 25.4)
+    assert image.width - right >= strip - 1 and image.height - bottom >= strip - 1

@@ -64,12 +64,13 @@ def render_sheet(ctx: BuildContext, component: SheetComponent) -> list[OutputFil
 def compile_sheet(ctx: BuildContext, component: SheetComponent) -> tuple[CompiledLayout, list[Card]]:
     """The sheet's layout and the card of each of its pages (the preview's editor draws a page
     from the same two)."""
-    from pnp.impose import PAPER_SIZES, UNPRINTABLE
+    from pnp.impose import INKJET_MARGIN, PAPER_SIZES, UNPRINTABLE
     from pnp.layout.template import compile_layout
     paper = PAPER_SIZES[ctx.options.paper]
     deck = ctx.decks.get(component.id)
-    # The layout fills the printable area unless it names a size of its own.
-    printable = Size(paper[0] - 2 * UNPRINTABLE, paper[1] - 2 * UNPRINTABLE)
+    # The layout fills the page but the strip many inkjets leave blank, unless it names a size
+    # of its own (up to what any home printer prints)
+    printable = Size(paper[0] - 2 * INKJET_MARGIN, paper[1] - 2 * INKJET_MARGIN)
     layout = compile_layout(ctx.project.root, component.layout, component.origin,
                             ctx.frame_args(deck, listing_rows=bool(component.rows)), default_size=printable)
     if layout.width > paper[0] - 2 * UNPRINTABLE + 0.5 or layout.height > paper[1] - 2 * UNPRINTABLE + 0.5:
