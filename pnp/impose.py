@@ -428,6 +428,7 @@ def cut_marks(grid: MarksBetween, slots: Iterable[int] | None = None) -> list[tu
         edges_y = [y + d for _, y in corners for d in (0, ph)]
         xs = [x for x in xs if any(abs(x - edge) < 0.01 for edge in edges_x)]
         ys = [y for y in ys if any(abs(y - edge) < 0.01 for edge in edges_y)]
+    between_v, between_h = grid.marks_between
     lines = []
     for start, limit, outward, vertical in ((top + out_y + MARK_OFFSET, height - UNPRINTABLE, 1, True),
                                             (bottom - out_y - MARK_OFFSET, UNPRINTABLE, -1, True),
@@ -435,6 +436,12 @@ def cut_marks(grid: MarksBetween, slots: Iterable[int] | None = None) -> list[tu
                                             (left - out_x - MARK_OFFSET, UNPRINTABLE, -1, False)):
         length = min(MARK_LENGTH, (limit - start) * outward)
         if length < MIN_MARK:
+            continue
+        # a stub an inkjet prints less than a cuttable mark of, where the lines are marked
+        # between the pieces already, is only clutter at the sheet's edge
+        edge = limit + outward * UNPRINTABLE   # the paper's edge beyond it
+        printed = min(length, (edge - start) * outward - INKJET_MARGIN)
+        if printed < CUTTABLE_MARK - 1e-6 and (between_v if vertical else between_h):
             continue
         end = start + outward * length
         for at in xs if vertical else ys:

@@ -158,7 +158,34 @@ def check_deck_page(page, paper, label, excused=(), shifted: float = 0.0) -> lis
                 min(y1, y2) < MARGIN - EPS or max(y1, y2) > height - MARGIN + EPS:
             problems.append(f"{label}: mark {line} in the 5 mm margin")
     problems += [p for p in cut_line_problems(placed, lines, paper, label, excused)]
+    problems += stub_problems(lines, paper, label)
     return problems
+
+
+def stub_problems(lines, paper, label) -> list[str]:
+    """A mark an inkjet prints less than 3 mm of, on a cut line that has a mark it prints in
+    full: a stub at the sheet's edge that only clutters it (every mark is a cuttable one,
+    docs/print-guide.md), told as a problem; a stub that is all its line has is kept."""
+    width, height = paper
+
+    def visible(line) -> float:
+        x1, y1, x2, y2 = line
+        if abs(x1 - x2) < EPS:
+            return min(max(y1, y2), height - INKJET) - max(min(y1, y2), INKJET)
+        return min(max(x1, x2), width - INKJET) - max(min(x1, x2), INKJET)
+
+    def on_line(line) -> tuple[bool, float]:
+        x1, y1, x2, y2 = line
+        return (True, x1) if abs(x1 - x2) < EPS else (False, y1)
+
+    full = [on_line(line) for line in lines if visible(line) >= MARK - EPS]
+
+    def has_full_mark(line) -> bool:   # a mark between pieces lies a line's width beside the cut
+        vertical, at = on_line(line)
+        return any(kind == vertical and abs(other - at) <= 0.3 for kind, other in full)
+    return [f"{label}: mark {tuple(round(v / MM, 2) for v in line)} prints {max(visible(line), 0) / MM:.2f} mm past "
+            f"the inkjet's strip, beside a full mark on its line"
+            for line in lines if visible(line) < MARK - EPS and has_full_mark(line)]
 
 
 def cut_line_problems(placed, lines, paper, label, excused=()) -> list[str]:
