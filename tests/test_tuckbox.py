@@ -120,3 +120,21 @@ def test_a_net_too_big_for_one_sheet_is_split_over_two_with_a_glue_tab(mini, tmp
         margin += [image.getpixel((x, y)) for y in range(0, h, 2) for x in list(range(edge)) + list(range(w - edge, w))]
         assert min(margin) > 240
         assert min(image.getpixel((x, y)) for x in range(0, w, 3) for y in range(0, h, 3)) < 60
+
+
+def test_the_art_runs_past_the_cut_line_so_a_cut_a_hair_off_shows_no_white(tmp_path):
+    """Across the middle of the 12th Player's box, from the sheet's left edge: the back
+    panel's green starts 1 mm outside the solid cut line, where it used to stop 0.5 mm inside
+    it (a white sliver on the box's face)."""
+    build(REPO, "12th-player", tmp_path)
+    scale = 8
+    image = render_png(tmp_path / "12th-player/tuck-boxes-letter.pdf", 0, scale).convert("RGB")
+    y = image.height // 2
+    row = [image.getpixel((x, y)) for x in range(image.width)]
+    first = next(x for x, pixel in enumerate(row) if min(pixel) < 200)   # the first ink from the left
+    cut = next(x for x in range(first, image.width) if max(row[x]) < 60)   # the black cut line
+    r, g, b = row[first]
+    assert g > r + 20 and g > b + 20, row[first]   # the deck's green, not the line
+    assert abs((cut - first) / scale / 72 * 25.4 - 1.0) < 0.25, (cut - first) / scale / 72 * 25.4
+    inside = row[cut + int(0.6 * MM * scale)]
+    assert inside[1] > inside[0] + 20, inside     # green just inside the cut line too

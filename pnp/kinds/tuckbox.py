@@ -75,6 +75,7 @@ Line = tuple[float, float, float, float]   # a cut or fold line: (x1, y1, x2, y2
 GLUE = mm(8)     # the glue flap down the side
 TAB = mm(10)     # the glue tab that joins a net split over two sheets
 FOLD_DASH = [3, 2]
+ART_BLEED = mm(1)   # the deck art runs past its panel's cut lines and folds by this much
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,10 @@ def render_tuckboxes(ctx: BuildContext, component: TuckboxComponent) -> list[Out
             if component.decks:   # asked for by name: an error
                 raise component.where_is("decks").error(message)
             continue   # by default: pieces no box holds (Big Ten's end zones) get none
-        art = (back or front, deck.expanded()[0])
+        # the art's background runs past the panel's cut lines and folds, so a cut or a fold a
+        # hair off shows no white edge on the box
+        bled_front, bled_back = compile_deck_layouts(ctx, deck_component, clearance / 2 + ART_BLEED)
+        art = (bled_back or bled_front, deck.expanded()[0])
         draw_net(canvas, paper, box, art, ctx.game.title, deck_component.title or deck_id, font,
                  ctx.translation.label if ctx.translation is not None else str)
         drawn += 1
@@ -261,8 +265,12 @@ def outline(points: Sequence[tuple[float, float]]) -> list[Line]:
 
 
 def draw_art(canvas: Canvas, layout: CompiledLayout, card: Card, x: float, y: float, w: float, h: float) -> None:
-    """The deck's back, centred on the panel (the panel has the clearance to spare)."""
+    """The deck's back, centred on the panel (the panel has the clearance to spare), its
+    background filling the panel and ART_BLEED past each edge."""
     canvas.saveState()
+    edge = canvas.beginPath()
+    edge.rect(x - ART_BLEED, y - ART_BLEED, w + 2 * ART_BLEED, h + 2 * ART_BLEED)
+    canvas.clipPath(edge, stroke=0, fill=0)
     canvas.translate(x + (w - layout.width) / 2, y + (h - layout.height) / 2)
     layout.draw(canvas, card)
     canvas.restoreState()
