@@ -623,17 +623,18 @@ def _starts(length: float, window: float, overlap: float) -> list[float]:
     return starts
 
 
-def tile_marks(tile: Tile, board: tuple[float, float],
-               paper: tuple[float, float]) -> list[tuple[float, float, float, float]]:
+def tile_marks(tile: Tile, board: tuple[float, float], paper: tuple[float, float],
+               bleed: float = 0.0) -> list[tuple[float, float, float, float]]:
     """Cut marks for the board's own edges a tile shows, on the sheet: on the line of each
-    edge, past both ends of the window, from CLEAR outside it towards the paper's edge (at
-    most MARK_LENGTH, never into the printer's margin). The seams between tiles are cut on
-    their dashed lines, which run through the art."""
+    edge (`bleed` inside the edge of the tiled area, which holds the bleed), past both ends
+    of the window, from CLEAR outside it towards the paper's edge (at most MARK_LENGTH, never
+    into the printer's margin). The seams between tiles are cut on their dashed lines, which
+    run through the art."""
     left, bottom = tile.origin
     right, top = left + tile.width, bottom + tile.height
     width, height = paper
-    edges_x = [x for x, on in ((left, tile.x < 0.01), (right, tile.x + tile.width > board[0] - 0.01)) if on]
-    edges_y = [y for y, on in ((bottom, tile.y < 0.01), (top, tile.y + tile.height > board[1] - 0.01)) if on]
+    edges_x = [x for x, on in ((left + bleed, tile.x < 0.01), (right - bleed, tile.x + tile.width > board[0] - 0.01)) if on]
+    edges_y = [y for y, on in ((bottom + bleed, tile.y < 0.01), (top - bleed, tile.y + tile.height > board[1] - 0.01)) if on]
     lines = []
     for start, limit, outward, vertical in ((top + CLEAR, height - UNPRINTABLE, 1, True),
                                             (bottom - CLEAR, UNPRINTABLE, -1, True),

@@ -328,22 +328,28 @@ def check_fold(page, paper, label) -> list[str]:
 _TILE = re.compile(rb"n (-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re W\* n\n1 0 0 1 (-?[\d.]+) (-?[\d.]+) cm\n/FormXob\.board Do")
 
 
-def check_board_tile(page, paper, board, label) -> list[str]:
+def check_board_tile(page, paper, board, label, bleed: float = 0.0) -> list[str]:
     """The print checks of one sheet of a tiled board: the board's own edges on it (where the
     window shows the board's first or last column or row) are cut lines, each with a mark an
-    inkjet prints at both ends, every mark CLEAR of the art and inside the 5 mm margin; the
-    window's other edges lie under a neighbour and are not cut there."""
+    inkjet prints at both ends, every mark CLEAR of the art (with a `bleed`, the art runs
+    that far past those edges) and inside the 5 mm margin; the window's other edges lie under
+    a neighbour and are not cut there."""
     found = _TILE.search(page.get_contents().get_data())
     if found is None:
         return [f"{label}: no board window found"]
     x, y, w, h, tx, ty = (float(v) for v in found.groups())
     window = (x, y, x + w, y + h)
-    start_x, start_y = x - tx, y - ty   # where the window starts on the board
-    inside = [("vertical", window[0] / MM)] if start_x > EPS else []
-    inside += [("vertical", window[2] / MM)] if start_x + w < board[0] - EPS else []
-    inside += [("horizontal", window[1] / MM)] if start_y > EPS else []
-    inside += [("horizontal", window[3] / MM)] if start_y + h < board[1] - EPS else []
-    art = {"trim": window, "ink": window, "notches": []}
+    tiled = (board[0] + 2 * bleed, board[1] + 2 * bleed)   # the board and its bleed
+    start_x, start_y = x - tx, y - ty   # where the window starts on the tiled area
+    first_col, last_col = start_x <= EPS, start_x + w >= tiled[0] - EPS
+    first_row, last_row = start_y <= EPS, start_y + h >= tiled[1] - EPS
+    trim = (window[0] + bleed * first_col, window[1] + bleed * first_row,
+            window[2] - bleed * last_col, window[3] - bleed * last_row)
+    inside = [("vertical", trim[0] / MM)] if not first_col else []
+    inside += [("vertical", trim[2] / MM)] if not last_col else []
+    inside += [("horizontal", trim[1] / MM)] if not first_row else []
+    inside += [("horizontal", trim[3] / MM)] if not last_row else []
+    art = {"trim": trim, "ink": window, "notches": []}
     lines = marks(page)
     problems = []
     for line in lines:

@@ -10,7 +10,7 @@ import pypdf
 import pytest
 
 from conftest import MM, run
-from print_checks import (bleed_problems, check_backs, check_board_tile, check_deck_page, check_fold, excused_cuts,
+from print_checks import (_TILE, bleed_problems, check_backs, check_board_tile, check_deck_page, check_fold, excused_cuts,
                           marks, most_that_fit, pieces)
 from print_games import GAMES, write_games
 
@@ -271,22 +271,32 @@ def test_full_bleed_gives_every_side_the_whole_bleed_at_the_cost_of_pieces(tmp_p
     assert usage.exit_code == 2 and "--full-bleed" in usage.stderr
 
 
+@pytest.mark.parametrize("bleed", [0, 3])
 @pytest.mark.parametrize("paper", PAPERS)
-def test_a_tiled_board_marks_its_own_edges_on_every_sheet(tmp_path, paper):
+def test_a_tiled_board_marks_its_own_edges_on_every_sheet(tmp_path, paper, bleed):
     """A 600 x 430 mm board over several sheets: on each sheet every edge of the board itself is
     a cut line with a mark at both ends that an inkjet prints (3 mm past 6.35 mm), each mark
-    1 mm clear of the art; every edge of the board is marked on some sheet."""
+    1 mm clear of the art; every edge of the board is marked on some sheet. With --bleed the
+    art runs 3 mm past those edges (it stopped on them: a cut a hair off showed white) and the
+    marks stand on the edges, clear of it."""
     root = write_games(tmp_path / "games")
+    extra = ["--bleed"] if bleed else []
     result = run("build", "--game", "board-600x430", "--out", str(tmp_path / "out"), "--paper", paper, "-q",
-                 root=root)
+                 *extra, root=root)
     assert result.exit_code == 0, result.stderr
-    reader = pypdf.PdfReader(str(tmp_path / f"out/board-600x430/board-{paper}.pdf"))
+    suffix = "-bleed" if bleed else ""
+    reader = pypdf.PdfReader(str(tmp_path / f"out/board-600x430/board-{paper}{suffix}.pdf"))
     tiles = reader.pages[1:]
     assert len(tiles) >= 6
     problems = []
     for n, page in enumerate(tiles, start=2):
-        problems += check_board_tile(page, PAPERS[paper], (600 * MM, 430 * MM), f"board-{paper} p{n}")
+        problems += check_board_tile(page, PAPERS[paper], (600 * MM, 430 * MM), f"board-{paper} p{n}", bleed * MM)
     assert problems == []
+    if bleed:   # the first sheet: its left marks stand 3 mm inside the art's left edge
+        window = _TILE.search(tiles[0].get_contents().get_data())
+        left_edge = float(window.group(1))
+        verticals = sorted(x1 for x1, _, x2, _ in marks(tiles[0]) if x1 == x2)
+        assert abs(verticals[0] - left_edge - 3 * MM) < 0.05, (verticals[0], left_edge)
     marked = [line for page in tiles for line in marks(page)]
     # the first sheet (A1) holds the board's top-left corner: its left and top edges are marked
     first = marks(tiles[0])

@@ -59,12 +59,13 @@ class BoardComponent(Component, kind="board"):
 GUIDE = "#d0006f"   # alignment marks: a colour no board uses (reportlab reads the hex)
 
 
-def compile_board(ctx: BuildContext, component: BoardComponent) -> tuple[CompiledLayout, Card]:
-    """The board's layout and the card that fills it (its data file's one card, if any)."""
+def compile_board(ctx: BuildContext, component: BoardComponent, bleed: float = 0.0) -> tuple[CompiledLayout, Card]:
+    """The board's layout (its backgrounds run `bleed` past its edges) and the card that
+    fills it (its data file's one card, if any)."""
     from pnp.layout.template import compile_layout
     deck = ctx.decks.get(component.id)
     layout = compile_layout(ctx.project.root, component.layout, component.where_is("layout"),
-                            ctx.frame_args(deck))
+                            ctx.frame_args(deck, bleed))
     return layout, deck.cards[0] if deck is not None and deck.cards else Card()
 
 
@@ -73,7 +74,8 @@ def render_board(ctx: BuildContext, component: BoardComponent) -> list[OutputFil
     overlap = component.overlap.points
     title = f"{ctx.game.title}: {component.title or component.id}"
     font = ctx.project.fonts.family("text", where_of(None, "font")).face()
-    return [home_tiles(ctx, component, layout, card, overlap, title, font),
+    bled = compile_board(ctx, component, ctx.options.bleed)[0] if ctx.options.bleed else layout
+    return [home_tiles(ctx, component, bled, card, overlap, title, font),
             whole_board(component, layout, card, title, ctx.options.whole_variant)]
 
 
@@ -89,25 +91,31 @@ def whole_board(component: BoardComponent, layout: CompiledLayout, card: Card, t
 
 def home_tiles(ctx: BuildContext, component: BoardComponent, layout: CompiledLayout, card: Card, overlap: float,
                title: str, font: str) -> OutputFile:
+    """The board tiled over home paper. With a bleed the tiles cover the board and its bleed
+    round it, and the marks stand on the board's own edges, the bleed's width inside."""
     from pnp.impose import PAPER_SIZES, tile_board
     from pnp.outputs.pdf import finish, new_canvas
     paper = PAPER_SIZES[ctx.options.paper]
-    tiles = tile_board((layout.width, layout.height), paper, overlap)
+    bleed = ctx.options.bleed
+    board = (layout.width + 2 * bleed, layout.height + 2 * bleed)
+    tiles = tile_board(board, paper, overlap)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, paper, title + " (tiled)")
-    canvas.beginForm("board", lowerx=0, lowery=0, upperx=layout.width, uppery=layout.height)
+    canvas.beginForm("board", lowerx=0, lowery=0, upperx=board[0], uppery=board[1])
+    if bleed:
+        canvas.translate(bleed, bleed)
     layout.draw(canvas, card)
     canvas.endForm()
-    draw_assembly(canvas, paper, layout, tiles, overlap, component.title or component.id, font)
+    draw_assembly(canvas, paper, board, tiles, overlap, component.title or component.id, font)
     canvas.showPage()
     for tile in tiles:
-        draw_tile(canvas, tile, tiles, (layout.width, layout.height), paper, font)
+        draw_tile(canvas, tile, tiles, board, paper, font, bleed)
         canvas.showPage()
     return finish(canvas, buffer, f"{component.id}-{ctx.options.paper}{ctx.options.variant}.pdf", role="home")
 
 
 def draw_tile(canvas: Canvas, tile: Tile, tiles: list[Tile], board: tuple[float, float], paper: tuple[float, float],
-              font: str) -> None:
+              font: str, bleed: float = 0.0) -> None:
     """One sheet: the tile's window of the board, with the seams it shares with its neighbours
     drawn in board coordinates, so the marks on two neighbouring sheets fall on the same spot
     of the board; cut marks at the ends of the board's own edges, as on a sheet of cards."""
@@ -124,21 +132,22 @@ def draw_tile(canvas: Canvas, tile: Tile, tiles: list[Tile], board: tuple[float,
     canvas.saveState()
     canvas.setLineWidth(MARK_WIDTH)
     canvas.setStrokeGray(0)
-    canvas.lines(tile_marks(tile, board, paper))
+    canvas.lines(tile_marks(tile, board, paper, bleed))
     canvas.restoreState()
-    draw_label(canvas, tile, len(tiles), board, paper, font)
+    draw_label(canvas, tile, len(tiles), board, paper, font, bleed)
 
 
 def draw_label(canvas: Canvas, tile: Tile, count: int, board: tuple[float, float], paper: tuple[float, float],
-               font: str) -> None:
+               font: str, bleed: float = 0.0) -> None:
     """The sheet's name above its window, between the marks that rise from the board's left
-    and right edges (clear of them), smaller or without the hint where the window is narrow."""
+    and right edges (clear of them; they stand `bleed` inside the window), smaller or without
+    the hint where the window is narrow."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
     from pnp.impose import CLEAR
     ox, oy = tile.origin
-    left = ox + 2 * CLEAR
+    left = ox + (bleed if tile.x < 0.01 else 0.0) + 2 * CLEAR
     at_right_edge = tile.x + tile.width > board[0] - 0.01
-    right = ox + tile.width - 2 * CLEAR if at_right_edge else paper[0] - ox
+    right = ox + tile.width - bleed - 2 * CLEAR if at_right_edge else paper[0] - ox
     name = f"Sheet {tile.label} of {count}"
     hint = "" if tile.col == 0 and tile.row == 0 else \
         " · cut along the dashed line, then lay this sheet over its neighbour with the crosses on its edge"
@@ -193,14 +202,13 @@ def cross(canvas: Canvas, x: float, y: float, size: float) -> None:
     canvas.line(x, y - size, x, y + size)
 
 
-def draw_assembly(canvas: Canvas, paper: tuple[float, float], layout: CompiledLayout, tiles: list[Tile], overlap: float,
-                  name: str,
-                  font: str) -> None:
+def draw_assembly(canvas: Canvas, paper: tuple[float, float], board: tuple[float, float], tiles: list[Tile],
+                  overlap: float, name: str, font: str) -> None:
     """The first sheet: the whole board in miniature with every sheet's place on it."""
     width, height = paper
     margin = mm(15)
-    scale = min((width - 2 * margin) / layout.width, (height - 2 * margin - mm(30)) / layout.height)
-    bw, bh = layout.width * scale, layout.height * scale
+    scale = min((width - 2 * margin) / board[0], (height - 2 * margin - mm(30)) / board[1])
+    bw, bh = board[0] * scale, board[1] * scale
     left, bottom = (width - bw) / 2, height - margin - mm(22) - bh
     canvas.setFont(font, 14)
     canvas.drawString(margin, height - margin, f"{name}: how the {len(tiles)} sheets fit together")

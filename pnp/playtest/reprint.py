@@ -228,8 +228,9 @@ def tile_labels(ctx: BuildContext, component: Component) -> list[str]:
     from pnp.kinds.board import BoardComponent, compile_board
     assert isinstance(component, BoardComponent)   # the kind 'board'
     layout, _ = compile_board(ctx, component)
-    overlap = component.overlap.points
-    return [tile.label for tile in tile_board((layout.width, layout.height), paper_of(ctx), overlap)]
+    overlap, bleed = component.overlap.points, ctx.options.bleed   # the tiles cover the board and its bleed
+    return [tile.label for tile in tile_board((layout.width + 2 * bleed, layout.height + 2 * bleed), paper_of(ctx),
+                                              overlap)]
 
 
 def differs(old_png: bytes, new_png: bytes) -> bool:
