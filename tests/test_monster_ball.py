@@ -108,9 +108,11 @@ def test_tokens_counts_and_referees(out):
 
 
 def test_every_letter_on_a_token_lies_inside_its_circle(out):
-    """The names, numbers and labels sit inside the white ring (0.9 mm in from the trim), at
-    least 1 mm clear of it, a long name shrunk to one line rather than wrapped into the
-    numbers (LINE OF SCRIMMAGE and GELATINOUS CUBE touched the ring)."""
+    """The names, numbers and labels sit inside the white ring (1.4 mm in from the trim, so a
+    square cut a millimetre off leaves it whole), at least 1 mm clear of it, a long name
+    shrunk to one line rather than wrapped into the numbers (LINE OF SCRIMMAGE and
+    GELATINOUS CUBE touched the ring); the labels under the numbers are 5.5 pt, where they
+    were 3.6 pt (0.9 mm tall, unreadable)."""
     import math
     import pypdfium2
     document = pypdfium2.PdfDocument(str(out / "tokens-letter.pdf"))
@@ -118,7 +120,7 @@ def test_every_letter_on_a_token_lies_inside_its_circle(out):
     height = page.get_height()
     textpage = page.get_textpage()
     mm = 72 / 25.4
-    tokens = [(x + w / 2, y + h / 2, w / 2 - 0.9 * mm - 1 * mm)
+    tokens = [(x + w / 2, y + h / 2, w / 2 - 1.4 * mm - 1 * mm)
               for x, y, w, h in placements(pdf(out / "tokens-letter.pdf").pages[0])]
     outside = []
     for index in range(textpage.count_chars()):
@@ -130,6 +132,12 @@ def test_every_letter_on_a_token_lies_inside_its_circle(out):
         if max(math.hypot(x - cx, y - cy) for x in (left, right) for y in (bottom, top)) > radius:
             outside.append(char)
     assert outside == [], "".join(outside)
+    sizes = {}
+    text = textpage.get_text_range()
+    for word in ("HUSTLE", "BLOCK", "CALL"):
+        at = text.index(word)
+        sizes[word] = pypdfium2.raw.FPDFText_GetFontSize(textpage, at)
+    assert all(size >= 5.5 - 0.01 for size in sizes.values()), sizes
     document.close()
 
 
