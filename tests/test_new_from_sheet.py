@@ -98,3 +98,29 @@ def test_a_row_without_the_cards_name_is_an_error_at_its_row(tmp_path):
     assert result.exit_code == 1
     assert re.search(r"error: \S*card_data/crew/crew\.csv, row 3: missing required field 'name'", result.stderr), \
         result.stderr
+
+
+def test_a_rules_table_with_a_word_wider_than_its_column_keeps_to_its_column(tmp_path):
+    """A German compound in a card's text made the rule sheet's card table wider than its
+    column: it ran into the next column and off the page's margin. The widest columns now
+    give way and the long word is broken."""
+    from conftest import render_png
+    word = "Kartenstapelmischvorgangsbeschreibung"
+    source = tmp_path / "crew.csv"
+    source.write_text("name,cost,kind,rules,count\n" + "".join(
+        f"Deckhand {n},1,Mannschaft,Ziehe eine Karte und lies den langen {word} und {word}.,1\n" for n in range(12)))
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
+    built = run("build", "--game", "crew", "--out", str(tmp_path / "out"), root=project)
+    assert built.exit_code == 0, built.stderr
+    scale = 2
+    image = render_png(tmp_path / "out/crew/rules-letter.pdf", 0, scale).convert("RGB")
+    mm = 72 / 25.4 * scale
+    middle = image.width / 2
+    gutter = range(int(middle - 2.5 * mm), int(middle + 2.5 * mm))   # the 6 mm between the columns
+    below_banner = range(int(40 * mm), int(image.height - 20 * mm))
+    inked = [(x, y) for y in below_banner[::3] for x in gutter if min(image.getpixel((x, y))) < 200]
+    assert not inked, inked[:5]
+    right_margin = range(int(image.width - 13 * mm), image.width)
+    assert not [x for y in below_banner[::3] for x in right_margin if min(image.getpixel((x, y))) < 200]

@@ -478,7 +478,9 @@ _TAG = re.compile(r"<[^>]+>")
 
 def column_widths(rows: list[list[str]], width: float, style: ParagraphStyle) -> list[float]:
     """Widths in points: each column as wide as its longest line needs when that fits,
-    never narrower than its longest word; what is left goes to the wordiest columns."""
+    never narrower than its longest word; what is left goes to the wordiest columns. Where
+    the longest words alone are wider than the column of text (a German compound), the
+    widest columns give way, their long words broken, so the table keeps to its column."""
     def measure(text: str) -> float:
         plain_text = _TAG.sub("", text).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
         width: float = stringWidth(plain_text, style.fontName, style.fontSize)
@@ -492,6 +494,8 @@ def column_widths(rows: list[list[str]], width: float, style: ParagraphStyle) ->
     if sum(need) <= width:
         need[-1] += width - sum(need)
         return need
+    if sum(least) > width:
+        return capped(least, width)
     widths = list(least)
     spare = width - sum(widths)
     wanting = {i: need[i] - least[i] for i in columns if need[i] > least[i]}
@@ -499,6 +503,18 @@ def column_widths(rows: list[list[str]], width: float, style: ParagraphStyle) ->
     for i, extra in wanting.items():
         widths[i] += max(spare, 0) * extra / total
     return widths
+
+
+def capped(widths: list[float], total: float) -> list[float]:
+    """`widths` with the widest cut down to one cap, so they add up to `total`: the narrow
+    columns (a count, a cost) keep their width."""
+    cap = total
+    for count, each in enumerate(sorted(widths, reverse=True), start=1):
+        narrower = sorted(widths, reverse=True)[count:]
+        cap = (total - sum(narrower)) / count
+        if not narrower or cap >= narrower[0]:
+            break
+    return [min(each, cap) for each in widths]
 
 
 def generated(ctx: BuildContext, component: RulesComponent, name: str, styles: Styles, path: Path) -> list[Flowable]:
