@@ -457,10 +457,15 @@ def inline(token: Token) -> str:
 
 
 def make_table(heading: list[str], rows: list[list[str]], styles: Styles) -> Table:
-    data = [[paragraph(h, styles["head"]) for h in heading]]
-    data += [[paragraph(c, styles["cell"]) for c in row] for row in rows]
+    head, cell = styles["head"], styles["cell"]
+    scale = fitting_scale([heading] + rows, styles["width"], cell)
+    if scale < 1:   # the longest words are wider than the column: a smaller size first
+        head, cell = (ParagraphStyle(f"{style.name}-fitted", parent=style, fontSize=style.fontSize * scale,
+                                     leading=style.leading * scale) for style in (head, cell))
+    data = [[paragraph(h, head) for h in heading]]
+    data += [[paragraph(c, cell) for c in row] for row in rows]
     table = Table(data, repeatRows=1, hAlign="RIGHT" if styles.get("rtl") else "LEFT",
-                  colWidths=column_widths([heading] + rows, styles["width"], styles["cell"]))
+                  colWidths=column_widths([heading] + rows, styles["width"], cell))
     table.setStyle(TableStyle([
         ("BACKGROUND", (0, 0), (-1, 0), ACCENT),
         ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#eef2f7")]),
@@ -476,21 +481,46 @@ def make_table(heading: list[str], rows: list[list[str]], styles: Styles) -> Tab
 _TAG = re.compile(r"<[^>]+>")
 
 
-def column_widths(rows: list[list[str]], width: float, style: ParagraphStyle) -> list[float]:
-    """Widths in points: each column as wide as its longest line needs when that fits,
-    never narrower than its longest word; what is left goes to the wordiest columns. Where
-    the longest words alone are wider than the column of text (a German compound), the
-    widest columns give way, their long words broken, so the table keeps to its column."""
+CELL_PADDING = 7.0      # a cell's left and right padding together (make_table's style)
+LEAST_TABLE_SCALE = 0.8   # a table too wide for its column shrinks to this, then breaks long words
+
+
+def fitting_scale(rows: list[list[str]], width: float, style: ParagraphStyle) -> float:
+    """How much smaller than `style` a table's text must be for its longest words to fit
+    the column side by side: 1 when they do; at least LEAST_TABLE_SCALE."""
+    least = least_widths(rows, style)
+    words = sum(least) - CELL_PADDING * len(least)
+    if sum(least) <= width or words <= 0:
+        return 1.0
+    return max(LEAST_TABLE_SCALE, (width - CELL_PADDING * len(least)) / words)
+
+
+def measured(style: ParagraphStyle) -> Callable[[str], float]:
     def measure(text: str) -> float:
         plain_text = _TAG.sub("", text).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
         width: float = stringWidth(plain_text, style.fontName, style.fontSize)
         return width
+    return measure
 
-    pad = 7.0
+
+def least_widths(rows: list[list[str]], style: ParagraphStyle) -> list[float]:
+    """Each column's longest word, padded: as narrow as the column can be unbroken."""
+    measure = measured(style)
+    return [max(max((measure(w) for w in r[i].split()), default=0) for r in rows if i < len(r)) + CELL_PADDING
+            for i in range(len(rows[0]))]
+
+
+def column_widths(rows: list[list[str]], width: float, style: ParagraphStyle) -> list[float]:
+    """Widths in points: each column as wide as its longest line needs when that fits,
+    never narrower than its longest word; what is left goes to the wordiest columns. Where
+    the longest words alone are wider than the column of text even at the least size (a
+    German compound), the widest columns give way, their long words broken, so the table
+    keeps to its column."""
+    measure = measured(style)
+    pad = CELL_PADDING
     columns = range(len(rows[0]))
     need = [max(measure(r[i]) for r in rows if i < len(r)) + pad for i in columns]
-    least = [max(max((measure(w) for w in r[i].split()), default=0) for r in rows if i < len(r)) + pad
-             for i in columns]
+    least = least_widths(rows, style)
     if sum(need) <= width:
         need[-1] += width - sum(need)
         return need
