@@ -124,3 +124,19 @@ def test_a_rules_table_with_a_word_wider_than_its_column_keeps_to_its_column(tmp
     assert not inked, inked[:5]
     right_margin = range(int(image.width - 13 * mm), image.width)
     assert not [x for y in below_banner[::3] for x in right_margin if min(image.getpixel((x, y))) < 200]
+
+
+def test_pnp_diff_names_a_sheet_cards_row(tmp_path):
+    """A changed card of a spreadsheet deck is shown at its row, as every message names it;
+    the diff gave the file alone."""
+    source = tmp_path / "crew.csv"
+    source.write_text("name,power,count\nAda,3,1\nBo,1,2\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
+    out = tmp_path / "out"
+    assert run("build", "--game", "crew", "--out", str(out), "-q", root=project).exit_code == 0
+    sheet = project / "card_data/crew/crew.csv"
+    sheet.write_text(sheet.read_text().replace("Bo,1,2", "Bo,4,2"))
+    told = run("diff", "--game", "crew", "--out", str(out), root=project).output
+    assert "Bo  (card_data/crew/crew.csv, row 3)" in told and "power: 1 -> 4" in told, told

@@ -21,10 +21,11 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pnp.config.typed import Where
+from pnp.errors import is_row
 from pnp.layout.template import template_path
 
 if TYPE_CHECKING:
-    from pnp.config.deck import Deck
+    from pnp.config.deck import Card, Deck
     from pnp.config.game import Game
 
 # A build record as JSON keeps it: values of any JSON type.
@@ -176,7 +177,7 @@ def game_record(root: Path, game: Game, decks: dict[str, Deck],
         back_look = files_digest(layout_files(root, layout_names(getattr(component, "back", None)), known), pictures).encode() \
             if back is not None else b""
         back_fields = values_of(back.fields, deck.fields) if back is not None else values_of((), {})
-        cards = [[key, count, card.where.line if card.where is not None else None,
+        cards = [[key, count, card_place(card),
                   side_digest(front_look, front_fields, card),
                   side_digest(back_look, back_fields, card) if back is not None else None]
                  for key, card, count in zip(card_keys([c.label for c in deck.cards]), deck.cards, deck.counts)]
@@ -229,6 +230,23 @@ def kept_decks(record: Record) -> dict[str, list[Record]]:
     """Each deck's cards as a record keeps them: key, count, line (file:line), face, back."""
     decks: dict[str, list[Record]] = {}
     for deck_id, deck in unpacked(record["decks"]).items():
-        decks[deck_id] = [{"key": key, "count": count, "line": f"{deck['file']}:{line}" if line else deck["file"],
+        decks[deck_id] = [{"key": key, "count": count, "line": placed(deck["file"], line),
                            "face": face, "back": back} for key, count, line, face, back in deck["cards"]]
     return decks
+
+
+def card_place(card: Card) -> int | str | None:
+    """Where a card is written, as the record keeps it: its line, or a sheet's row ("row 3"),
+    which has none."""
+    if card.where is None:
+        return None
+    if card.where.line is not None:
+        return card.where.line
+    return card.where.field if is_row(card.where.field or "") else None
+
+
+def placed(file: str, line: object) -> str:
+    """A kept place as messages write it: file:line, or file, row 3."""
+    if isinstance(line, str) and line:
+        return f"{file}, {line}"
+    return f"{file}:{line}" if line else file
