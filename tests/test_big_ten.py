@@ -45,7 +45,7 @@ def test_backs_are_clearly_different_colours(out):
 
 def test_defense_cards_show_a_result_for_every_play_type(out):
     text = pdf(out / "defense-letter.pdf").pages[0].extract_text()
-    for label in ("Run", "Pass", "Play-action", "Screen", "OFFENSE CALLED", "RESULT"):
+    for label in ("Run", "Pass", "Play-action", "Screen", "PLAY", "RESULT"):
         assert label in text
     assert "No gain" in text and "Card yards +5" in text
 
