@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from conftest import pdf, run
+from conftest import REPO, pdf, run
 from test_every_edition import babel_root
 
 
@@ -186,7 +186,7 @@ def test_cards_that_share_a_name_get_a_translation_for_each_text_they_print(tmp_
     path = root / "card_data/babel/lang/fr.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     pilgrim = data["cards"]["cards.yaml"]["Pilgrim"]
-    assert pilgrim["name"] == {"source": "Pilgrim", "text": ""}   # one text: one entry, as before
+    assert "name" not in pilgrim and data["labels"]["Pilgrim"] == ""   # both print it: once, among the labels
     assert pilgrim["text"] == [{"source": "*Quick*: take :coin:, then ***pay*** :lantern@1.5: to move.", "text": ""},
                                {"source": "Walk two roads.", "text": ""}]
     filled(path)
@@ -236,3 +236,40 @@ def test_a_field_a_when_only_tests_for_being_set_is_translated(tmp_path, when, a
     assert ("flavour" in lamplighter) == asked, lamplighter
     if asked:
         assert lamplighter["flavour"] == {"source": "Old roads.", "text": ""}
+
+
+def test_a_text_several_cards_print_is_translated_once_among_the_labels(tmp_path):
+    """Big Ten's results ("No gain", "Card yards") are printed by dozens of cards: asked once,
+    among the labels, each card prints that one translation; a text only one card prints
+    keeps its card's entry. The file asked for 536 strings, now for fewer than half."""
+    import shutil
+    root = tmp_path / "root"
+    for folder in ("card_data/big-ten", "layouts", "fonts"):
+        shutil.copytree(REPO / folder, root / folder)
+    assert run("translate", "--game", "big-ten", "--lang", "de", root=root).exit_code == 0
+    path = root / "card_data/big-ten/lang/de.yaml"
+    written = path.read_text(encoding="utf-8")
+    data = yaml.safe_load(written)
+    assert data["labels"]["No gain"] == "" and "No gain" not in str(data["cards"])
+    assert "# on " in written and "defense.yaml:" in written   # which cards print it
+    entries = written.count("text: ") + sum(1 for line in written.splitlines() if line.startswith('  "'))
+    assert entries < 536 / 2, entries
+    data["labels"]["No gain"] = "Kein Raumgewinn"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    out = tmp_path / "out"
+    assert run("build", "--game", "big-ten", "--lang", "de", "--out", str(out), "-q", root=root).exit_code == 0
+    text = " ".join(page.extract_text() for page in pdf(out / "big-ten/defense-letter-de.pdf").pages)
+    assert text.count("Kein Raumgewinn") > 10 and "No gain" not in text
+
+
+def test_a_field_that_names_a_colour_is_not_asked_for(tmp_path):
+    """Big Ten's play type picks the card's colour through the palette (`fill: "{type}"`):
+    a translated "run" is no colour, and the German build stopped on it."""
+    import shutil
+    root = tmp_path / "root"
+    for folder in ("card_data/big-ten", "layouts", "fonts"):
+        shutil.copytree(REPO / folder, root / folder)
+    assert '"{type}"' in (root / "layouts/big-ten/offense.yaml").read_text()
+    assert run("translate", "--game", "big-ten", "--lang", "de", root=root).exit_code == 0
+    data = yaml.safe_load((root / "card_data/big-ten/lang/de.yaml").read_text(encoding="utf-8"))
+    assert "run" not in data["labels"] and "type:" not in str(data["cards"])

@@ -296,3 +296,17 @@ def test_a_hebrew_translation_with_a_latin_label_is_still_set_right_to_left(root
     rules = tmp_path / GAME / "rules-letter-he.pdf"
     # a right-to-left sheet starts in its right-hand column: the opening words are right of the table
     assert lefts(rules, "ביציע")[0] > lefts(rules, "קוורטרבק")[0]
+
+
+def test_a_label_with_facts_not_yet_translated_is_told_as_not_yet_not_refused(root):
+    """`pnp translate` writes an empty text beside a label that refers to facts: the file
+    must load (and validate name it as not translated), where it was refused outright for
+    not referring to the same facts."""
+    path = root / "card_data/12th-player/lang/de.yaml"
+    text = path.read_text(encoding="utf-8")
+    label = '"{fact:deck.cards} cards valued {fact:deck.values.1} to {fact:deck.values.2}": '
+    start = text.index(label) + len(label)
+    path.write_text(text[:start] + '""' + text[text.index("\n", start):], encoding="utf-8")
+    result = run("validate", "--game", "12th-player", root=root)
+    assert result.exit_code == 1 and "must refer to the same facts" not in result.stderr, result.stderr
+    assert "has no translation into de" in result.stderr and "de.yaml:" in result.stderr

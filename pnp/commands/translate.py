@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 from pnp.errors import PnpError
 from pnp.lang import CODE, lang_file
-from pnp.lang.file import (Entries, Translation, data_file_name, data_files, entry_for, load_translation,
-                           rules_hash, same_text, values_of)
+from pnp.lang.file import (Entries, Translation, data_file_name, data_files, entry_for, has_words,
+                           load_translation, rules_hash, same_text, values_of)
 from pnp.lang.needs import kept_by_file
 from pnp.project import Project
 from pnp.options import PrintOptions
@@ -76,7 +76,11 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
              "# what is here is kept and what is new is added. Values that choose a layout or name a",
              "# picture, text that is only icons and numbers need none and are left out.",
              f"language: {quoted(have.name)}   # the language's own name (Français, العربية)", ""]
-    lines.append("labels:   # fixed words: layout text, titles, table headings, pnp's own words")
+    root = Path(game.folder).parent.parent
+    kept = kept_by_file(root, game, decks, lambda deck: data_file_name(game, deck))
+    shared = shared_texts(game, decks, kept, have)
+    lines.append("labels:   # fixed words: layout text, titles, table headings, pnp's own words, and card")
+    lines.append("          # text that several cards print, translated once for all of them")
     for source, (text, _) in have.labels.items():
         lines.append(f"  {quoted(source)}: {quoted(text)}")
     for source, asked_where in asked.items():
@@ -84,11 +88,14 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
             continue
         lines.append(f"  # {asked_where.place}" if asked_where is not None else "  # pnp's own words")
         lines.append(f"  {quoted(source)}: \"\"")
-    if len(lines) and lines[-1].startswith("labels:"):
-        lines[-1] = "labels: {}"
+    for source, (places, text) in shared.items():
+        if source in have.labels or source in asked:
+            continue
+        lines.append(f"  # on {len(places)} cards: {', '.join(places[:3])}" + (", ..." if len(places) > 3 else ""))
+        lines.append(f"  {quoted(source)}: {quoted(text)}")
+    if len(lines) and lines[-1].startswith("          #"):
+        lines[-2:] = ["labels: {}"]
     lines += ["", "cards:    # by data file, then card, then field"]
-    root = Path(game.folder).parent.parent
-    kept = kept_by_file(root, game, decks, lambda deck: data_file_name(game, deck))
     any_card = False
     for file_name, data in data_files(game, decks).items():
         names = kept.get(file_name, frozenset())
@@ -97,6 +104,7 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
             entries = []
             for name, spec in data["fields"].items():
                 values = values_of(cards, name) if spec.type == "text" and name not in names else []
+                values = [value for value in values if value not in shared and value not in have.labels]
                 if values:
                     entries += field_lines(name, values, have.cards.get(file_name, {}).get(label, {}).get(name, []))
             if entries:
@@ -126,6 +134,36 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
         else:
             lines.append(f"    text: {quoted(body)}")
     return "\n".join(lines) + "\n"
+
+
+def shared_texts(game: Game, decks: dict[str, Deck], kept: dict[str, frozenset[str]],
+                 have: Translation) -> dict[str, tuple[list[str], str]]:
+    """The card texts that several cards print (a result, a kind, a field's default), each
+    with the cards that print it and the translation the file already gives it: asked once,
+    among the labels, rather than once for every card. A text the file translates in more
+    than one way on its cards stays with each card."""
+    places: dict[str, list[str]] = {}
+    translations: dict[str, set[str]] = {}
+    for file_name, data in data_files(game, decks).items():
+        names = kept.get(file_name, frozenset())
+        texts = [name for name, spec in data["fields"].items() if spec.type == "text" and name not in names]
+        for label, cards in data["cards"].items():
+            for card in cards:
+                for name in texts:
+                    value = card.get(name)
+                    if isinstance(value, str) and has_words(value):
+                        line = card.where.line if card.where is not None else None
+                        places.setdefault(value, []).append(f"{file_name}:{line}" if line else f"{file_name} ({label})")
+            for name, entries in have.cards.get(file_name, {}).get(label, {}).items():
+                for entry, _ in entries:
+                    if entry.text.strip():
+                        translations.setdefault(entry.source, set()).add(entry.text)
+    shared = {}
+    for value, cards_printing in places.items():
+        given = translations.get(value, set())
+        if len(cards_printing) > 1 and len(given) <= 1:
+            shared[value] = (cards_printing, next(iter(given), ""))
+    return shared
 
 
 def field_lines(name: str, values: list[str], have: Entries) -> list[str]:

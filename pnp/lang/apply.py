@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pnp.config.deck import Card, Deck
-from pnp.lang.file import Entries, Translation, data_file_name, entry_for, load_translation
+from pnp.lang.file import Entries, Translation, data_file_name, entry_for, load_translation, same_text
 from pnp.config.game import Game
 
 if TYPE_CHECKING:
@@ -31,7 +31,8 @@ def translated_context(ctx: Any, translation: Translation) -> Any:
     facts = facts_of(ctx.game)
     kept = kept_by_file(ctx.project.root, ctx.game, ctx.decks, lambda deck: data_file_name(ctx.game, deck))
     decks = {cid: translated_deck(deck, translation.cards.get(data_file_name(ctx.game, deck), {}),
-                                  kept.get(data_file_name(ctx.game, deck), frozenset()), facts)
+                                  kept.get(data_file_name(ctx.game, deck), frozenset()), facts,
+                                  translation.shared_text)
              for cid, deck in ctx.decks.items()}
     result = copy.copy(ctx)
     result.game = translated_game(ctx.game, translation)
@@ -41,25 +42,46 @@ def translated_context(ctx: Any, translation: Translation) -> Any:
 
 
 def translated_deck(deck: Deck, by_card: dict[str, dict[str, Entries]],
-                    kept: frozenset[str] = frozenset(), facts: Facts | None = None) -> Deck:
-    """The deck with its card strings translated; `kept` fields (they choose a layout, name a
-    picture or are compared by a when:, pnp.lang.needs) keep their values in every language;
-    `{fact:NAME}` in a translated text is filled from `facts`."""
+                    kept: frozenset[str] = frozenset(), facts: Facts | None = None,
+                    shared: Callable[[str], str | None] = lambda text: None) -> Deck:
+    """The deck with its card strings translated: each from its card's own entry, else from
+    `shared` (a text many cards print, translated once among the labels); `kept` fields
+    (they choose a layout, name a picture or are compared by a when:, pnp.lang.needs) keep
+    their values in every language; `{fact:NAME}` in a translated text is filled from `facts`."""
+    texts = [name for name, spec in deck.fields.items() if spec.type == "text" and name not in kept]
     cards: list[Card] = []
     for card in deck.cards:
         entries = by_card.get(card.label, {})
         changed = Card(card)
-        for name, listed in entries.items():
+        translated = False
+        for name in texts:
             value = card.get(name)
-            found = entry_for(listed, value) if isinstance(value, str) and name not in kept else None
-            if found is not None and found[0].text.strip():   # empty: not yet
-                changed[name] = found[0].text.strip()
+            if not isinstance(value, str):
+                continue
+            text = own_or_shared(entries.get(name, []), value, shared)
+            if text and text != value:
+                changed[name] = text
+                translated = True
         changed.label, changed.where = card.label, card.where
-        if facts is not None and entries:   # the translation's own {field} and {fact:NAME} holes
+        if facts is not None and translated:   # the translation's own {field} and {fact:NAME} holes
             from pnp.contents.stated import fill_card_text
             fill_card_text(changed, deck.fields, facts)
         cards.append(changed)
     return Deck(deck.path, deck.fields, cards, list(deck.counts), deck.designed)
+
+
+def own_or_shared(entries: Entries, value: str, shared: Callable[[str], str | None]) -> str:
+    """A card text's translation: its card's entry made from this very text, else the one a
+    label gives every card that prints it, else the card's one entry made from an older text
+    (validate names it out of date); "" when there is none yet."""
+    exact = next((text for text, _ in entries if same_text(text.source, value)), None)
+    if exact is not None:
+        return exact.text.strip()
+    label = shared(value)
+    if label is not None:
+        return label
+    found = entry_for(entries, value)
+    return found[0].text.strip() if found is not None else ""
 
 
 def translated_game(game: Game, translation: Translation) -> Game:

@@ -31,9 +31,11 @@ def card_problems(game: Game, decks: dict[str, Deck], translation: Translation) 
                 if spec.type != "text" or name in names:
                     continue
                 values = values_of(cards, name)
+                entries = translated.get(label, {}).get(name, [])
+                if not entries:   # a text many cards print may be translated once, among the labels
+                    values = [value for value in values if value not in translation.labels]
                 if values:
-                    problems += field_problems(translation, file_name, label, name, cards, values,
-                                               translated.get(label, {}).get(name, []))
+                    problems += field_problems(translation, file_name, label, name, cards, values, entries)
     return problems
 
 
@@ -64,6 +66,8 @@ def field_problems(translation: Translation, file_name: str, label: str, name: s
     matched = set()
     for value in values:
         found = next((i for i, (entry, _) in enumerate(entries) if same_text(entry.source, value)), None)
+        if found is None and value in translation.labels:
+            continue   # translated once among the labels, for every card that prints it
         if found is None:
             card = next(card for card in cards if same_text(str(card.get(name)), value))
             problems.append(str(field_at(card, file_name, label, name).error(

@@ -126,6 +126,11 @@ class Translation:
         self.missing_labels.setdefault(text, found[1] if found is not None else where)   # empty: not yet
         return text
 
+    def shared_text(self, text: str) -> str | None:
+        """A card text many cards print, translated once among the labels; None when the
+        labels do not hold it (the card's own entry is wanted then)."""
+        return self.label(text) if text in self.labels else None
+
     @property
     def right_to_left(self) -> bool:
         """Written in a right-to-left script (as its labels show): tables and columns run
@@ -195,7 +200,7 @@ def load_translation(game: Game, decks: dict[str, Deck], code: str) -> Translati
         before, after = Binding(source, at), Binding(text, at)
         if text.strip() and before.fields != after.fields:
             raise at.error(f"the translation must keep the same {{field}} holes as '{source}'")
-        if before.facts != after.facts or before.titles != after.titles:
+        if text.strip() and (before.facts != after.facts or before.titles != after.titles):   # "": not yet
             raise at.error(f"the translation must refer to the same facts as '{source}' "
                            f"({', '.join(sorted(before.facts | before.titles)) or 'none'}), so it "
                            f"cannot print another number")

@@ -1,8 +1,9 @@
 """Which card strings need a translation. A value a build uses as a name, not as words, must
 stay as it is in every language: the field a deck's front or back is chosen by, a field that
-names a picture (an `image` element's `src`), a field whose value a `when:` condition compares
-(`when: flavour`, which asks only whether it is set, leaves it to translate); and text that
-is only icons (`:lantern: :lantern:`) or numbers has nothing to translate."""
+names a picture (an `image` element's `src`) or a colour (`fill: "{type}"` through the
+palette), a field whose value a `when:` condition compares (`when: flavour`, which asks only
+whether it is set, leaves it to translate); and text that is only icons (`:lantern: :lantern:`)
+or numbers has nothing to translate."""
 
 from __future__ import annotations
 
@@ -49,8 +50,7 @@ def names_in_layout(root: Path, name: str, where: Where) -> frozenset[str]:
         element = stack.pop()
         stack.extend(getattr(element, "elements", None) or [])
         found |= condition_fields(element, compared_only=True)   # `when: flavour` tests only that it is set
-        if getattr(element, "kind", None) == "image":
-            found |= element.fields_read()
+        found |= element.fields_as_names()   # a colour, a picture, a length
     return frozenset(found)
 
 

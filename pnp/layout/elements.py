@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 FULL = Length(percent=100.0)
 BIND = {"bind": True}   # field metadata: the key's text may hold {field} holes, filled per card
+WORD_KEYS = frozenset({"text", "rows", "tooltip"})   # bindable keys whose holes print words
 
 
 class FactBook(Protocol):
@@ -148,6 +149,18 @@ class Element(Tagged, family="element"):
     def fields_read(self) -> frozenset[str]:
         """The card fields that change how this element looks (besides `when`)."""
         return _fields(*self.bindings())
+
+    def fields_as_names(self) -> frozenset[str]:
+        """The card fields it reads as names, not words: a colour ("{type}" through the
+        palette), a picture, a form field's name, a length or a number. A translation must
+        leave their values as they are."""
+        found: list[Binding] = []
+        for spec_field in dataclasses.fields(self):
+            if spec_field.metadata.get("bind") and spec_field.name not in WORD_KEYS:
+                where = self.where_is(spec_field.name)
+                found += [Binding(text, where) for text in _texts(getattr(self, spec_field.name))]
+        found += [Binding(value.text, self.where_is(key)) for key, value in self.bound_values().items()]
+        return _fields(*found)
 
     def condition(self) -> Condition | None:
         """`when:` parsed, once."""
