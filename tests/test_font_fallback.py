@@ -136,6 +136,15 @@ def test_arabic_letters_are_joined_and_its_lines_read_right_to_left(mini, tmp_pa
     assert min(x_of(text, places, "مرحبا")) > max(x_of(text, places, "بالعالم"))   # pdfium reads base letters
 
 
+
+def test_arabic_vowel_marks_are_drawn_not_dropped(mini, tmp_path):
+    """يُهاجَم printed bare as يهاجم: the reshaper's own default deletes the marks."""
+    edit_cards(mini, "text: Moves in an L.", 'text: "يُهاجَم بدلاً"')
+    build(mini, "mini", tmp_path)
+    letters = "".join(text for text, _ in runs(tmp_path / "mini/cards-a4.pdf"))
+    marks = [c for c in letters if 0x064B <= ord(c) <= 0x0652]
+    assert set(marks) == set("\u064f\u064e\u064b"), [hex(ord(c)) for c in marks]   # damma, fatha, fathatan
+
 def test_a_right_to_left_paragraph_aligns_from_the_right(mini, tmp_path):
     edit_cards(mini, "text: Moves in an L.", 'text: "שלום"')
     edit_cards(mini, "text: Moves along a diagonal.", 'text: "Hello"')

@@ -18,7 +18,7 @@ import html
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
@@ -81,8 +81,7 @@ def words_of(markup: str) -> tuple[tuple[Word, ...], ...]:
         if letters:
             text = "".join(letters)
             if _ARABIC.search(text):
-                import arabic_reshaper
-                text = arabic_reshaper.reshape(text)
+                text = arabic_shaper().reshape(text)
             word.append(Atom(text, style(), -1, *spans[-1]))
             letters.clear()
 
@@ -130,6 +129,14 @@ def words_of(markup: str) -> tuple[tuple[Word, ...], ...]:
     lines.append(tuple(words))
     return tuple(lines)
 
+
+
+@lru_cache(maxsize=1)
+def arabic_shaper() -> Any:
+    """Arabic letters joined into their forms, the vowel marks kept (the reshaper's own
+    default drops them: يُهاجَم printed bare)."""
+    import arabic_reshaper
+    return arabic_reshaper.ArabicReshaper(configuration={"delete_harakat": False})
 
 def is_rtl_char(char: str) -> bool:
     import unicodedata
