@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from PIL import Image
 
 from conftest import REPO, run
@@ -136,3 +138,21 @@ def test_a_playground_deck_with_two_backs_gets_a_sheet_of_backs_cell_for_cell(tm
         corners = {sheet.getpixel(((int(cell) % columns) * width + width // 2, (int(cell) // columns) * height + 8))
                    for cell in template["CardNames"]}
     assert len(corners) == 2, corners   # two teams, two backs
+
+
+@pytest.mark.parametrize("shop", ["tts", "ttp"])
+def test_the_online_exports_manifest_names_each_card_at_its_sheet_cell(tmp_path, shop):
+    """Every export's manifest.csv has a row per distinct piece (the print guide says so);
+    the TTS and Tabletop Playground ones held the header alone."""
+    import csv
+    result = run("build", "--game", "big-ten", "--out", str(tmp_path), "--shop", shop, root=REPO)
+    assert result.exit_code == 0, result.stderr
+    folder = tmp_path / "big-ten" / shop
+    rows = list(csv.DictReader((folder / "manifest.csv").open(encoding="utf-8")))
+    offense = [row for row in rows if "offense" in row["file"]]
+    assert sum(int(row["quantity"]) for row in offense) == 60   # the offense deck, every copy
+    for row in offense:
+        sheet, _, cell = row["file"].partition(" cell ")
+        assert (folder / sheet).is_file() and int(cell) >= 1, row
+        assert (folder / row["back"].partition(" cell ")[0]).is_file(), row
+    assert {row["card"] for row in offense} >= {"Dive", "QB Sneak"}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pnp.exporters.base import Exporter
 from pnp.exporters.tts import PER_SHEET, card_pictures, is_card, paste_sheet
@@ -32,11 +32,13 @@ class TtpExport(Exporter, format="ttp"):
         if not is_card(pieces.front):   # other pieces: not yet (see docs/print-guide.md)
             return []
         assert pieces.deck is not None
-        return ttp_deck(self.ctx, self.preset, pieces.component, pieces.front, pieces.back, pieces.deck)
+        return ttp_deck(self.ctx, self.preset, pieces.component, pieces.front, pieces.back, pieces.deck, self.rows)
 
 
 def ttp_deck(ctx: BuildContext, preset: ShopPreset, component: Component, front: PieceLayout,
-             back: PieceLayout | None, deck: Deck) -> list[OutputFile]:
+             back: PieceLayout | None, deck: Deck, manifest: list[list[Any]] | None = None) -> list[OutputFile]:
+    """A deck's texture sheets and card templates; each distinct card is a row of `rows`
+    (the manifest): its sheet and cell, name, copies and back."""
     cards, columns, rows, faces, back_images, back_of = card_pictures(ctx, preset, component, front, back, deck)
     per_sheet = PER_SHEET
     files = []
@@ -53,6 +55,10 @@ def ttp_deck(ctx: BuildContext, preset: ShopPreset, component: Component, front:
         else:
             back_texture, back_index = f"{component.id}-back.png", -1
         indices = [cell for cell, count in enumerate(deck.counts[start:start + per_sheet]) for _ in range(count)]
+        if manifest is not None:
+            manifest += [[f"Textures/{stem}-faces.png cell {cell + 1}", card.label, count,
+                      f"Textures/{back_texture}" + (f" cell {cell + 1}" if back_index == -2 else "")]
+                     for cell, (card, count) in enumerate(zip(chunk, deck.counts[start:start + per_sheet]))]
         template = {
             "Type": "Card", "GUID": guid(ctx.game.id, stem), "Name": f"{ctx.game.title}: {component.title or component.id}"
             + (f" ({sheet})" if len(cards) > per_sheet else ""),

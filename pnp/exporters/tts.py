@@ -42,11 +42,11 @@ class TtsExport(Exporter, format="tts"):
         ctx, preset, component, deck = self.ctx, self.preset, pieces.component, pieces.deck
         assert deck is not None
         if not is_card(pieces.front):   # end zones, tokens: tiles
-            files, objects = tts_pieces(ctx, preset, component, pieces.front, deck)
+            files, objects = tts_pieces(ctx, preset, component, pieces.front, deck, self.rows)
             self.objects.extend(objects)
             return files
         first = 1 + sum(len(o.get("CustomDeck", {})) for o in self.objects)
-        sheets, obj = tts_deck(ctx, preset, component, pieces.front, pieces.back, deck, first=first)
+        sheets, obj = tts_deck(ctx, preset, component, pieces.front, pieces.back, deck, first=first, manifest=self.rows)
         self.objects.append(obj)
         return sheets
 
@@ -55,6 +55,7 @@ class TtsExport(Exporter, format="tts"):
         component = pieces.component
         self.objects.append(tile(f"{component.id}.png", component.title or component.id,
                                  pieces.front.width, pieces.front.height))
+        self.rows.append([f"{component.id}.png", component.title or component.id, 1, ""])
         return [whole_png(self.ctx, self.preset, pieces, min(self.preset.dpi, 100))]
 
     def finish(self) -> list[OutputFile]:
@@ -126,8 +127,10 @@ def card_pictures(ctx: BuildContext, preset: ShopPreset, component: Component, f
 
 
 def tts_deck(ctx: BuildContext, preset: ShopPreset, component: Component, front: PieceLayout,
-             back: PieceLayout | None, deck: Deck, first: int) -> tuple[list[OutputFile], Json]:
-    """Sheets for one deck and its TTS object; CustomDeck keys start at `first`."""
+             back: PieceLayout | None, deck: Deck, first: int,
+             manifest: list[list[Any]] | None = None) -> tuple[list[OutputFile], Json]:
+    """Sheets for one deck and its TTS object; CustomDeck keys start at `first`. Each distinct
+    card is a row of `manifest`: its sheet and cell, name, copies and back."""
     cards, columns, rows, faces, back_images, back_of = card_pictures(ctx, preset, component, front, back, deck)
     per_sheet = PER_SHEET
     unique_back = len(back_images) > 1
@@ -152,6 +155,9 @@ def tts_deck(ctx: BuildContext, preset: ShopPreset, component: Component, front:
                             "UniqueBack": unique_back, "Type": 0}
         for cell, card in enumerate(chunk):
             count = deck.counts[start + cell]
+            if manifest is not None:
+                manifest.append([f"{face_name.split('/', 1)[1]} cell {cell + 1}", card.label, count,
+                             back_name.split("/", 1)[1] + (f" cell {cell + 1}" if unique_back else "")])
             for _ in range(count):
                 ids.append(key * 100 + cell)
                 contained.append({"Name": "Card", "Nickname": card.label, "CardID": key * 100 + cell,
@@ -184,7 +190,7 @@ def is_card(front: PieceLayout) -> bool:
 
 
 def tts_pieces(ctx: BuildContext, preset: ShopPreset, component: Component, front: PieceLayout,
-               deck: Deck) -> tuple[list[OutputFile], list[Json]]:
+               deck: Deck, manifest: list[list[Any]] | None = None) -> tuple[list[OutputFile], list[Json]]:
     """Pieces that are not cards (end zones, tokens): one image each, and a TTS custom tile
     (a token, for round tokens) per copy, named after the piece."""
     cards = first_copies(deck)
@@ -195,6 +201,8 @@ def tts_pieces(ctx: BuildContext, preset: ShopPreset, component: Component, fron
     for number, (card, count, image) in enumerate(zip(cards, deck.counts, images), start=1):
         name = f"{folder}/{component.id}-{number:03d}.png"
         files.append(OutputFile(name, image))
+        if manifest is not None:
+            manifest.append([name.split("/", 1)[1], card.label, count, ""])
         for _ in range(count):
             objects.append(tile(name.split("/", 1)[1], card.label, front.width, front.height,
                                 token=front.size_name == "token"))
