@@ -67,6 +67,8 @@ def check_labels(elements: Iterable[Element], piece: PieceContext) -> None:
     for element in elements:
         _collect(element, piece, labels, found_labels, values, (0.0, 0.0), fields)
     for label in found_labels:
+        if label.when == label.field:
+            continue   # a badge: LEGENDARY drawn for the legendary cards, beside whatever it marks
         near = _nearest(label, values)
         if near is not None and near.field != label.field:
             raise PnpError(f"the label '{label.shown}' names the field '{label.field}' but is printed beside "
