@@ -302,3 +302,17 @@ def test_a_tiled_board_marks_its_own_edges_on_every_sheet(tmp_path, paper, bleed
     first = marks(tiles[0])
     assert {"vertical" if x1 == x2 else "horizontal" for x1, _, x2, _ in first} == {"vertical", "horizontal"}
     assert len(marked) >= 4 * 4   # four edges, each with a mark at both ends on every sheet it crosses
+
+
+def test_a_board_on_one_sheet_says_so_on_its_first_page(tmp_path):
+    """A board small enough for one sheet: its first page said "how the 1 sheets fit
+    together" and asked to trim each other sheet."""
+    root = write_games(tmp_path / "games")
+    layout = root / "layouts/print/board.yaml"
+    layout.write_text(layout.read_text().replace("size: [600mm, 430mm]", "size: [150mm, 100mm]"))
+    result = run("build", "--game", "board-600x430", "--out", str(tmp_path / "out"), "-q", root=root)
+    assert result.exit_code == 0, result.stderr
+    reader = pypdf.PdfReader(str(tmp_path / "out/board-600x430/board-letter.pdf"))
+    first = " ".join(reader.pages[0].extract_text().split())
+    assert len(reader.pages) == 2 and "on one sheet" in first
+    assert "sheets fit together" not in first and "each other sheet" not in first

@@ -211,15 +211,21 @@ def draw_assembly(canvas: Canvas, paper: tuple[float, float], board: tuple[float
     bw, bh = board[0] * scale, board[1] * scale
     left, bottom = (width - bw) / 2, height - margin - mm(22) - bh
     canvas.setFont(font, 14)
-    canvas.drawString(margin, height - margin, f"{name}: how the {len(tiles)} sheets fit together")
-    canvas.setFont(font, 9)
-    canvas.drawString(margin, height - margin - mm(7),
-                      f"Neighbouring sheets overlap by {overlap / mm(1):.0f} mm. Start with A1; trim each "
-                      f"other sheet along its dashed line and lay it over")
-    canvas.drawString(margin, height - margin - mm(11.5),
-                      "the sheet to its left or above so the crosses meet, then tape from behind.")
-    canvas.drawString(margin, height - margin - mm(16),
-                      "Cut the board's own edges on the short black marks at each end of them.")
+    if len(tiles) == 1:   # nothing to join: the sheet and how to cut it
+        canvas.drawString(margin, height - margin, f"{name}: on one sheet")
+        canvas.setFont(font, 9)
+        canvas.drawString(margin, height - margin - mm(7),
+                          "Cut the board's own edges on the short black marks at each end of them.")
+    else:
+        canvas.drawString(margin, height - margin, f"{name}: how the {len(tiles)} sheets fit together")
+        canvas.setFont(font, 9)
+        canvas.drawString(margin, height - margin - mm(7),
+                          f"Neighbouring sheets overlap by {overlap / mm(1):.0f} mm. Start with A1; trim each "
+                          f"other sheet along its dashed line and lay it over")
+        canvas.drawString(margin, height - margin - mm(11.5),
+                          "the sheet to its left or above so the crosses meet, then tape from behind.")
+        canvas.drawString(margin, height - margin - mm(16),
+                          "Cut the board's own edges on the short black marks at each end of them.")
     canvas.saveState()
     canvas.translate(left, bottom)
     canvas.scale(scale, scale)
