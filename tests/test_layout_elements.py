@@ -8,6 +8,7 @@ import struct
 import zlib
 
 import pypdf
+import pytest
 
 from conftest import MM, build, pdf, placements, render_png
 
@@ -145,3 +146,20 @@ def test_a_table_moved_for_a_right_to_left_language_runs_its_columns_from_the_ri
     assert as_written["FIRST"] < as_written["SECOND"]
     assert moved["SECOND"] < moved["FIRST"]                 # the first column on the right
     assert moved["FIRST"] > 200 - 120                       # and the table at the piece's right edge
+
+
+@pytest.mark.parametrize("width, told", [("", True), (" w: 20mm,", False)])
+def test_a_mirroring_element_placed_in_with_no_width_is_told_in_every_language(mini, tmp_path, width, told):
+    """x: 4mm and no w: the box runs on to the piece's whole width, past its right edge, so
+    mirrored for Arabic or Hebrew it lands 4 mm off the left edge. Told in the English build,
+    where it can be fixed; with a w it mirrors inside the piece."""
+    from conftest import run
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text().replace("size: mini\n", "size: mini\nmirror: true\n")
+                      + f"  - {{kind: text, text: STAR, x: 4mm,{width} y: 60mm, h: 5mm, size: 6}}\n")
+    result = run("build", "--game", "mini", "--out", str(tmp_path), root=mini)
+    assert result.exit_code == 0, result.stderr
+    message = "x 4 mm and no w: the box runs 4 mm past the piece's right edge"
+    assert (message in result.stderr) == told, result.stderr
+    if told:
+        assert "card.yaml:" in result.stderr and "give it a w" in result.stderr

@@ -23,7 +23,7 @@ from pnp.layout.forms import forms_of
 from pnp.layout.kinds import Element
 from pnp.config.size import Size
 from pnp.resources import layout_folders
-from pnp.units import Length, parse_colour
+from pnp.units import Length, mm, parse_colour
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -144,8 +144,10 @@ class CompiledLayout:
                     f"this layout would draw more than {MAX_DRAWS:,} shapes on every piece "
                     f"(repeats multiply); that is more than any card needs")
             spec.check_fields(piece)
-            if piece.right_to_left and (template.mirror if spec.mirror is None else spec.mirror):
-                spec = mirrored(spec, piece)
+            if template.mirror if spec.mirror is None else spec.mirror:
+                warn_unmirrorable(spec, piece)
+                if piece.right_to_left:
+                    spec = mirrored(spec, piece)
             self.drawers.append(spec.compiled(piece))
         if piece.fields:
             check_labels(template.elements, piece)
@@ -237,6 +239,19 @@ def look_of(card: Card, name: str) -> Look:
     """A card's value for a field, as something that can be compared and hashed."""
     value = card.get(name)
     return repr(value) if isinstance(value, (list, dict)) else value
+
+
+def warn_unmirrorable(spec: Element, piece: PieceContext) -> None:
+    """An element that mirrors, placed `x` in with no width of its own: its box runs on to
+    the whole piece's width past its right edge, so mirrored it lands `x` off the left edge (a
+    row of pips half off the card in Arabic). Told in every language, where it can be fixed."""
+    if spec.inset is not None or "w" in getattr(spec, "_key_lines", {"w": None}):
+        return
+    x = spec.x.of(piece.width)
+    if x > 0.01 and spec.w.of(piece.width) + x > piece.width + 0.01:
+        piece.diagnostics.warn(str(spec.where_is("x").error(
+            f"x {x / mm(1):g} mm and no w: the box runs {x / mm(1):g} mm past the piece's right edge, so in a "
+            f"right-to-left edition (mirror) it lands that far off the left edge; give it a w")))
 
 
 def mirrored(spec: Element, piece: PieceContext) -> Element:
