@@ -163,3 +163,19 @@ def test_a_mirroring_element_placed_in_with_no_width_is_told_in_every_language(m
     assert (message in result.stderr) == told, result.stderr
     if told:
         assert "card.yaml:" in result.stderr and "give it a w" in result.stderr
+
+
+def test_a_span_in_a_card_tables_cell_is_drawn_not_printed_as_written(mini, tmp_path):
+    """`[red|Flees]` in a card's table printed its brackets and bar, with no word said; cells
+    now draw spans as text elements do, palette names included."""
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text().replace("size: mini\n", "size: mini\npalette:\n  danger: '#e00000'\n")
+                      + '  - {kind: table, x: 4mm, y: 50mm, w: 36mm, h: 8mm, size: 7, colour: white,'
+                        ' rows: [["[danger|Flees] fast", "[80%|small] **big**"]]}\n')
+    build(mini, "mini", tmp_path)
+    path = tmp_path / "mini/cards-a4.pdf"
+    text = pdf(path).pages[0].extract_text()
+    words = text.split()
+    assert "Flees" in words and "fast" in words and "[" not in text and "|" not in text, text
+    image = render_png(path, 0, 2).convert("RGB")
+    assert any(r > 200 and g < 40 and b < 40 for r, g, b in image.getdata()), "no red drawn"

@@ -76,6 +76,7 @@ class TableDrawer(Drawer):
         self.icons = icons_of(piece.game_dir) if piece.game_dir is not None else {}
         self.right_to_left = piece.right_to_left
         palette = piece.palette
+        self.palette = palette   # colour names in a cell's spans: [law|+2]
         self.colour = Colour(spec.colour, spec.where_is("colour"), palette)
         self.stripe = Colour(spec.stripe, spec.where_is("stripe"), palette)
         self.rule = Colour(spec.rule, spec.where_is("rule"), palette)
@@ -184,7 +185,7 @@ class TableDrawer(Drawer):
         from pnp.fonts import fallbacks_for
         from pnp.layout.runs import lay_out
         from pnp.layout.elements import has_letters
-        from pnp.layout.text import MarkupError, plain, to_markup
+        from pnp.layout.text import SPAN, MarkupError, plain, span_markup, to_markup
         where = self.spec.origin
 
         def fail(message: str) -> NoReturn:
@@ -193,8 +194,11 @@ class TableDrawer(Drawer):
         names: tuple[tuple[str, float], ...] = ()
         if ":" in text:
             text, names = with_tokens(text, self.icons, fail)
+        if "|" in text and self.palette:
+            text = SPAN.sub(lambda m: "[" + " ".join(self.palette.get(word, word) for word in m.group(1).split())
+                            + "|" + m.group(2) + "]", text)
         try:
-            markup = to_markup(text)
+            markup = span_markup(to_markup(text)) if "|" in text else to_markup(text)
         except MarkupError as exc:
             fail(str(exc))
         ink = self._ink
@@ -226,12 +230,13 @@ class TableDrawer(Drawer):
 
 
 def needs_runs(text: str, font: str) -> bool:
-    """Whether a table cell needs more than one plain string: icons, emphasis, a right-to-left
-    script, or letters its font lacks."""
+    """Whether a table cell needs more than one plain string: icons, emphasis, spans, a
+    right-to-left script, or letters its font lacks."""
     from pnp.fonts import missing_glyphs
     from pnp.layout.text import has_rtl
+    from pnp.layout.text import SPAN
     return ("*" in text or (":" in text and ICON.search(text) is not None) or has_rtl(text)
-            or bool(missing_glyphs(font, text)))
+            or ("|" in text and SPAN.search(text) is not None) or bool(missing_glyphs(font, text)))
 
 
 # --- repeat ----------------------------------------------------------------------------------
