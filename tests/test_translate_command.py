@@ -273,3 +273,33 @@ def test_a_field_that_names_a_colour_is_not_asked_for(tmp_path):
     assert run("translate", "--game", "big-ten", "--lang", "de", root=root).exit_code == 0
     data = yaml.safe_load((root / "card_data/big-ten/lang/de.yaml").read_text(encoding="utf-8"))
     assert "run" not in data["labels"] and "type:" not in str(data["cards"])
+
+
+def test_a_card_tables_cells_are_asked_for_and_printed_in_the_translation(mini, tmp_path):
+    """A table field's cells ("Runs", "Bites") printed in English in a translated edition, and
+    neither `pnp translate` nor validate asked for them. Its short phrases repeat from card to
+    card, so they are asked once each, among the labels."""
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("  text: {type: text}\n", "  text: {type: text}\n  stats: {type: table}\n")
+                     .replace("    power: 3\n", "    power: 3\n    stats: [[Runs, fast], [Bites, '2']]\n"))
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text() + "  - {kind: table, rows_from: stats, x: 4mm, y: 44mm, w: 33mm, h: 10mm, "
+                                           "size: 7, colour: white}\n")
+    assert run("translate", "--game", "mini", "--lang", "de", root=mini).exit_code == 0
+    path = mini / "card_data/mini/lang/de.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert {"Runs", "fast", "Bites"} <= set(data["labels"]) and "2" not in data["labels"]
+    told = run("validate", "--game", "mini", root=mini).stderr
+    assert "labels.Runs: 'Runs' has no translation into de" in told, told
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    filled(path)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["labels"].update({"Runs": "Rennt", "fast": "schnell", "Bites": "Beißt"})
+    for entry in data["rules"].values():   # the mini game has no icons
+        entry["text"] = "## Regeln\n\n{{contents}}\n"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    checked = run("validate", "--game", "mini", root=mini)
+    assert checked.exit_code == 0, checked.stderr
+    assert run("build", "--game", "mini", "--lang", "de", "--out", str(tmp_path), "-q", root=mini).exit_code == 0
+    words = pdf(tmp_path / "mini/cards-a4-de.pdf").pages[0].extract_text().split()
+    assert "Rennt" in words and "Beißt" in words and "Runs" not in words

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pnp.config.deck import Card, Deck
 from pnp.lang.file import Entries, Translation, data_file_name, entry_for, load_translation, same_text
 from pnp.config.game import Game
+from pnp.config.typed import Where
 
 if TYPE_CHECKING:
     from pnp.contents.stated import Facts
@@ -32,7 +33,7 @@ def translated_context(ctx: Any, translation: Translation) -> Any:
     kept = kept_by_file(ctx.project.root, ctx.game, ctx.decks, lambda deck: data_file_name(ctx.game, deck))
     decks = {cid: translated_deck(deck, translation.cards.get(data_file_name(ctx.game, deck), {}),
                                   kept.get(data_file_name(ctx.game, deck), frozenset()), facts,
-                                  translation.shared_text)
+                                  translation.shared_text, translation.label)
              for cid, deck in ctx.decks.items()}
     result = copy.copy(ctx)
     result.game = translated_game(ctx.game, translation)
@@ -43,12 +44,15 @@ def translated_context(ctx: Any, translation: Translation) -> Any:
 
 def translated_deck(deck: Deck, by_card: dict[str, dict[str, Entries]],
                     kept: frozenset[str] = frozenset(), facts: Facts | None = None,
-                    shared: Callable[[str], str | None] = lambda text: None) -> Deck:
+                    shared: Callable[[str], str | None] = lambda text: None,
+                    say: Callable[[str, Where | None], str] = lambda text, where: text) -> Deck:
     """The deck with its card strings translated: each from its card's own entry, else from
-    `shared` (a text many cards print, translated once among the labels); `kept` fields
+    `shared` (a text many cards print, translated once among the labels); a table field's
+    cells by `say`, as labels (its short phrases repeat from card to card); `kept` fields
     (they choose a layout, name a picture or are compared by a when:, pnp.lang.needs) keep
     their values in every language; `{fact:NAME}` in a translated text is filled from `facts`."""
     texts = [name for name, spec in deck.fields.items() if spec.type == "text" and name not in kept]
+    tables = [name for name, spec in deck.fields.items() if spec.type == "table" and name not in kept]
     cards: list[Card] = []
     for card in deck.cards:
         entries = by_card.get(card.label, {})
@@ -62,6 +66,13 @@ def translated_deck(deck: Deck, by_card: dict[str, dict[str, Entries]],
             if text and text != value:
                 changed[name] = text
                 translated = True
+        for name in tables:
+            rows = card.get(name)
+            if isinstance(rows, list):
+                said = [[say(cell, card.where) if isinstance(cell, str) else cell for cell in row]
+                        if isinstance(row, list) else row for row in rows]
+                if said != rows:
+                    changed[name] = said
         changed.label, changed.where = card.label, card.where
         if facts is not None and translated:   # the translation's own {field} and {fact:NAME} holes
             from pnp.contents.stated import fill_card_text
