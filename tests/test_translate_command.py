@@ -303,3 +303,29 @@ def test_a_card_tables_cells_are_asked_for_and_printed_in_the_translation(mini, 
     assert run("build", "--game", "mini", "--lang", "de", "--out", str(tmp_path), "-q", root=mini).exit_code == 0
     words = pdf(tmp_path / "mini/cards-a4-de.pdf").pages[0].extract_text().split()
     assert "Rennt" in words and "Beißt" in words and "Runs" not in words
+
+
+def test_a_maps_cell_labels_are_asked_for_and_printed_in_the_translation(tmp_path):
+    """The cells of a map read from a data file (Greenwood, Old Peak) printed in English on a
+    translated board, unasked: they are the board's words like any label's."""
+    import shutil
+    root = tmp_path / "root"
+    shutil.copytree(REPO / "examples/hex-map", root)
+    shutil.copytree(REPO / "fonts", root / "fonts")
+    assert run("translate", "--game", "hex-map", "--lang", "de", root=root).exit_code == 0
+    path = root / "card_data/hex-map/lang/de.yaml"
+    written = path.read_text(encoding="utf-8")
+    assert '"Greenwood": ""' in written and "map.csv, row " in written   # asked for, where it is written
+    data = yaml.safe_load(written)
+    data["labels"] = {key: f"DE {key}" for key in data["labels"]}
+    data["labels"]["Greenwood"] = "Grünwald"
+    for entry in data["rules"].values():
+        entry["text"] = "## Regeln\n\n{{contents}}\n"
+    data["cards"] = data.get("cards") or {}
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    checked = run("validate", "--game", "hex-map", root=root)
+    assert checked.exit_code == 0, checked.stderr
+    assert run("build", "--game", "hex-map", "--lang", "de", "--out", str(tmp_path / "out"), "-q", root=root).exit_code == 0
+    board = next((tmp_path / "out/hex-map").glob("*whole-de.pdf"))
+    text = pdf(board).pages[0].extract_text()
+    assert "Grünwald" in text and "Greenwood" not in text, text

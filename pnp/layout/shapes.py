@@ -5,7 +5,7 @@ box (`fill`, `stroke`, `stroke_width`, `dash`, `opacity`), inside its element bo
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from reportlab.lib.colors import black
@@ -187,6 +187,10 @@ class GridDrawer(ShapeDrawer):
             self.icons = icons_of(piece.game_dir) if piece.game_dir is not None else {}
             self.cells = maps.load_cells(piece.game_dir, spec.cells, spec.where_is("cells"), spec.rows,
                                          spec.columns, piece.palette, self.icons)
+            if piece.labels is not None:   # a translated build: the cells' words in its language
+                say = piece.labels
+                self.cells = [replace(cell, label=say(cell.label, cell.where)) if cell.label else cell
+                              for cell in self.cells]
             self._check_edges()
             for cell in self.cells:
                 if cell.picture is not None and str(cell.picture) not in self.pictures:
