@@ -387,3 +387,17 @@ def test_a_flood_of_connections_is_turned_away_without_a_thread_each(shared):
             pass
         time.sleep(0.1)
     assert shared.state()["error"] is None
+
+
+def test_the_page_in_another_language_tells_what_its_translation_lacks(mini, tmp_path):
+    """Looking at the German pictures, a card whose text changed since it was translated
+    showed the old words and no warning, where validate names it out of date."""
+    lang = mini / "card_data/mini/lang"
+    lang.mkdir()
+    (lang / "de.yaml").write_text("language: Deutsch\ncards:\n  cards.yaml:\n    Knight:\n"
+                                  "      text: {source: Moves in an L., text: Zieht im L.}\n", encoding="utf-8")
+    cards_file(mini).write_text(cards_file(mini).read_text().replace("Moves in an L.", "Moves in a big L."))
+    served = Served(mini, "mini", tmp_path / "out")
+    messages = [warning["message"] for warning in served.state("?lang=de")["snapshot"]["warnings"]]
+    assert any(m.startswith("de: ") and "out of date" in m and "Knight" in m for m in messages), messages
+    assert not any("out of date" in warning["message"] for warning in served.state()["snapshot"]["warnings"])

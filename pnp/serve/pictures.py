@@ -155,6 +155,10 @@ class Preview:
                     snapshot.pages.append(self._pages(ctx, component, look))
             snapshot.warnings = card_warnings(snapshot) + [
                 {"message": message, "card": None} for message in project.diagnostics.warnings]
+            if ctx.translation is not None:   # what it lacks or let fall behind, as a translated build tells
+                from pnp.lang.check import card_problems
+                snapshot.warnings += [{"message": f"{self.options.lang}: {problem}", "card": None}
+                                      for problem in card_problems(checked.game, checked.decks, ctx.translation)]
             return snapshot
 
     def _deck(self, ctx: BuildContext, component: DeckComponent, look: str) -> Json:
