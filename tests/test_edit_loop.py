@@ -158,3 +158,25 @@ def test_an_edit_saved_during_a_build_never_counts_as_up_to_date(mini, tmp_path,
     cards.write_text(original)
     assert "up to date" not in run("build", "--game", "mini", "--out", str(tmp_path), root=mini).output
     assert "Moves in an L." in pdf(tmp_path / "mini/cards-a4.pdf").pages[0].extract_text()
+
+
+def test_a_watch_round_counts_the_files_it_redrew_not_the_ones_it_kept(root, tmp_path, capsys):
+    """Changing one Jukem card redraws its deck and the print-all file; the round said
+    "rebuilt 5 files" as if the rule sheet and tuck box were drawn again too."""
+    from pnp.commands.watch import rebuild_games
+    from pnp.request import BuildRequest
+    out = tmp_path / "out"
+    import re
+    rebuild_games(root, ["jukem"], out, BuildRequest())
+    capsys.readouterr()
+    before = {path: path.stat().st_mtime_ns for path in (out / "jukem").glob("*.pdf")}
+    cards = root / "card_data/jukem/cards.yaml"
+    cards.write_text(cards.read_text().replace("Gain these yards", "Gain the yards", 1))
+    rebuild_games(root, ["jukem"], out, BuildRequest())
+    told = capsys.readouterr().out
+    redrawn = sum(path.stat().st_mtime_ns != when for path, when in before.items())
+    counted = re.search(r"jukem: rebuilt (\d+) files? in [\d.]+ s \((\d+) unchanged\)", told)
+    assert counted, told
+    rebuilt, unchanged = int(counted.group(1)), int(counted.group(2))
+    # every file is one or the other; a redrawn file whose bytes came out the same keeps its time
+    assert rebuilt + unchanged == len(before) and rebuilt >= redrawn > 0 and unchanged >= 1, told

@@ -65,8 +65,10 @@ def rebuild_games(root: Path, game_ids: list[str], out: Path, request: BuildRequ
                           PnpError(f"pnp hit an internal problem ({exc.__class__.__name__}: {exc})"))
             click.echo(f"[{stamp}] {game_id}: not rebuilt; the last good files stay", err=True)
             continue
-        state = "up to date" if all(w.reused for w in written) else \
-            f"rebuilt {len(written)} files in {time.perf_counter() - started:.2f} s"
+        redrawn = [w for w in written if not w.reused and not w.removed]
+        state = "up to date" if not redrawn else \
+            f"rebuilt {len(redrawn)} file{'s' if len(redrawn) != 1 else ''} in {time.perf_counter() - started:.2f} s" + \
+            (f" ({kept} unchanged)" if (kept := sum(w.reused for w in written)) else "")
         click.echo(f"[{stamp}] {game_id}: {state}")
     report.tell_warnings()
     click.echo("watching for changes (Ctrl-C to stop)", err=True)
