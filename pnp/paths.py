@@ -94,6 +94,46 @@ def file_error(path: Path) -> Fail:
     return lambda message: PnpError(message, file=display_path(path))
 
 
+def check_project_folders(root: Path) -> None:
+    """The project's own folders (card_data/, layouts/, fonts/, shops/, sheets/) lie inside it:
+    one that is a link leading elsewhere would let a shared project read, and `pnp serve
+    --edit` write, anywhere the link points."""
+    from pnp.inputs import SHARED_FOLDERS
+    try:
+        real_root = root.resolve()
+    except (OSError, RuntimeError):
+        raise PnpError(f"the project folder {root} is a link that never ends") from None
+    for name in ("card_data",) + SHARED_FOLDERS:
+        folder = root / name
+        if not folder.is_symlink():
+            continue
+        try:
+            target = folder.resolve()
+        except (OSError, RuntimeError):
+            target = None
+        if target is None or not inside(target, [real_root], resolved=True):
+            raise PnpError(f"{folder} is a link that leads outside the project (to {folder.readlink()}); pnp "
+                           f"reads and writes a project's files only inside it",
+                           hint=f"put the {name} folder itself in the project")
+
+
+def write_inside(path: Path, base: Path, fail: Fail, what: str) -> Path:
+    """`path`, to be written, when it and every folder between `base` and it is a plain file or
+    folder (or not there yet), not a link: a link would carry the write out of `base`."""
+    try:
+        parts = path.relative_to(base).parts
+    except ValueError:
+        raise fail(f"{what} '{path}' is not inside {base}") from None
+    current = base
+    for part in parts:
+        current = current / part
+        if current.is_symlink():
+            shown = current.relative_to(base).as_posix()
+            raise fail(f"'{shown}' is a link: pnp writes the {what} only inside the game folder itself; "
+                       f"replace the link with a folder")
+    return path
+
+
 def read_folders(root: Path, game_folder: Path) -> list[Path]:
     """Where a build of a game may read: its own folder and the root's shared folders."""
     from pnp.inputs import SHARED_FOLDERS

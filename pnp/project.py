@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from pnp.diagnostics import Diagnostics
 from pnp.errors import PnpError, ValidationFailed
-from pnp.paths import game_ids, safe_path
+from pnp.paths import check_project_folders, game_ids, safe_path
 
 if TYPE_CHECKING:
     from pnp.config.deck import Deck
@@ -40,6 +40,7 @@ class Project:
         if not (self.root / "card_data").is_dir():
             raise PnpError(f"no card_data/ folder in {self.root.resolve()}",
                            hint="run pnp in a pnp project, pass --root, or start one here with pnp new GAME")
+        check_project_folders(self.root)
         self.diagnostics = diagnostics or Diagnostics()
         self._fonts: FontBook | None = None
         self.refresh = False   # download data given by URL again (pnp build --refresh)

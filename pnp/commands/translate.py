@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from pnp.errors import PnpError
 from pnp.lang import CODE, lang_file
+from pnp.paths import write_inside
 from pnp.lang.file import (Entries, Translation, data_file_name, data_files, entry_for, has_words,
                            load_translation, rules_hash, same_text, values_of)
 from pnp.lang.needs import kept_by_file
@@ -39,6 +40,10 @@ def translate_game(project: Project, game_id: str, code: str) -> tuple[Path, int
     checked = project.check(game_id)
     game, decks = checked.game, checked.decks
     path = lang_file(game.folder, code)
+    # a lang/ (or a file in it) that is a link would carry the write out of the game folder
+    write_inside(path, game.folder, lambda message: PnpError(message, file=display_path(path)), "translation")
+    write_inside(path.with_name(f".{path.name}.part"), game.folder,
+                 lambda message: PnpError(message, file=display_path(path)), "translation")
     if path.is_file():
         have = load_translation(game, decks, code)
     else:

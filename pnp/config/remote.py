@@ -63,6 +63,9 @@ def local_data(game_folder: Path, url: str, where: Where, refresh: bool, warn: C
     copy = cached_copy(game_folder, url)
     if copy.is_file() and not refresh:
         return copy
+    from pnp.paths import write_inside
+    for path in (copy, note_of(copy)):   # before the download: nothing fetched for a place refused
+        write_inside(path, game_folder, where.error, "downloaded data")
     try:
         data = download(address)
     except OSError as exc:
@@ -73,7 +76,7 @@ def local_data(game_folder: Path, url: str, where: Where, refresh: bool, warn: C
             return copy
         raise where.error(f"could not download {address} ({reason}) and there is no copy of it yet",
                           hint="check the address and your connection, then build again") from None
-    write_copy(copy, data, address)
+    write_copy(copy, data, address, game_folder, where)
     return copy
 
 
@@ -151,8 +154,13 @@ def read_whole(address: str, stop: threading.Event) -> bytes:
     return b"".join(parts)
 
 
-def write_copy(copy: Path, data: bytes, address: str) -> None:
-    """The copy and its note, each written whole (a temporary file renamed into place)."""
+def write_copy(copy: Path, data: bytes, address: str, game_folder: Path, where: Where) -> None:
+    """The copy and its note, each written whole (a temporary file renamed into place), only
+    inside the game folder: a `.pnp-data` that is a link is refused before anything is written
+    (checked again here: the folder may have changed during the download)."""
+    from pnp.paths import write_inside
+    for path in (copy, note_of(copy)):
+        write_inside(path, game_folder, where.error, "downloaded data")
     copy.parent.mkdir(parents=True, exist_ok=True)
     note = {"url": address, "fetched": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
     for path, content in ((copy, data), (note_of(copy), json.dumps(note, indent=1).encode())):
