@@ -212,6 +212,34 @@ def test_files_of_a_component_removed_from_the_game_go_with_it_and_nothing_else(
     assert not any(name.startswith(("spares-a4", "tgc/spares")) for name in manifest)
 
 
+
+def test_a_planted_manifest_never_has_pnp_delete_a_file_it_does_not_make(mini, tmp_path):
+    """An output folder from someone else whose manifest lists a user's own files (with their
+    true digests) for a component the game does not have: the next build removed them, and
+    the subfolder they were in."""
+    import hashlib
+    out = tmp_path / "out"
+    build(mini, "mini", out)
+    folder = out / "mini"
+    (folder / "notes.txt").write_text("mine")
+    (folder / "sub").mkdir()
+    (folder / "sub/keep.md").write_text("also mine")
+    (folder / "sub/oldthing-a4.pdf").write_bytes(b"%PDF-1.4 a user's own file named like pnp's, in a folder of its own")
+    manifest_path = folder / ".pnp-manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    entry = next(iter(manifest.values()))
+    for name in ("notes.txt", "sub/keep.md", "sub/oldthing-a4.pdf"):
+        digest = hashlib.sha256((folder / name).read_bytes()).hexdigest()
+        planted = dict(entry) if isinstance(entry, dict) else {}
+        planted.update({"component": "oldthing", "sha256": digest, "digest": digest})
+        manifest[name] = planted
+    manifest_path.write_text(json.dumps(manifest))
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("Moves in an L.", "Moves in a big L."))
+    result = build(mini, "mini", out)
+    assert (folder / "notes.txt").read_text() == "mine" and (folder / "sub/keep.md").read_text() == "also mine"
+    assert "notes.txt" not in result.output and "keep.md" not in result.output
+
 # --- the write gate: nothing written, read back or deleted outside --out/ID -----------------------
 def journal(out: Path, renames: list, **extra) -> Path:
     path = out / "mini/.pnp-journal.json"

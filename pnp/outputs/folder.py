@@ -217,11 +217,13 @@ class OutputFolder:
                 continue
             if path.is_symlink() or path.is_dir() or (path.exists() and not self._holds(name, listed_digest(entry))):
                 continue
+            if not could_have_written(name, component):
+                continue   # a manifest from someone else cannot have pnp delete a file it never makes
             path.unlink(missing_ok=True)
             del manifest[name]
             removed.append(path)
             with contextlib.suppress(OSError):   # a shop's folder for that deck, now empty
-                if path.parent != self.folder:
+                if path.parent != self.folder and path.parent.name == component:
                     path.parent.rmdir()
         if removed:
             self._write_json(MANIFEST, dict(sorted(manifest.items())))
@@ -555,3 +557,15 @@ def _holding_signals() -> Iterator[list[int]]:
         for held in caught:
             if held != signal.SIGINT:
                 os.kill(os.getpid(), held)
+
+
+WRITTEN_SUFFIXES = (".pdf", ".png", ".json", ".csv")   # what a build writes for a component
+
+
+def could_have_written(name: str, component: str) -> bool:
+    """Whether pnp could have written `name` for `component`: a file of a kind it writes,
+    named after the component (cards-letter.pdf; tgc/cards/cards-001-front.png)."""
+    file = Path(name)
+    return file.suffix.lower() in WRITTEN_SUFFIXES and (file.name.startswith(f"{component}-")
+                                                        or file.name.startswith(f"{component}.")
+                                                        or component in file.parts[:-1])
