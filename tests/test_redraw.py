@@ -205,3 +205,18 @@ def test_a_build_in_two_processes_writes_the_bytes_of_one(root, tmp_path, monkey
     import json
     icons = [json.loads((tmp_path / f"{run}/big-ten/.pnp-build.json").read_text())["icons"] for run in ("one", "two")]
     assert icons[0] == icons[1] and len(icons[0]["art"]) == 4
+
+
+def test_the_environment_changes_no_byte(mini, tmp_path, monkeypatch):
+    """SOURCE_DATE_EPOCH dated reportlab's files by the environment: the same input gave other
+    bytes (1970 for 2000), and a later build counted them up to date. The time zone and the
+    language of the environment change nothing either."""
+    first = tmp_path / "first"
+    build(mini, "mini", first)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    monkeypatch.setenv("TZ", "Pacific/Kiritimati")
+    monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
+    second = tmp_path / "second"
+    build(mini, "mini", second)
+    for path in (first / "mini").glob("*.pdf"):
+        assert path.read_bytes() == (second / "mini" / path.name).read_bytes(), path.name

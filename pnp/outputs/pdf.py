@@ -3,17 +3,38 @@
 from __future__ import annotations
 
 import io
+import time
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from reportlab import rl_config
+from reportlab.lib import utils
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 STARTING_FONT = "pnp-starting-font"
+INVARIANT_TIME = 946684800.0   # reportlab's own date for an invariant file: 2000-01-01
+
+
+class FixedTimeStamp(utils.TimeStamp):   # type: ignore[misc]  # reportlab ships without types
+    """reportlab's date for an invariant file, whatever SOURCE_DATE_EPOCH says: reportlab
+    dates a file by it when it is set, so the same input gave other bytes in another
+    environment (and a later build counted them up to date). pnp's files carry one date."""
+
+    t: float
+    tzname: str
+
+    def __init__(self, invariant: Any = None) -> None:
+        super().__init__(invariant)
+        if self.tzname == "UTC" and self.t != INVARIANT_TIME:   # dated by the environment
+            self.t, self.lt = INVARIANT_TIME, time.gmtime(INVARIANT_TIME)
+            self.YMDhms = tuple(self.lt)[:6]
+
+
+pdfdoc.TimeStamp = FixedTimeStamp
 
 
 @dataclass
