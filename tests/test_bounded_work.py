@@ -98,3 +98,44 @@ def test_a_tuck_box_for_a_deck_too_thick_is_a_clear_error(mini, tmp_path):
     game.write_text(game.read_text().replace("equals: 600", "equals: 317"))
     build(mini, "mini", tmp_path / "ok")
     assert len(pdf(tmp_path / "ok/mini/box-a4.pdf").pages) == 2
+
+
+def test_a_workbook_with_a_huge_comment_is_refused_within_seconds(tmp_path):
+    """90 MB of XML comment in a 97 KB workbook took the XML reader three minutes (its time
+    grows with the square of one piece's length): one piece past a megabyte is refused."""
+    import zipfile
+    from openpyxl import Workbook
+    from pnp.config.sheets import load_sheet_deck
+    from pnp.errors import PnpError
+    plain = tmp_path / "plain.xlsx"
+    book = Workbook()
+    book.active.title = "Cards"
+    for row in (["name", "power"], ["Ada", 3]):
+        book.active.append(row)
+    book.save(plain)
+    bomb = tmp_path / "cards.xlsx"
+    with zipfile.ZipFile(plain) as source, zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                data = data.replace(b"<sheetData>", b"<sheetData><!--" + b"a" * 3 * 2**20 + b"-->")
+            target.writestr(info, data)
+    started = time.monotonic()
+    with pytest.raises(PnpError) as caught:
+        load_sheet_deck(bomb)
+    assert time.monotonic() - started < SECONDS
+    assert "holds one piece of 3 MB" in str(caught.value) and "cards.xlsx" in str(caught.value)
+    assert load_sheet_deck(plain).cards[0]["name"] == "Ada"   # a workbook without one reads as ever
+
+
+def test_an_svg_of_too_many_elements_is_refused_within_seconds(mini, tmp_path):
+    """170,000 rectangles in a 4.7 MB SVG (under its size limit) took a minute and 800 MB."""
+    rects = "".join(f'<rect x="{i % 100}" y="{i // 100}" width="1" height="1"/>' for i in range(25_000))
+    icons = mini / "card_data/mini/icons"
+    icons.mkdir()
+    (icons / "coin.svg").write_text(f'<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24">{rects}</svg>')
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("text: Moves in an L.", 'text: "Gain :coin:"'))
+    result, took = timed_run("validate", "--game", "mini", root=mini)
+    assert took < SECONDS and result.exit_code == 1
+    assert "coin.svg: this icon has 25,001 elements, more than pnp draws in one picture (20,000)" in result.stderr

@@ -345,16 +345,43 @@ FORMULA = re.compile(rb'<(?:\w+:)?f[\s>/]')
 
 
 def check_unpacked_size(path: Path) -> None:
-    """An XLSX is a zip: a small file can unpack to gigabytes. Checked before any is read."""
+    """An XLSX is a zip: a small file can unpack to gigabytes. Checked before any is read; then
+    no part may hold one piece of XML (a comment, a text) longer than MAX_XML_PIECE, which the
+    XML reader takes time in the square of (90 MB of comment: three minutes)."""
     try:
         with zipfile.ZipFile(path) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+            if unpacked > MAX_UNPACKED_BYTES:
+                raise PnpError(f"the workbook unpacks to {unpacked // 2**20:,} MB, more than pnp reads "
+                               f"({MAX_UNPACKED_BYTES // 2**20} MB)", file=display_path(path),
+                               hint="keep only the card sheet in the workbook, or save it as CSV")
+            for info in archive.infolist():
+                if info.filename.endswith((".xml", ".rels")) and info.file_size > MAX_XML_PIECE:
+                    longest = longest_piece(archive.read(info))
+                    if longest > MAX_XML_PIECE:
+                        raise PnpError(f"the workbook's {info.filename} holds one piece of {longest // 2**20:,} MB "
+                                       f"(a comment or a text), more than a sheet of cards has; it looks damaged",
+                                       file=display_path(path),
+                                       hint="open the workbook in a spreadsheet app and save it, or save it as CSV")
+    except (zipfile.BadZipFile, OSError, ValueError, RuntimeError) as exc:
         raise PnpError(f"not a readable XLSX workbook ({exc})", file=display_path(path)) from None
-    if unpacked > MAX_UNPACKED_BYTES:
-        raise PnpError(f"the workbook unpacks to {unpacked // 2**20:,} MB, more than pnp reads "
-                       f"({MAX_UNPACKED_BYTES // 2**20} MB)", file=display_path(path),
-                       hint="keep only the card sheet in the workbook, or save it as CSV")
+
+
+MAX_XML_PIECE = 2**20   # one comment, text or section in a workbook's XML: a cell holds 32,767 characters
+
+
+def longest_piece(xml: bytes) -> int:
+    """The longest run of the XML its reader takes as one piece: a comment, a CDATA section
+    or a processing instruction (each to its end marker), or text between two tags."""
+    longest = max(map(len, xml.split(b"<")))   # text between tags: one pass, whatever the text
+    for start, end in ((b"<!--", b"-->"), (b"<![CDATA[", b"]]>"), (b"<?", b"?>")):
+        at = xml.find(start)
+        while at >= 0:
+            close = xml.find(end, at + len(start))
+            stop = len(xml) if close < 0 else close + len(end)
+            longest = max(longest, stop - at)
+            at = xml.find(start, stop)
+    return longest
 
 
 def sheet_xml(worksheet: Any) -> bytes | None:   # an openpyxl read-only worksheet (untyped)

@@ -39,6 +39,7 @@ MAX_SVG_BYTES = 5 * 2**20
 MAX_IMAGE_PIXELS = 12_000 * 12_000
 MAX_NUMBER = 1e7          # user units; a card's art is a few hundred
 MAX_REFERENCED = 50       # SVG files one drawing may pull in, all told
+MAX_SVG_ELEMENTS = 20_000  # shapes and groups in one SVG: a card's art has hundreds
 NOT_A_NUMBER = re.compile(r"(?<![a-z])(nan|[+-]?inf(inity)?)(?![a-z])", re.IGNORECASE)
 URL = re.compile(r"""url\(\s*(['"]?)(.*?)\1\s*\)""", re.IGNORECASE | re.DOTALL)
 IMPORT = re.compile(r"""@import\s+(?:url\(\s*)?(['"]?)([^'")\s;]+)""", re.IGNORECASE)
@@ -108,6 +109,9 @@ def parse(path: Path, fail: Fail) -> XmlElement:
         first = next(iter(parser.error_log.filter_from_errors()), None)   # the parser's words: where it broke
         raise fail("is not an SVG pnp can read: damaged, or not SVG"
                    + (f" (line {first.line}: {first.message})" if first is not None else ""))
+    elements = sum(1 for _ in root.iter())
+    if elements > MAX_SVG_ELEMENTS:   # 170,000 rectangles in 4.7 MB took a minute and 800 MB to draw
+        raise fail(f"has {elements:,} elements, more than pnp draws in one picture ({MAX_SVG_ELEMENTS:,})")
     return root
 
 
