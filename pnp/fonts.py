@@ -19,7 +19,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from pnp.config.typed import Where, load_as, where_of
 from pnp.yaml_source import display_path, load_yaml
 from pnp.errors import PnpError, did_you_mean, known
-from pnp.paths import file_error, gate
+from pnp.paths import file_error, gate, inside, own_folders
 from pnp.resources import fonts_folder
 
 STYLES = ("regular", "bold", "italic", "bolditalic")
@@ -51,15 +51,50 @@ class Face:
             try:
                 # validate: every table's checksum, so a truncated or damaged file is refused
                 # here, not half-read now and failing later while the PDF is written
-                pdfmetrics.registerFont(TTFont(self.name, str(self.path), validate=1))
+                font = TTFont(self.name, str(self.path), validate=1)
+                if not known_good(self.path):
+                    every_glyph_embeds(font)
+                pdfmetrics.registerFont(font)
             except (TTFError, OSError, ValueError, struct.error, IndexError, KeyError) as exc:
                 # a truncated or damaged file fails deep inside the font parser
-                raise self.where.error(f"cannot use '{self.path.name}' as a TrueType font: {exc}") from None
+                raise self.where.error(f"cannot use '{self.path.name}' as a TrueType font: the file is damaged "
+                                       f"({exc})") from None
             except Exception as exc:  # noqa: BLE001 - any other failure of the third-party reader
                 raise self.where.error(f"cannot use '{self.path.name}' as a TrueType font: damaged or "
                                        f"truncated ({exc.__class__.__name__})") from None
             _loaded.add(self.name)
         return self.name
+
+
+def known_good(path: Path) -> bool:
+    """One of pnp's own fonts, where it is or copied into a project (the same bytes)."""
+    resolved = path.resolve()
+    if inside(resolved, own_folders(), resolved=True):
+        return True
+    same_size = own_fonts_by_size().get(resolved.stat().st_size)
+    return same_size is not None and file_digest(same_size) == file_digest(resolved)
+
+
+@lru_cache(maxsize=1)
+def own_fonts_by_size() -> dict[int, Path]:
+    from pnp.resources import BUNDLED
+    return {font.stat().st_size: font for font in sorted((BUNDLED / "fonts").glob("*.ttf"))}
+
+
+@lru_cache(maxsize=32)
+def file_digest(path: Path) -> str:
+    import hashlib
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def every_glyph_embeds(font: TTFont) -> None:
+    """Each glyph of a font from a game's own folder embedded once, as a PDF's font subset is:
+    a font whose tables pass their checksums can still hold damaged glyphs, which failed only
+    as the file was written (an internal error, where `validate` said the game was fine). A
+    few milliseconds a face; pnp's own fonts are known good."""
+    codes = sorted(font.face.charToGlyph)
+    for start in range(0, len(codes), 255):   # a subset holds at most 255 characters
+        font.face.makeSubset(codes[start:start + 255])
 
 
 @dataclass
@@ -111,6 +146,9 @@ class FontBook:
         for name in node:
             family_where = where.key(node, name)
             spec = specs[name] = load_as(FamilySpec, node[name], family_where)
+            if not spec.regular.strip():
+                raise family_where.key(node[name], "regular").error(
+                    "a family needs its regular face: give the .ttf file's name", hint="e.g. regular: Lato-Regular.ttf")
             family = Family(name)
             for style in STYLES:
                 file_name = getattr(spec, style)

@@ -239,3 +239,54 @@ def test_a_nul_in_a_font_file_name_is_an_error(mini, tmp_path):
     fonts.write_text(fonts.read_text().replace("regular: FjallaOne-Regular.ttf", 'regular: "FjallaOne\\0.ttf"'))
     one_clear_line(pnp("build", "--game", "mini", "--root", str(mini), "--out", str(tmp_path / "o")),
                    "fonts.yaml:", "NUL")
+
+
+def damaged_glyphs(font: Path) -> None:
+    """Random bytes in the glyph table, every table's checksum made right again: a file that
+    passes reportlab's checks and fails only as its glyphs are embedded."""
+    import random
+    import struct
+    data = bytearray(font.read_bytes())
+    tables = {}
+    for index in range(struct.unpack(">H", data[4:6])[0]):
+        entry = 12 + 16 * index
+        tag = bytes(data[entry:entry + 4]).decode()
+        _, offset, length = struct.unpack(">III", data[entry + 4:entry + 16])
+        tables[tag] = (entry, offset, length)
+    _, offset, length = tables["loca"]
+    spoil = random.Random(1)
+    for _ in range(max(1, length // 20)):
+        data[offset + spoil.randrange(length)] = spoil.randrange(256)
+
+    def checksum(part: bytes) -> int:
+        part += b"\0" * ((4 - len(part) % 4) % 4)
+        return sum(struct.unpack(f">{len(part) // 4}I", part)) & 0xFFFFFFFF
+    for tag, (entry, offset, length) in tables.items():
+        part = bytes(data[offset:offset + length])
+        if tag == "head":
+            part = part[:8] + b"\0\0\0\0" + part[12:]
+        struct.pack_into(">I", data, entry + 4, checksum(part))
+    head = tables["head"][1]
+    struct.pack_into(">I", data, head + 8, 0)
+    struct.pack_into(">I", data, head + 8, (0xB1B0AFBA - checksum(bytes(data))) & 0xFFFFFFFF)
+    font.write_bytes(bytes(data))
+
+
+def test_a_font_with_damaged_glyphs_is_an_error_at_its_line_in_validate_and_build(mini, tmp_path):
+    """Its tables pass their checksums, so only writing the file failed: an internal error in
+    a build, and validate (which writes no file) said the game was fine."""
+    damaged_glyphs(mini / "fonts/FjallaOne-Regular.ttf")
+    for command in (["validate"], ["build", "--out", str(tmp_path / "out")]):
+        result = run(command[0], "--game", "mini", *command[1:], root=mini)
+        assert result.exit_code == 1 and "internal problem" not in result.stderr, result.stderr
+        assert "fonts/fonts.yaml:" in result.stderr and "FjallaOne-Regular.ttf' as a TrueType font: the file is damaged" \
+            in result.stderr, result.stderr
+
+
+def test_a_family_with_an_empty_regular_face_is_an_error_at_its_line(mini):
+    fonts = mini / "fonts/fonts.yaml"
+    fonts.write_text(fonts.read_text().replace("regular: FjallaOne-Regular.ttf", 'regular: ""'))
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1 and "internal problem" not in result.stderr
+    assert "fonts/fonts.yaml:" in result.stderr and "regular: a family needs its regular face" in result.stderr, \
+        result.stderr
