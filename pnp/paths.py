@@ -117,7 +117,7 @@ def check_project_folders(root: Path) -> None:
                            hint=f"put the {name} folder itself in the project")
 
 
-def write_inside(path: Path, base: Path, fail: Fail, what: str) -> Path:
+def write_inside(path: Path, base: Path, fail: Fail, what: str, where_to: str = "the game folder") -> Path:
     """`path`, to be written, when it and every folder between `base` and it is a plain file or
     folder (or not there yet), not a link: a link would carry the write out of `base`."""
     try:
@@ -129,7 +129,7 @@ def write_inside(path: Path, base: Path, fail: Fail, what: str) -> Path:
         current = current / part
         if current.is_symlink():
             shown = current.relative_to(base).as_posix()
-            raise fail(f"'{shown}' is a link: pnp writes the {what} only inside the game folder itself; "
+            raise fail(f"'{shown}' is a link: pnp writes the {what} only inside {where_to} itself; "
                        f"replace the link with a folder")
     return path
 

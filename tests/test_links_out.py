@@ -43,3 +43,20 @@ def test_downloaded_data_is_never_written_through_a_linked_data_folder(mini, tmp
     result = run("build", "--game", "mini", "--out", str(tmp_path / "out"), root=mini)
     assert result.exit_code == 1 and "'.pnp-data' is a link" in result.stderr, result.stderr
     assert list(outside.iterdir()) == [] and server.requests == 0   # refused before anything was fetched
+
+
+def test_pnp_new_never_writes_through_a_link(tmp_path):
+    """A card_data/ that links elsewhere would take the new game there; a link left where the
+    game's folder would be (even to nothing) was an internal error."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "card_data").symlink_to(outside)
+    result = run("new", "crew", root=project)
+    assert result.exit_code == 1 and "'card_data' is a link" in result.stderr and list(outside.iterdir()) == []
+    (project / "card_data").unlink()
+    (project / "card_data").mkdir()
+    (project / "card_data/crew").symlink_to(tmp_path / "nothing-here")
+    result = run("new", "crew", root=project)
+    assert result.exit_code == 1 and "already exists" in result.stderr and "internal" not in result.stderr

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from pnp.errors import PnpError
+from pnp.paths import write_inside
 from pnp.resources import BASE_NOTE
 
 GAME = """title: {title_yaml}
@@ -168,8 +169,10 @@ def new_game(root: Path, game_id: str, title: str | None, data: Path | None = No
     title = title or game_id.replace("-", " ").title()
     game_dir, layout_dir = root / "card_data" / game_id, root / "layouts" / game_id
     for folder in (game_dir, layout_dir):
-        if folder.exists():
+        if folder.exists() or folder.is_symlink():   # a link, even to nothing, is something there
             raise PnpError(f"{folder} already exists; pick another id or remove it first")
+        # a card_data/ or layouts/ that is a link would carry the new files out of the folder
+        write_inside(folder, root, lambda message: PnpError(message), "new game", "the project folder")
     game_text = GAME.format(title_yaml=yaml_text(title), id=game_id)
     back_text = BACK.format(back_description=yaml_text(f"The back of every {title} card."),
                             upper=yaml_text(literal_braces(title.upper())))
