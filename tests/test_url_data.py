@@ -234,3 +234,15 @@ def test_an_address_pnp_cannot_read_is_one_clear_error(mini, tmp_path, url):
         result = run(command[0], "--game", "mini", *command[1:], root=mini)
         assert result.exit_code == 1, (url, result.output)
         assert "game.yaml:7:" in result.stderr and "internal problem" not in result.stderr, result.stderr
+
+
+def test_a_facts_rule_reads_its_file_in_the_game_folder_when_the_data_is_downloaded(mini, tmp_path, server):
+    """The deck's copy lies in .pnp-data/, and the facts rule looked for its file there."""
+    (mini / "card_data/mini/facts.yaml").write_text(
+        "pieces:\n  key: name\n  source: Contents\n  entries:\n    - {name: Knight, count: 4, section: Contents}\n    - {name: Bishop, count: 2, section: Contents}\n")
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace(
+        "contents:\n", "contents:\n  - {rule: facts, deck: cards, file: facts.yaml, table: pieces, source: Contents}\n", 1))
+    use_url(mini, server.url)
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 0 and "mini: ok (2 rules checked)" in result.output, result.stderr

@@ -20,6 +20,8 @@ selects) must be named by some entry. `section` says where in the documents a fa
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -90,7 +92,9 @@ class FactsRule(Rule, kind="facts"):
     def _load(self, deck: Deck) -> tuple[FactTableSpec, YamlList]:
         """The table, loaded as facts.yaml's tables are (pnp.contents.stated), and its entries
         as written (their lines)."""
-        path = safe_path(deck.path.parent, self.file, self.origin, what="facts")
+        # in the game folder, beside game.yaml, wherever the deck's data comes from (a copy of
+        # data given by URL lies in .pnp-data/)
+        path = safe_path(Path(self.origin.file).parent, self.file, self.origin, what="facts")
         node = load_yaml(path)
         self.facts_file = node.file
         where = self.origin
