@@ -50,6 +50,10 @@ def scalar_text(value: Any, like: str = "", in_flow: bool = False) -> str:
     if isinstance(value, (int, float)):
         if not math.isfinite(value):
             raise ValueError("a number must be finite")
+        if isinstance(value, float) and abs(value) >= 1e9:   # 1e308: not 309 digits
+            mantissa, exponent = f"{value:.6e}".split("e")
+            mantissa = mantissa.rstrip("0")
+            return f"{mantissa}0e{exponent}" if mantissa.endswith(".") else f"{mantissa}e{exponent}"   # YAML: 1.0e+308
         return str(value) if isinstance(value, int) else f"{value:.4f}".rstrip("0").rstrip(".")
     if isinstance(value, (dict, list)):
         dumped: str = yaml.safe_dump(value, default_flow_style=True, width=10**6, allow_unicode=True,

@@ -200,3 +200,19 @@ def test_a_link_planted_where_the_editor_writes_its_new_text_is_not_followed(edi
     status, _ = edit(editing, listing, "title", {"x": "19mm"})
     assert status == 200 and "x: 19mm" in (root / "layouts/jukem/card.yaml").read_text()
     assert victim.read_text() == "mine"
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity"])
+def test_a_number_that_is_no_number_is_refused_and_nothing_is_written(editing, root, number):
+    """JSON has no NaN, but Python reads it: the edit got as far as writing the YAML, failed
+    there, and the request dropped with a traceback in the terminal."""
+    layout = root / "layouts/jukem/card.yaml"
+    before = layout.read_text()
+    listing = elements(editing)
+    index = next(e["index"] for e in listing["elements"] if e["id"] == "title")
+    body = ('{"component": "%s", "card": %d, "side": "%s", "index": %d, "target": "defining", '
+            '"changes": {"size": %s}, "files": %s}' % (listing["component"], listing["card"], listing["side"], index,
+                                                        number, json.dumps(listing["files"]))).encode()
+    status, _, data = editing.request("/api/edit", method="POST", body=body)
+    assert status == 400 and b"is not a number an edit can write" in data, data
+    assert layout.read_text() == before

@@ -321,7 +321,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
         if body is None:
             return None
         try:
-            value = json.loads(body or b"{}")
+            # NaN and Infinity are not JSON; Python reads them, and an edit would write them
+            value = json.loads(body or b"{}", parse_constant=not_a_number)
         except ValueError as exc:
             self._refuse(HTTPStatus.BAD_REQUEST, f"bad request: {exc}")
             return None
@@ -413,3 +414,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
             self.send_header(key, value)
         self.end_headers()
         self.wfile.write(body)
+
+
+def not_a_number(name: str) -> None:
+    raise ValueError(f"{name} is not a number an edit can write; give a finite one")
