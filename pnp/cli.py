@@ -75,6 +75,9 @@ def finite(value: float, name: str) -> float:
 def checked_out(root: Path, out: Path) -> Path:
     """The output folder, refused inside the folders a build reads: writing there would feed
     the next build (and make `watch` rebuild forever)."""
+    if out.is_symlink() and not out.exists():
+        raise click.BadParameter(f"'{out}' is a link to {os.readlink(out)}, which does not exist; make that folder "
+                                 f"or give another", param_hint="--out")
     resolved = out.resolve()
     for name in ("card_data",) + SHARED_FOLDERS:
         source = (root / name).resolve()

@@ -60,3 +60,11 @@ def test_pnp_new_never_writes_through_a_link(tmp_path):
     (project / "card_data/crew").symlink_to(tmp_path / "nothing-here")
     result = run("new", "crew", root=project)
     assert result.exit_code == 1 and "already exists" in result.stderr and "internal" not in result.stderr
+
+
+def test_an_output_folder_that_is_a_link_to_nothing_is_told_so(mini, tmp_path):
+    """It said "cannot write to OUT/mini: File exists"."""
+    out = tmp_path / "out"
+    out.symlink_to(tmp_path / "nothing-here")
+    result = run("build", "--game", "mini", "--out", str(out), root=mini)
+    assert result.exit_code == 2 and "is a link to" in result.stderr and "which does not exist" in result.stderr
