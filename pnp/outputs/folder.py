@@ -223,7 +223,7 @@ class OutputFolder:
             del manifest[name]
             removed.append(path)
             with contextlib.suppress(OSError):   # a shop's folder for that deck, now empty
-                if path.parent != self.folder and path.parent.name == component:
+                if path.parent != self.folder and path.parent.name == component.partition("@")[0]:
                     path.parent.rmdir()
         if removed:
             self._write_json(MANIFEST, dict(sorted(manifest.items())))
@@ -564,7 +564,9 @@ WRITTEN_SUFFIXES = (".pdf", ".png", ".json", ".csv")   # what a build writes for
 
 def could_have_written(name: str, component: str) -> bool:
     """Whether pnp could have written `name` for `component`: a file of a kind it writes,
-    named after the component (cards-letter.pdf; tgc/cards/cards-001-front.png)."""
+    named after the component (cards-letter.pdf; tgc/cards/cards-001-front.png; a translated
+    edition's component is cards@de)."""
+    component = component.partition("@")[0]
     file = Path(name)
     return file.suffix.lower() in WRITTEN_SUFFIXES and (file.name.startswith(f"{component}-")
                                                         or file.name.startswith(f"{component}.")
