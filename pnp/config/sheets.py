@@ -77,13 +77,15 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
     spec = declared_fields(path) or inferred_fields(columns, body)
     errors: list[PnpError] = []
 
-    # ", column C (yards)" for each named column, made once: every cell read has a Where
+    # ", column C (yards)" for each named column, and the file as messages name it, made once:
+    # every cell read has a Where
     column_names = [f", column {column_letter(col)}" + (f" ({name})" if name else "")
                     for col, name in enumerate(columns)]
+    shown = display_path(path)
 
     def cell_where(row: int, col: int) -> Where:
         column = column_names[col] if col < len(column_names) else f", column {column_letter(col)}"
-        return Where(display_path(path), None, f"{place}row {row}{column}")
+        return Where(shown, None, f"{place}row {row}{column}")
 
     for col, name in enumerate(columns):
         if not name:
@@ -111,7 +113,7 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
     cards, counts = [], []
     for row, cells in body:
         card = Card()
-        card.where = Where(display_path(path), None, f"{place}row {row}")
+        card.where = Where(shown, None, f"{place}row {row}")
         for name, field_spec in spec.fields.items():
             at = index.get(name)
             value = cells[at] if at is not None and at < len(cells) else None
