@@ -115,7 +115,9 @@ def render_tuckboxes(ctx: BuildContext, component: TuckboxComponent) -> list[Out
                                if c.id == deck_id and isinstance(c, DeckComponent)), None)
         if deck_component is None:
             raise component.where_is("decks").error(f"'{deck_id}' is not a deck of this game")
-        front, back = compile_deck_layouts(ctx, deck_component, 0.0)
+        # the art's background runs past the panel's cut lines and folds, so a cut or a fold a
+        # hair off shows no white edge on the box (a layout's size is its trim's, whatever its bleed)
+        front, back = compile_deck_layouts(ctx, deck_component, clearance / 2 + ART_BLEED)
         deck = ctx.decks[deck_id]
         box = box_for(front, deck.total, thickness, clearance)
         if not component.decks and not all(fits(box_for(front, 1, thickness, clearance), PAPER_SIZES[name])
@@ -137,10 +139,7 @@ def render_tuckboxes(ctx: BuildContext, component: TuckboxComponent) -> list[Out
             if component.decks:   # asked for by name: an error
                 raise component.where_is("decks").error(message)
             continue   # by default: pieces no box holds (Big Ten's end zones) get none
-        # the art's background runs past the panel's cut lines and folds, so a cut or a fold a
-        # hair off shows no white edge on the box
-        bled_front, bled_back = compile_deck_layouts(ctx, deck_component, clearance / 2 + ART_BLEED)
-        art = (bled_back or bled_front, deck.expanded()[0])
+        art = (back or front, deck.expanded()[0])
         draw_net(canvas, paper, box, art, ctx.game.title, deck_component.title or deck_id, font,
                  ctx.translation.label if ctx.translation is not None else str)
         drawn += 1
