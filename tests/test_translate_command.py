@@ -329,3 +329,25 @@ def test_a_maps_cell_labels_are_asked_for_and_printed_in_the_translation(tmp_pat
     board = next((tmp_path / "out/hex-map").glob("*whole-de.pdf"))
     text = pdf(board).pages[0].extract_text()
     assert "Grünwald" in text and "Greenwood" not in text, text
+
+
+def test_a_repeats_words_are_asked_for_and_its_icon_names_are_not(tmp_path):
+    """The Big Ten board's 1ST 2ND 3RD 4TH and HOME AWAY (a repeat's `items`, printed as
+    `{item}`) stayed English in a German board, unasked; Monster Ball's roster cards repeat
+    over stat names that are also icon names (`:{item}:`), which must stay as they are."""
+    import shutil
+    root = tmp_path / "root"
+    for folder in ("card_data/big-ten", "card_data/monster-ball", "layouts", "fonts"):
+        shutil.copytree(REPO / folder, root / folder)
+    assert run("translate", "--game", "big-ten", "--lang", "de", root=root).exit_code == 0
+    path = root / "card_data/big-ten/lang/de.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert {"1ST", "4TH", "HOME", "AWAY"} <= set(data["labels"])
+    data["labels"].update({"1ST": "1.", "HOME": "HEIM"})
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    assert run("build", "--game", "big-ten", "--lang", "de", "--out", str(tmp_path / "out"), "-q", root=root).exit_code == 0
+    words = pdf(tmp_path / "out/big-ten/board-whole-de.pdf").pages[0].extract_text().split()
+    assert "HEIM" in words and "1." in words and "1ST" not in words   # ("HOME END ZONE:" is a label of its own)
+    assert run("translate", "--game", "monster-ball", "--lang", "de", root=root).exit_code == 0
+    asked = yaml.safe_load((root / "card_data/monster-ball/lang/de.yaml").read_text(encoding="utf-8"))["labels"]
+    assert "tackle" not in asked and "pass" not in asked

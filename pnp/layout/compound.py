@@ -6,6 +6,7 @@ track 0-9, a results table) are a few lines of layout rather than a hundred."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
@@ -336,6 +337,24 @@ def condition_fields(element: Element, compared_only: bool = False) -> frozenset
 MAX_LIST_ITEMS = 100   # `items_from` or a count from a field: counted at this for the work limit
 
 
+ITEM_AS_ICON = re.compile(r":\{item\}|\{item\}[@:]")   # :{item}: names an icon
+
+
+def items_are_words(elements: Sequence[Element]) -> bool:
+    """Whether a repeat's items are only printed as words by its elements (`{item}` in a
+    text), never used as a name: an icon (`:{item}:`), a colour, a picture, a `when:`."""
+    for child in elements:
+        if "item" in child.fields_as_names() or "item" in condition_fields(child):
+            return False
+        text = getattr(child, "text", None)
+        if isinstance(text, str) and ITEM_AS_ICON.search(text):
+            return False
+        nested = getattr(child, "elements", None)
+        if nested and not items_are_words(nested):
+            return False
+    return True
+
+
 class RepeatDrawer(Drawer):
     def __init__(self, spec: RepeatSpec, piece: PieceContext):
         self.spec = spec
@@ -343,6 +362,10 @@ class RepeatDrawer(Drawer):
         self.count_from = next(iter(spec.count_binding().fields)) if isinstance(spec.count, str) else None
         self.items = spec.items if spec.items is not None else \
             list(range(1, spec.count + 1)) if isinstance(spec.count, int) else []
+        if spec.items is not None and piece.labels is not None and items_are_words(spec.elements):
+            # a translated build: the board's 1ST 2ND 3RD, its HOME and AWAY, in its language
+            say, where = piece.labels, spec.where_is("items")
+            self.items = [say(item, where) if isinstance(item, str) else item for item in self.items]
         self.offset = (spec.x.of(piece.width), spec.y.of(piece.height))
         self.step = (spec.dx.of(piece.width), spec.dy.of(piece.height))
         self.piece_height = piece.height
