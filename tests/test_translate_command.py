@@ -290,7 +290,7 @@ def test_a_card_tables_cells_are_asked_for_and_printed_in_the_translation(mini, 
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert {"Runs", "fast", "Bites"} <= set(data["labels"]) and "2" not in data["labels"]
     told = run("validate", "--game", "mini", root=mini).stderr
-    assert "labels.Runs: 'Runs' has no translation into de" in told, told
+    assert "labels.Runs: 'Runs' is not translated into de yet" in told, told
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     filled(path)
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -351,3 +351,22 @@ def test_a_repeats_words_are_asked_for_and_its_icon_names_are_not(tmp_path):
     assert run("translate", "--game", "monster-ball", "--lang", "de", root=root).exit_code == 0
     asked = yaml.safe_load((root / "card_data/monster-ball/lang/de.yaml").read_text(encoding="utf-8"))["labels"]
     assert "tackle" not in asked and "pass" not in asked
+
+
+def test_a_shared_text_left_out_is_told_once_with_the_one_place_to_write_it(tmp_path):
+    """"No gain" taken out of the labels: validate told each of its cards apart, naming neither
+    the text nor the label that serves them all, and advised an entry for every card."""
+    import shutil
+    root = tmp_path / "root"
+    for folder in ("card_data/big-ten", "layouts", "fonts"):
+        shutil.copytree(REPO / folder, root / folder)
+    assert run("translate", "--game", "big-ten", "--lang", "de", root=root).exit_code == 0
+    path = root / "card_data/big-ten/lang/de.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    del data["labels"]["No gain"]
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    told = run("validate", "--game", "big-ten", "--all-problems", root=root).stderr
+    lines = [line for line in told.splitlines() if "No gain" in line]
+    assert len(lines) == 1, lines
+    assert "'No gain', printed by " in lines[0] and "cards, has no translation into de" in lines[0]
+    assert 'under labels: "No gain": ...' in lines[0] and "defense.yaml:" in lines[0]

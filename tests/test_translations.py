@@ -309,4 +309,4 @@ def test_a_label_with_facts_not_yet_translated_is_told_as_not_yet_not_refused(ro
     path.write_text(text[:start] + '""' + text[text.index("\n", start):], encoding="utf-8")
     result = run("validate", "--game", "12th-player", root=root)
     assert result.exit_code == 1 and "must refer to the same facts" not in result.stderr, result.stderr
-    assert "has no translation into de" in result.stderr and "de.yaml:" in result.stderr
+    assert "is not translated into de (Deutsch) yet" in result.stderr and "de.yaml:" in result.stderr

@@ -5,20 +5,24 @@ file and line to edit."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from pnp.config.deck import Card, Deck
 from pnp.config.game import Game
 from pnp.config.typed import Where
 
-from pnp.lang.file import Entries, Translation, data_file_name, data_files, same_text, values_of
+from pnp.lang.file import DataFile, Entries, Translation, data_file_name, data_files, has_words, same_text, values_of
 from pnp.lang.needs import kept_by_file
 
 
 def card_problems(game: Game, decks: dict[str, Deck], translation: Translation) -> list[str]:
     problems = []
     kept = kept_by_file(Path(game.folder).parent.parent, game, decks, lambda deck: data_file_name(game, deck))
-    for file_name, data in data_files(game, decks).items():
+    files = data_files(game, decks)
+    printed_by = cards_printing(files, kept)
+    told: set[str] = set()   # shared texts already told, once for all their cards
+    for file_name, data in files.items():
         translated = translation.cards.get(file_name, {})
         names = kept.get(file_name, frozenset())
         for label, by_field in translated.items():
@@ -34,9 +38,37 @@ def card_problems(game: Game, decks: dict[str, Deck], translation: Translation) 
                 entries = translated.get(label, {}).get(name, [])
                 if not entries:   # a text many cards print may be translated once, among the labels
                     values = [value for value in values if value not in translation.labels]
+                    for value in [value for value in values if len(printed_by.get(value, ())) > 1]:
+                        values.remove(value)
+                        if value not in told:
+                            told.add(value)
+                            problems.append(shared_problem(translation, value, printed_by[value]))
                 if values:
                     problems += field_problems(translation, file_name, label, name, cards, values, entries)
     return problems
+
+
+def cards_printing(files: dict[str, DataFile], kept: dict[str, frozenset[str]]) -> dict[str, list[Where]]:
+    """Each card text (with words) and where each card that prints it is written."""
+    printed: dict[str, list[Where]] = {}
+    for file_name, data in files.items():
+        names = kept.get(file_name, frozenset())
+        texts = [name for name, spec in data["fields"].items() if spec.type == "text" and name not in names]
+        for label, cards in data["cards"].items():
+            for card in cards:
+                for name in texts:
+                    value = card.get(name)
+                    if isinstance(value, str) and has_words(value):
+                        printed.setdefault(value, []).append(field_at(card, file_name, label, name))
+    return printed
+
+
+def shared_problem(translation: Translation, value: str, places: list[Where]) -> str:
+    """A text several cards print, with no translation: told once, at the first card, with the
+    one place to write it (a label serves them all)."""
+    return str(places[0].error(
+        f"{short(value)!r}, printed by {len(places)} cards, has no translation into {translation.called}",
+        hint=f"add it once to {translation.path} under labels: {json.dumps(value, ensure_ascii=False)}: ..."))
 
 
 def field_problems(translation: Translation, file_name: str, label: str, name: str, cards: list[Card],
@@ -130,6 +162,10 @@ def translation_problems(game: Game, decks: dict[str, Deck], translation: Transl
 def label_problems(translation: Translation) -> list[str]:
     problems = []
     for text, where in translation.missing_labels.items():
+        if text in translation.labels:   # written with an empty text, as pnp translate leaves it
+            problems.append(str(translation.labels[text][1].error(
+                f"'{short(text)}' is not translated into {translation.called} yet; write its text")))
+            continue
         message = f"'{short(text)}' has no translation into {translation.called}"
         hint = f"add it to {translation.path} under labels"
         problems.append(str(where.error(message, hint=hint)) if where is not None else
