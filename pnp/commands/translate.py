@@ -96,7 +96,7 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
     for source, (places, text) in shared.items():
         if source in have.labels or source in asked:
             continue
-        lines.append(f"  # on {len(places)} cards: {', '.join(places[:3])}" + (", ..." if len(places) > 3 else ""))
+        lines.append(f"  # on {len(places)} cards: {'; '.join(places[:3])}" + ("; ..." if len(places) > 3 else ""))
         lines.append(f"  {quoted(source)}: {quoted(text)}")
     if len(lines) and lines[-1].startswith("          #"):
         lines[-2:] = ["labels: {}"]
@@ -157,8 +157,10 @@ def shared_texts(game: Game, decks: dict[str, Deck], kept: dict[str, frozenset[s
                 for name in texts:
                     value = card.get(name)
                     if isinstance(value, str) and has_words(value):
-                        line = card.where.line if card.where is not None else None
-                        places.setdefault(value, []).append(f"{file_name}:{line}" if line else f"{file_name} ({label})")
+                        where = card.where
+                        place = f"{file_name}:{where.line}" if where is not None and where.line else \
+                            f"{file_name}, {where.field}" if where is not None and where.field else f"{file_name} ({label})"
+                        places.setdefault(value, []).append(place)   # a sheet's card: its row
             for name, entries in have.cards.get(file_name, {}).get(label, {}).items():
                 for entry, _ in entries:
                     if entry.text.strip():
