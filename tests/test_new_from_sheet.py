@@ -140,3 +140,19 @@ def test_pnp_diff_names_a_sheet_cards_row(tmp_path):
     sheet.write_text(sheet.read_text().replace("Bo,1,2", "Bo,4,2"))
     told = run("diff", "--game", "crew", "--out", str(out), root=project).output
     assert "Bo  (card_data/crew/crew.csv, row 3)" in told and "power: 1 -> 4" in told, told
+
+
+def test_the_starters_rule_sheet_names_the_columns_its_table_shows(tmp_path):
+    """It said "by role, speed, cost, rules" over a table of name, role, speed, cost and count."""
+    import re
+    import yaml
+    source = tmp_path / "crew.csv"
+    source.write_text(CREW)
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
+    game = yaml.safe_load((project / "card_data/crew/game.yaml").read_text())
+    rules = next(c for c in game["components"] if c.get("kind") == "rules")
+    columns = rules["tables"]["card-list"]["columns"]
+    said = re.search(r"with its (.+) and how many there are", (project / "card_data/crew/rules.md").read_text())
+    assert said and said.group(1).replace(" and ", ", ").split(", ") == [c for c in columns if c not in ("name", "count")]

@@ -40,7 +40,8 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
     return {
         game_dir / data.name: None,   # copied as it is
         fields_file(game_dir / data.name): fields_yaml,
-        game_dir / "rules.md": RULES.format(columns=", ".join(shown[:4]) or "none"),
+        # the columns the rule sheet's table shows (game.yaml's card-list below)
+        game_dir / "rules.md": RULES.format(columns=", ".join(shown[:3]) or "name"),
         layout_dir / "card.yaml": front_layout(title, label, shown, skipped, longest_values(columns, rows[1:])),
         layout_dir / "back.yaml": back_text,
         game_dir / "game.yaml": game_text.replace("data: cards.yaml", f"data: {json.dumps(data.name)}")
@@ -111,7 +112,7 @@ RULES = """A one-paragraph summary of your game goes here.
 
 ## The cards
 
-Every card of the sheet, by {columns}:
+Every card of the sheet, with its {columns} and how many there are:
 
 {{{{card-list}}}}
 """
