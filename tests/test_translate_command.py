@@ -370,3 +370,29 @@ def test_a_shared_text_left_out_is_told_once_with_the_one_place_to_write_it(tmp_
     assert len(lines) == 1, lines
     assert "'No gain', printed by " in lines[0] and "cards, has no translation into de" in lines[0]
     assert 'under labels: "No gain": ...' in lines[0] and "defense.yaml:" in lines[0]
+
+
+def test_a_longer_translation_stays_inside_the_special_teams_panel(tmp_path):
+    """The kick-off sentence had no box of its own, so a longer German one ran off the cream
+    panel onto the border, a millimetre from the cut, unwarned."""
+    import shutil
+    import pypdfium2
+    from conftest import placements
+    root = tmp_path / "root"
+    for folder in ("card_data/big-ten", "layouts", "fonts"):
+        shutil.copytree(REPO / folder, root / folder)
+    assert run("translate", "--game", "big-ten", "--lang", "de", root=root).exit_code == 0
+    path = root / "card_data/big-ten/lang/de.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    german = "Die empfangende Mannschaft beginnt an ihrer eigenen"
+    data["labels"]["The receiving team starts on its own"] = german
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    assert run("build", "--game", "big-ten", "--lang", "de", "--out", str(tmp_path / "out"), "-q", root=root).exit_code == 0
+    file = tmp_path / "out/big-ten/special-teams-letter-de.pdf"
+    left, _, width, _ = placements(pdf(file).pages[0])[0]
+    document = pypdfium2.PdfDocument(str(file))
+    text = document[0].get_textpage()
+    start = text.get_text_range().index(german)
+    xs = [x for i in range(start, start + len(german)) for x in text.get_charbox(i)[::2]]
+    mm = 72 / 25.4
+    assert left + 4 * mm <= min(xs) and max(xs) <= left + width - 4 * mm, (min(xs) - left, max(xs) - left)
