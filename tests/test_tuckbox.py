@@ -37,13 +37,15 @@ def test_the_panels_are_sized_from_the_cards_and_their_count(tmp_path):
     assert 89.9 in steps(horizontal) or round(89.9 + 17.8, 1) in steps(horizontal)   # 88.9 mm + 1 mm
 
 
-def test_a_thicker_deck_makes_a_deeper_box(mini, tmp_path):
+@pytest.mark.parametrize("thickness, depth", [("1.5mm", 10.0),   # 6 cards x 1.5 mm + 1 mm
+                                              ("0.3mm", 6.0)])   # 2.8 mm: a spine no name fits on, so 6 mm
+def test_a_thicker_deck_makes_a_deeper_box_and_a_thin_one_keeps_a_readable_spine(mini, tmp_path, thickness, depth):
     game = mini / "card_data/mini/game.yaml"
-    game.write_text(game.read_text().replace("contents:", "  - {id: box, kind: tuckbox, thickness: 0.5mm}\ncontents:"))
+    game.write_text(game.read_text().replace("contents:", f"  - {{id: box, kind: tuckbox, thickness: {thickness}}}\ncontents:"))
     build(mini, "mini", tmp_path)
     _, folds = lines_of(pdf(tmp_path / "mini/box-a4.pdf").pages[0])
     vertical = [x1 for x1, y1, x2, y2 in folds if x1 == x2]
-    assert steps(vertical) == [4.0, 45.5, 4.0]           # 6 cards x 0.5 mm + 1 mm; 44.45 + 1 mm wide
+    assert steps(vertical) == [depth, 45.5, depth]        # the sides; 44.45 + 1 mm wide
 
 
 def test_folds_are_dashed_and_cuts_solid_with_glue_marked(tmp_path):

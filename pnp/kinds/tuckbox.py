@@ -95,8 +95,12 @@ class Box:
         return 2 * self.width + 2 * self.depth + GLUE, self.height + 2 * (self.depth + self.tuck)
 
 
+MIN_DEPTH = mm(6)   # a spine narrower than this holds no name one can read (six cards: 2.8 mm)
+
+
 def box_for(front: Piece, cards: int, thickness: float, clearance: float) -> Box:
-    return Box(front.width + clearance, front.height + clearance, cards * thickness + clearance)
+    """The box for `cards` cards of this size, at least MIN_DEPTH deep."""
+    return Box(front.width + clearance, front.height + clearance, max(cards * thickness + clearance, MIN_DEPTH))
 
 
 def render_tuckboxes(ctx: BuildContext, component: TuckboxComponent) -> list[OutputFile]:
