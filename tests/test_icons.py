@@ -166,3 +166,13 @@ def test_a_file_that_is_no_xml_at_all_is_told_as_an_icon_pnp_cannot_read(mini):
     (mini / "card_data/mini/icons/coin.svg").write_text("no svg here at all")
     told = run("validate", "--game", "mini", root=mini).stderr.strip().splitlines()[0]
     assert "coin.svg: this icon is not an SVG pnp can read: damaged, or not SVG (line 1: " in told, told
+
+
+def test_an_icon_whose_path_data_is_broken_is_refused_at_its_line(mini):
+    """svglib drew the path up to `Hxx` and dropped the rest: a run icon missing a stroke."""
+    with_icons(mini, "Gain 2 :coin: now")
+    (mini / "card_data/mini/icons/coin.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24">\n<path d="M2 19 H9 L13 8 Hxx" stroke="#000"/></svg>')
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1, result.stderr
+    assert "coin.svg: this icon has a path (line 2) whose data pnp cannot read at 'H9 L13 8 Hxx'" in result.stderr

@@ -126,6 +126,8 @@ def check_references(root: XmlElement, path: Path, folder: Path, fail: Fail, see
         if not isinstance(element.tag, str):
             continue
         name = element.tag.rpartition("}")[2]
+        if name == "path" and "d" in element.attrib:
+            check_path_data(element.attrib["d"], element.sourceline, fail)
         for key, value in element.attrib.items():
             if key in ("href", XLINK) and name != "a":   # a link is never opened
                 check_reference(value, path, folder, fail, seen)
@@ -136,6 +138,18 @@ def check_references(root: XmlElement, path: Path, folder: Path, fail: Fail, see
                 check_styles(value, path, folder, fail, seen)
         if name == "style":
             check_styles(element.text or "", path, folder, fail, seen)
+
+
+PATH_TOKEN = re.compile(r"[MmLlHhVvCcSsQqTtAaZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[\s,]+")
+
+
+def check_path_data(data: str, line: int | None, fail: Fail) -> None:
+    """A path's `d` of commands and numbers only: svglib draws a path up to a part it cannot
+    read and drops the rest without a word (`H9 L13 8 Hxx` lost a stroke)."""
+    left = PATH_TOKEN.sub("", data)
+    if left:
+        at = data.find(left[:1])
+        raise fail(f"has a path (line {line}) whose data pnp cannot read at {data[max(0, at - 10):at + 10]!r}")
 
 
 def check_styles(css: str, path: Path, folder: Path, fail: Fail, seen: set[str]) -> None:
