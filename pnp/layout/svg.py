@@ -126,8 +126,6 @@ def check_references(root: XmlElement, path: Path, folder: Path, fail: Fail, see
         if not isinstance(element.tag, str):
             continue
         name = element.tag.rpartition("}")[2]
-        if name == "path" and "d" in element.attrib:
-            check_path_data(element.attrib["d"], element.sourceline, fail)
         for key, value in element.attrib.items():
             if key in ("href", XLINK) and name != "a":   # a link is never opened
                 check_reference(value, path, folder, fail, seen)
@@ -138,6 +136,8 @@ def check_references(root: XmlElement, path: Path, folder: Path, fail: Fail, see
                 check_styles(value, path, folder, fail, seen)
         if name == "style":
             check_styles(element.text or "", path, folder, fail, seen)
+        if name == "path" and "d" in element.attrib:   # after its numbers were checked as words (inf)
+            check_path_data(element.attrib["d"], element.sourceline, fail)
 
 
 PATH_TOKEN = re.compile(r"[MmLlHhVvCcSsQqTtAaZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[\s,]+")
