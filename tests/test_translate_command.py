@@ -396,3 +396,21 @@ def test_a_longer_translation_stays_inside_the_special_teams_panel(tmp_path):
     xs = [x for i in range(start, start + len(german)) for x in text.get_charbox(i)[::2]]
     mm = 72 / 25.4
     assert left + 4 * mm <= min(xs) and max(xs) <= left + width - 4 * mm, (min(xs) - left, max(xs) - left)
+
+
+def test_a_field_no_component_prints_is_not_asked_for(tmp_path):
+    """Big Ten's special teams cards are named "Special teams 1" to 20 for messages only, and
+    its end zones print each team's short name, not its full one: 35 strings were asked for
+    that no page prints, and validate counted each as missing."""
+    import shutil
+    root = tmp_path / "root"
+    for folder in ("card_data/big-ten", "layouts", "fonts"):
+        shutil.copytree(REPO / folder, root / folder)
+    assert run("translate", "--game", "big-ten", "--lang", "de", root=root).exit_code == 0
+    written = (root / "card_data/big-ten/lang/de.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(written)
+    assert "Special teams 1" not in written and "special-teams.yaml" not in data["cards"]
+    teams = data["cards"].get("teams.yaml", {})
+    assert teams and all(set(fields) == {"short"} for fields in teams.values()), teams
+    told = run("validate", "--game", "big-ten", "--all-problems", root=root).stderr
+    assert "Special teams 1" not in told and "teams.yaml" in told   # the short names are still asked

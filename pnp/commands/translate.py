@@ -20,7 +20,7 @@ from pnp.lang import CODE, lang_file
 from pnp.paths import write_inside
 from pnp.lang.file import (Entries, Translation, data_file_name, data_files, entry_for, has_words,
                            load_translation, rules_hash, same_text, values_of)
-from pnp.lang.needs import kept_by_file
+from pnp.lang.needs import kept_by_file, unprinted_by_file
 from pnp.project import Project
 from pnp.options import PrintOptions
 from pnp.render import BuildContext
@@ -83,6 +83,9 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
              f"language: {quoted(have.name)}   # the language's own name (Français, العربية)", ""]
     root = Path(game.folder).parent.parent
     kept = kept_by_file(root, game, decks, lambda deck: data_file_name(game, deck))
+    unprinted = unprinted_by_file(root, game, decks, lambda deck: data_file_name(game, deck))
+    # not asked for: values kept in every language, and fields no component prints
+    kept = {name: kept.get(name, frozenset()) | unprinted.get(name, frozenset()) for name in kept.keys() | unprinted.keys()}
     shared = shared_texts(game, decks, kept, have)
     lines.append("labels:   # fixed words: layout text, titles, table headings, pnp's own words, and card")
     lines.append("          # text that several cards print, translated once for all of them")

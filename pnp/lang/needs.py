@@ -65,3 +65,53 @@ def kept_by_file(root: Path, game: Game, decks: dict[str, Deck],
         name = file_of(deck)
         kept[name] = kept.get(name, frozenset()) | kept_fields(root, component)
     return kept
+
+
+def unprinted_by_file(root: Path, game: Game, decks: dict[str, Deck],
+                      file_of: Callable[[Deck], str]) -> dict[str, frozenset[str]]:
+    """For each data file, the fields no component prints: not a layout of a component that
+    draws the file's cards, not a sheet's rows, not a rule sheet's table (Big Ten's "Special
+    teams 1" names its cards in messages only). A translation is not asked for them. When a
+    layout cannot be read, every field counts as printed (its build tells why)."""
+    printed: dict[str, set[str] | None] = {}
+    for component in game.components:
+        deck = decks.get(component.id)
+        if deck is None:
+            continue
+        name = file_of(deck)
+        if printed.get(name, set()) is None:
+            continue
+        fields = printed.setdefault(name, set())
+        assert fields is not None
+        for layout in component.layout_names():
+            found = fields_printed(root, layout, component.where_is("front"))
+            if found is None:
+                printed[name] = None
+                break
+            fields |= found
+        else:
+            fields |= set(getattr(component, "rows", None) or [])
+    for component in game.components:   # rule sheets' tables name the deck and columns
+        for spec in (getattr(component, "tables", None) or {}).values():
+            deck = decks.get(getattr(spec, "deck", ""))
+            target = printed.setdefault(file_of(deck), set()) if deck is not None else None
+            if target is not None:
+                target.update(spec.columns)   # a summary's own field prints only as a column
+    unprinted: dict[str, frozenset[str]] = {}
+    for deck in decks.values():
+        name = file_of(deck)
+        fields = printed.get(name, set())
+        if fields is not None:
+            unprinted[name] = frozenset(deck.fields) - fields
+    return unprinted
+
+
+def fields_printed(root: Path, name: str, where: Where) -> frozenset[str] | None:
+    """The card fields a layout's elements draw; None when the layout cannot be read."""
+    from pnp.layout import kinds  # noqa: F401 - every element kind known before a layout loads
+    from pnp.layout.template import load_template
+    try:
+        template = load_template(root, name, where)
+    except PnpError:
+        return None
+    return frozenset[str]().union(*(element.fields_read() for element in template.elements))
