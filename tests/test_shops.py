@@ -313,3 +313,16 @@ def test_drivethru_turns_pictures_svg_and_see_through_shapes_into_plain_cmyk(min
     for page in reader.pages:
         images(page.get("/Resources"))
     assert spaces == {"/DeviceCMYK"}
+
+
+def test_a_translated_editions_manifest_names_the_cards_as_they_print(tmp_path):
+    """The German TGC files' manifest listed the cards by their English names."""
+    import csv
+    result = run("build", "--game", "12th-player", "--lang", "de", "--shop", "tgc", "--out", str(tmp_path), root=REPO)
+    assert result.exit_code == 0, result.stderr
+    names = {row["card"] for row in csv.DictReader((tmp_path / "12th-player/tgc-de/manifest.csv").open(encoding="utf-8"))}
+    assert "Trainer" in names and "Coach" not in names, names
+    english = run("build", "--game", "12th-player", "--shop", "tgc", "--out", str(tmp_path / "en"), root=REPO)
+    assert english.exit_code == 0
+    names = {row["card"] for row in csv.DictReader((tmp_path / "en/12th-player/tgc/manifest.csv").open(encoding="utf-8"))}
+    assert "Coach" in names

@@ -88,6 +88,13 @@ class Deck:
     cards: list[Card]            # one entry per distinct card
     counts: list[int]            # copies of each
     designed: str = ""
+    label: str = ""              # the field that names each card, as its cards print it
+
+    def shown_name(self, card: Card) -> str:
+        """The card's name as printed (a translated edition's, where `label` names it), for
+        what lists the cards (a shop's manifest, a virtual table's card names)."""
+        value = card.get(self.label) if self.label else None
+        return str(value) if isinstance(value, (str, int, float)) and str(value).strip() else card.label
 
     def copy(self) -> "Deck":
         """The same deck with cards of its own, to be filled in without touching these."""
@@ -98,7 +105,7 @@ class Deck:
             if card.written is not _NONE_YET:
                 copy.written = dict(card.written)
             cards.append(copy)
-        return Deck(self.path, self.fields, cards, list(self.counts), self.designed)
+        return Deck(self.path, self.fields, cards, list(self.counts), self.designed, self.label)
 
     def expanded(self) -> list[Card]:
         """Every physical card, copies included, in data order. Each knows its `copy`: its
@@ -184,7 +191,7 @@ def read_deck(path: Path, node: YamlMap) -> Deck:
     if total > MAX_CARDS:
         raise where.key(node, "cards").error(f"{total} cards is more than pnp builds in one deck "
                                              f"({MAX_CARDS}); check the counts")
-    return Deck(path, spec.fields, cards, counts, spec.designed)
+    return Deck(path, spec.fields, cards, counts, spec.designed, spec.label)
 
 
 def read_card(node: object, spec: DeckFile, where: Where) -> tuple[Card, int]:
@@ -282,4 +289,4 @@ def select(deck: Deck, where: dict[str, Any]) -> Deck:
     if not where:
         return deck
     pairs = [(c, n) for c, n in zip(deck.cards, deck.counts) if matches(c, where)]
-    return Deck(deck.path, deck.fields, [c for c, _ in pairs], [n for _, n in pairs], deck.designed)
+    return Deck(deck.path, deck.fields, [c for c, _ in pairs], [n for _, n in pairs], deck.designed, deck.label)

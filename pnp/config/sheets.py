@@ -144,7 +144,7 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
     if total > MAX_CARDS:
         raise PnpError(f"{total} cards is more than pnp builds in one deck ({MAX_CARDS}); "
                        f"check the counts", file=display_path(path))
-    return Deck(path, spec.fields, cards, counts, spec.designed)
+    return Deck(path, spec.fields, cards, counts, spec.designed, spec.label)
 
 
 def combined(errors: list[PnpError]) -> PnpError:

@@ -24,7 +24,7 @@ class PdfExport(Exporter, format="pdf"):
         for card, count in zip(first_copies(deck), deck.counts):
             front_page = page + (1 if back is not None and back_first else 0)
             back_page = "" if back is None else f"page {front_page - 1 if back_first else front_page + 1}"
-            self.rows.append([f"{component.id}.pdf page {front_page}", card.label, count, back_page])
+            self.rows.append([f"{component.id}.pdf page {front_page}", deck.shown_name(card), count, back_page])
             page += count * (2 if back is not None else 1)
         return [pieces_pdf(pages, self.bleed,
                            f"{self.ctx.game.title}: {component.title or component.id} ({self.preset.name})",

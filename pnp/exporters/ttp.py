@@ -56,7 +56,7 @@ def ttp_deck(ctx: BuildContext, preset: ShopPreset, component: Component, front:
             back_texture, back_index = f"{component.id}-back.png", -1
         indices = [cell for cell, count in enumerate(deck.counts[start:start + per_sheet]) for _ in range(count)]
         if manifest is not None:
-            manifest += [[f"Textures/{stem}-faces.png cell {cell + 1}", card.label, count,
+            manifest += [[f"Textures/{stem}-faces.png cell {cell + 1}", deck.shown_name(card), count,
                       f"Textures/{back_texture}" + (f" cell {cell + 1}" if back_index == -2 else "")]
                      for cell, (card, count) in enumerate(zip(chunk, deck.counts[start:start + per_sheet]))]
         template = {
@@ -69,7 +69,7 @@ def ttp_deck(ctx: BuildContext, preset: ShopPreset, component: Component, front:
             "BackIndex": back_index, "HiddenIndex": columns * rows - 1,
             "NumHorizontal": columns, "NumVertical": rows,
             "Width": round(front.width / 72 * 2.54, 3), "Height": round(front.height / 72 * 2.54, 3), "Thickness": 0.05,
-            "Indices": indices, "CardNames": {str(cell): card.label for cell, card in enumerate(chunk)},
+            "Indices": indices, "CardNames": {str(cell): deck.shown_name(card) for cell, card in enumerate(chunk)},
             "CardMetadata": {}, "CardTags": {},
         }
         files.append(OutputFile(f"{preset.id}/Templates/{stem}.json",

@@ -156,11 +156,11 @@ def tts_deck(ctx: BuildContext, preset: ShopPreset, component: Component, front:
         for cell, card in enumerate(chunk):
             count = deck.counts[start + cell]
             if manifest is not None:
-                manifest.append([f"{face_name.split('/', 1)[1]} cell {cell + 1}", card.label, count,
+                manifest.append([f"{face_name.split('/', 1)[1]} cell {cell + 1}", deck.shown_name(card), count,
                              back_name.split("/", 1)[1] + (f" cell {cell + 1}" if unique_back else "")])
             for _ in range(count):
                 ids.append(key * 100 + cell)
-                contained.append({"Name": "Card", "Nickname": card.label, "CardID": key * 100 + cell,
+                contained.append({"Name": "Card", "Nickname": deck.shown_name(card), "CardID": key * 100 + cell,
                                   "Transform": transform(0), "CustomDeck": {str(key): custom[str(key)]}})
     if not unique_back:
         files.append(OutputFile(f"{folder}/{component.id}-back.png", back_images[0]))
@@ -202,9 +202,9 @@ def tts_pieces(ctx: BuildContext, preset: ShopPreset, component: Component, fron
         name = f"{folder}/{component.id}-{number:03d}.png"
         files.append(OutputFile(name, image))
         if manifest is not None:
-            manifest.append([name.split("/", 1)[1], card.label, count, ""])
+            manifest.append([name.split("/", 1)[1], deck.shown_name(card), count, ""])
         for _ in range(count):
-            objects.append(tile(name.split("/", 1)[1], card.label, front.width, front.height,
+            objects.append(tile(name.split("/", 1)[1], deck.shown_name(card), front.width, front.height,
                                 token=front.size_name == "token"))
     return files, objects
 

@@ -78,7 +78,7 @@ def translated_deck(deck: Deck, by_card: dict[str, dict[str, Entries]],
             from pnp.contents.stated import fill_card_text
             fill_card_text(changed, deck.fields, facts)
         cards.append(changed)
-    return Deck(deck.path, deck.fields, cards, list(deck.counts), deck.designed)
+    return Deck(deck.path, deck.fields, cards, list(deck.counts), deck.designed, deck.label)
 
 
 def own_or_shared(entries: Entries, value: str, shared: Callable[[str], str | None]) -> str:

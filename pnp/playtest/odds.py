@@ -94,7 +94,7 @@ def with_counts(deck: Deck, changes: dict[str, int]) -> Deck:
         if not 0 <= count <= 1000:
             raise PnpError(f"--count '{key}={count}': a count is 0 to 1000")
     counts = [changes.get(key, count) for key, count in zip(keys, deck.counts)]
-    return Deck(deck.path, deck.fields, deck.cards, counts, deck.designed)
+    return Deck(deck.path, deck.fields, deck.cards, counts, deck.designed, deck.label)
 
 
 def parse_count(text: str) -> tuple[str, int]:

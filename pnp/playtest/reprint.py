@@ -112,7 +112,8 @@ def deck_reprint(ctx: BuildContext, component: Component, changes: list[CardChan
     fresh_sheet = bool(cards) and component.printed_double(options.duplex) and cover.pages % 2 == 1
     sources, blanks = [cover], [(cover.pages - 1,) if fresh_sheet else ()]
     if cards:
-        narrowed = Deck(deck.path, deck.fields, [c for c, _ in cards], [n for _, n in cards], deck.designed)
+        narrowed = Deck(deck.path, deck.fields, [c for c, _ in cards], [n for _, n in cards], deck.designed,
+                        deck.label)
         drawn = component.render(replace(ctx, decks={**ctx.decks, component.id: narrowed}, compiled={},
                                          laid_out_for={component.id: deck.total}))
         sources.append(drawn[0])
