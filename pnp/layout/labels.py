@@ -149,14 +149,22 @@ def _check_table(table: TableSpec, labels: dict[str, str], fields: Mapping[str, 
     rows_where = table.where_is("rows")
     for index, row in enumerate(table.rows or []):
         named = [label_field(str(cell), labels) for cell in row]
-        bound = {m.group(1) for cell in row for m in [ONE_FIELD.match(str(cell).strip())]
-                 if m and m.group(1) in fields}
+        bound = {name for cell in row if (name := value_field(str(cell))) is not None and name in fields}
         for cell, name in zip(row, named):
             if name is not None and bound and name not in bound:
                 line = _row_line(table, index, rows_where.line)
                 raise PnpError(f"row {index + 1} prints the label '{cell}' (the field '{name}') beside the "
                                f"value of '{', '.join(sorted(bound))}'; print {{title:{sorted(bound)[0]}}} "
                                f"there, so the label comes with its field", file=rows_where.file, line=line)
+
+
+def value_field(cell: str) -> str | None:
+    """The field a cell prints the value of: `{run}` alone, or with icons and spans round it
+    (`[#555555|:run:] {run}`, the Big Ten defense card's result); None for any other cell."""
+    from pnp.layout.icons import ICON
+    from pnp.layout.text import SPAN
+    match = ONE_FIELD.match(ICON.sub("", SPAN.sub(r"\2", cell)).strip())
+    return match.group(1) if match else None
 
 
 def _row_line(table: TableSpec, index: int, first: int | None) -> int | None:
