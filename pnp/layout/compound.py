@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -24,6 +25,10 @@ from pnp.units import Length, colour_hex
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.fonts import Styled
+    from pnp.layout.icons import Icon
+    from pnp.layout.runs import StyledLines
 
 
 # --- table -----------------------------------------------------------------------------------
@@ -184,7 +189,6 @@ class TableDrawer(Drawer):
         """A cell with icons, emphasis, a right-to-left script or letters its font lacks: set as
         styled runs (pnp.layout.runs) on one line, shrunk and cut off as a plain cell is."""
         from pnp.fonts import fallbacks_for
-        from pnp.layout.runs import lay_out
         from pnp.layout.elements import has_letters
         from pnp.layout.text import SPAN, MarkupError, plain, span_markup, to_markup
         where = self.spec.origin
@@ -210,11 +214,11 @@ class TableDrawer(Drawer):
             align = "right" if align == "left" else "left"   # icons, numbers: start where reading starts
         room = w - 2 * self.padding
         size = min(self.spec.size, h * 0.8)
-        unit = lay_out(markup, font, fallbacks, images, 1.0, 1.0, ink, align, 1e9, 1e9, force=True)
+        unit = one_line(markup, font, fallbacks, images, 1.0, ink, align)
         natural = max(unit.widths) if unit is not None and unit.widths else 0.0
         if natural * size > room:
             size = max(room / natural, size * 0.6)
-        lines = lay_out(markup, font, fallbacks, images, size, 1.0, ink, align, 1e9, 1e9, force=True)
+        lines = one_line(markup, font, fallbacks, images, size, ink, align)
         if lines is None:
             return True
         fits = max(lines.widths) <= room + 0.01
@@ -228,6 +232,15 @@ class TableDrawer(Drawer):
         lines.drawOn(canvas, x + self.padding, baseline - lines.height + size)
         canvas.restoreState()
         return fits
+
+
+@lru_cache(maxsize=1024)
+def one_line(markup: str, font: str, fallbacks: tuple[Styled, ...], images: tuple[Icon, ...], size: float,
+             ink: str, align: str) -> StyledLines | None:
+    """A styled cell's text set on one line, kept: the cards of a deck repeat their table cells
+    ("Card yards" with its icon, on card after card)."""
+    from pnp.layout.runs import lay_out
+    return lay_out(markup, font, fallbacks, images, size, 1.0, ink, align, 1e9, 1e9, force=True)
 
 
 def needs_runs(text: str, font: str) -> bool:
