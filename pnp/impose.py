@@ -633,8 +633,10 @@ def tile_marks(tile: Tile, board: tuple[float, float], paper: tuple[float, float
     left, bottom = tile.origin
     right, top = left + tile.width, bottom + tile.height
     width, height = paper
-    edges_x = [x for x, on in ((left + bleed, tile.x < 0.01), (right - bleed, tile.x + tile.width > board[0] - 0.01)) if on]
-    edges_y = [y for y, on in ((bottom + bleed, tile.y < 0.01), (top - bleed, tile.y + tile.height > board[1] - 0.01)) if on]
+    edges_x = [x for x, on in ((left + bleed, tile.x < 0.01),
+                               (right - bleed, tile.x + tile.width > board[0] - 0.01)) if on]
+    edges_y = [y for y, on in ((bottom + bleed, tile.y < 0.01),
+                               (top - bleed, tile.y + tile.height > board[1] - 0.01)) if on]
     lines = []
     for start, limit, outward, vertical in ((top + CLEAR, height - UNPRINTABLE, 1, True),
                                             (bottom - CLEAR, UNPRINTABLE, -1, True),

@@ -20,7 +20,7 @@ from pnp.lang import CODE, lang_file
 from pnp.paths import write_inside
 from pnp.lang.file import (Entries, Translation, data_file_name, data_files, entry_for, has_words,
                            load_translation, rules_hash, same_text, values_of)
-from pnp.lang.needs import kept_by_file, unprinted_by_file
+from pnp.lang.needs import not_asked_by_file
 from pnp.project import Project
 from pnp.options import PrintOptions
 from pnp.render import BuildContext
@@ -82,10 +82,8 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
              "# picture, text that is only icons and numbers need none and are left out.",
              f"language: {quoted(have.name)}   # the language's own name (Français, العربية)", ""]
     root = Path(game.folder).parent.parent
-    kept = kept_by_file(root, game, decks, lambda deck: data_file_name(game, deck))
-    unprinted = unprinted_by_file(root, game, decks, lambda deck: data_file_name(game, deck))
     # not asked for: values kept in every language, and fields no component prints
-    kept = {name: kept.get(name, frozenset()) | unprinted.get(name, frozenset()) for name in kept.keys() | unprinted.keys()}
+    kept = not_asked_by_file(root, game, decks, lambda deck: data_file_name(game, deck))
     shared = shared_texts(game, decks, kept, have)
     lines.append("labels:   # fixed words: layout text, titles, table headings, pnp's own words, and card")
     lines.append("          # text that several cards print, translated once for all of them")
@@ -162,7 +160,8 @@ def shared_texts(game: Game, decks: dict[str, Deck], kept: dict[str, frozenset[s
                     if isinstance(value, str) and has_words(value):
                         where = card.where
                         place = f"{file_name}:{where.line}" if where is not None and where.line else \
-                            f"{file_name}, {where.field}" if where is not None and where.field else f"{file_name} ({label})"
+                            f"{file_name}, {where.field}" if where is not None and where.field else \
+                            f"{file_name} ({label})"
                         places.setdefault(value, []).append(place)   # a sheet's card: its row
             for name, entries in have.cards.get(file_name, {}).get(label, {}).items():
                 for entry, _ in entries:

@@ -66,8 +66,9 @@ def rebuild_games(root: Path, game_ids: list[str], out: Path, request: BuildRequ
             click.echo(f"[{stamp}] {game_id}: not rebuilt; the last good files stay", err=True)
             continue
         redrawn = [w for w in written if not w.reused and not w.removed]
+        files = f"{len(redrawn)} file{'s' if len(redrawn) != 1 else ''}"
         state = "up to date" if not redrawn else \
-            f"rebuilt {len(redrawn)} file{'s' if len(redrawn) != 1 else ''} in {time.perf_counter() - started:.2f} s" + \
+            f"rebuilt {files} in {time.perf_counter() - started:.2f} s" + \
             (f" ({kept} unchanged)" if (kept := sum(w.reused for w in written)) else "")
         click.echo(f"[{stamp}] {game_id}: {state}")
     report.tell_warnings()

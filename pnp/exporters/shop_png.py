@@ -37,8 +37,8 @@ class PngExport(Exporter, format="png"):
             copies = f"-x{count}" if count > 1 else ""
             files.append(OutputFile(f"{folder}/{component.id}-{number:03d}-front{copies}.png", image))
             back_file = f"{component.id}/{component.id}-back-{back_numbers[back_key(back, card)]}.png" if back else ""
-            self.rows.append([f"{component.id}/{component.id}-{number:03d}-front{copies}.png", deck.shown_name(card), count,
-                              back_file])
+            self.rows.append([f"{component.id}/{component.id}-{number:03d}-front{copies}.png",
+                              deck.shown_name(card), count, back_file])
         for number, image in enumerate(images[len(cards):], start=1):
             files.append(OutputFile(f"{folder}/{component.id}-back-{number}.png", image))
         return files

@@ -13,17 +13,16 @@ from pnp.config.game import Game
 from pnp.config.typed import Where
 
 from pnp.lang.file import DataFile, Entries, Translation, data_file_name, data_files, has_words, same_text, values_of
-from pnp.lang.needs import kept_by_file, unprinted_by_file
+from pnp.lang.needs import kept_by_file, not_asked_by_file
 
 
 def card_problems(game: Game, decks: dict[str, Deck], translation: Translation) -> list[str]:
     problems = []
     root = Path(game.folder).parent.parent
     kept = kept_by_file(root, game, decks, lambda deck: data_file_name(game, deck))
-    unprinted = unprinted_by_file(root, game, decks, lambda deck: data_file_name(game, deck))
-    asked = {name: kept.get(name, frozenset()) | unprinted.get(name, frozenset()) for name in kept.keys() | unprinted.keys()}
+    not_asked_of = not_asked_by_file(root, game, decks, lambda deck: data_file_name(game, deck))
     files = data_files(game, decks)
-    printed_by = cards_printing(files, asked)
+    printed_by = cards_printing(files, not_asked_of)
     told: set[str] = set()   # shared texts already told, once for all their cards
     for file_name, data in files.items():
         translated = translation.cards.get(file_name, {})
@@ -33,7 +32,7 @@ def card_problems(game: Game, decks: dict[str, Deck], translation: Translation) 
                 problems.append(str(by_field[name][0][1].error(
                     f"'{name}' chooses a layout, names a picture or is compared by a when:, so it keeps its "
                     f"value in every language; this translation is not used", hint="remove the entry")))
-        not_asked = asked.get(file_name, frozenset())   # kept, or printed nowhere
+        not_asked = not_asked_of.get(file_name, frozenset())   # kept, or printed nowhere
         for label, cards in data["cards"].items():
             for name, spec in data["fields"].items():
                 if spec.type != "text" or name in not_asked:

@@ -115,3 +115,13 @@ def fields_printed(root: Path, name: str, where: Where) -> frozenset[str] | None
     except PnpError:
         return None
     return frozenset[str]().union(*(element.fields_read() for element in template.elements))
+
+
+def not_asked_by_file(root: Path, game: Game, decks: dict[str, Deck],
+                      file_of: Callable[[Deck], str]) -> dict[str, frozenset[str]]:
+    """For each data file, the fields a translation is not asked for: those kept in every
+    language (kept_by_file) and those no component prints (unprinted_by_file)."""
+    kept = kept_by_file(root, game, decks, file_of)
+    unprinted = unprinted_by_file(root, game, decks, file_of)
+    return {name: kept.get(name, frozenset()) | unprinted.get(name, frozenset())
+            for name in kept.keys() | unprinted.keys()}
