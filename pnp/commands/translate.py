@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from pnp.errors import PnpError
 from pnp.lang import CODE, lang_file
 from pnp.paths import write_inside
-from pnp.lang.file import (Entries, Translation, data_file_name, data_files, entry_for, has_words,
+from pnp.lang.file import (Entries, Translation, cards_printing, data_file_name, data_files, entry_for,
                            load_translation, rules_hash, same_text, values_of)
 from pnp.lang.needs import not_asked_by_file
 from pnp.project import Project
@@ -148,30 +148,20 @@ def shared_texts(game: Game, decks: dict[str, Deck], kept: dict[str, frozenset[s
     with the cards that print it and the translation the file already gives it: asked once,
     among the labels, rather than once for every card. A text the file translates in more
     than one way on its cards stays with each card."""
-    places: dict[str, list[str]] = {}
-    translations: dict[str, set[str]] = {}
-    for file_name, data in data_files(game, decks).items():
-        names = kept.get(file_name, frozenset())
-        texts = [name for name, spec in data["fields"].items() if spec.type == "text" and name not in names]
-        for label, cards in data["cards"].items():
-            for card in cards:
-                for name in texts:
-                    value = card.get(name)
-                    if isinstance(value, str) and has_words(value):
-                        where = card.where
-                        place = f"{file_name}:{where.line}" if where is not None and where.line else \
-                            f"{file_name}, {where.field}" if where is not None and where.field else \
-                            f"{file_name} ({label})"
-                        places.setdefault(value, []).append(place)   # a sheet's card: its row
-            for name, entries in have.cards.get(file_name, {}).get(label, {}).items():
+    translations: dict[str, set[str]] = {}   # what the file already makes of each source
+    for by_card in have.cards.values():
+        for by_field in by_card.values():
+            for entries in by_field.values():
                 for entry, _ in entries:
                     if entry.text.strip():
                         translations.setdefault(entry.source, set()).add(entry.text)
+    places = {value: [where.place for where in printed]
+              for value, printed in cards_printing(data_files(game, decks), kept).items()}
     shared = {}
-    for value, cards_printing in places.items():
+    for value, printing in places.items():
         given = translations.get(value, set())
-        if len(cards_printing) > 1 and len(given) <= 1:
-            shared[value] = (cards_printing, next(iter(given), ""))
+        if len(printing) > 1 and len(given) <= 1:
+            shared[value] = (printing, next(iter(given), ""))
     return shared
 
 

@@ -12,7 +12,8 @@ from pnp.config.deck import Card, Deck
 from pnp.config.game import Game
 from pnp.config.typed import Where
 
-from pnp.lang.file import DataFile, Entries, Translation, data_file_name, data_files, has_words, same_text, values_of
+from pnp.lang.file import (Entries, Translation, cards_printing, data_file_name, data_files, field_at,
+                           same_text, values_of)
 from pnp.lang.needs import kept_by_file, not_asked_by_file
 
 
@@ -49,21 +50,6 @@ def card_problems(game: Game, decks: dict[str, Deck], translation: Translation) 
                 if values:
                     problems += field_problems(translation, file_name, label, name, cards, values, entries)
     return problems
-
-
-def cards_printing(files: dict[str, DataFile], kept: dict[str, frozenset[str]]) -> dict[str, list[Where]]:
-    """Each card text (with words) and where each card that prints it is written."""
-    printed: dict[str, list[Where]] = {}
-    for file_name, data in files.items():
-        names = kept.get(file_name, frozenset())
-        texts = [name for name, spec in data["fields"].items() if spec.type == "text" and name not in names]
-        for label, cards in data["cards"].items():
-            for card in cards:
-                for name in texts:
-                    value = card.get(name)
-                    if isinstance(value, str) and has_words(value):
-                        printed.setdefault(value, []).append(field_at(card, file_name, label, name))
-    return printed
 
 
 def shared_problem(translation: Translation, value: str, places: list[Where]) -> str:
@@ -123,14 +109,6 @@ def field_problems(translation: Translation, file_name: str, label: str, name: s
                 f"out of date: no card '{label}' prints this source text any more",
                 hint="translate the card's new text in its own entry, then remove this one")))
     return problems
-
-
-def field_at(card: Card, file_name: str, label: str, name: str) -> Where:
-    """Where a card's field is written: a YAML card's is cards[3].name; a sheet's row has no
-    keys: row 3 (name)."""
-    card_at = card.where or Where(file_name, None, label)
-    field = f"{card_at.field}.{name}" if card_at.line is not None else f"{card_at.field} ({name})"
-    return Where(card_at.file, card_at.line, field)
 
 
 def rules_problems(translation: Translation) -> list[str]:

@@ -232,6 +232,30 @@ def data_files(game: Game, decks: dict[str, Deck]) -> dict[str, DataFile]:
     return files
 
 
+def cards_printing(files: dict[str, DataFile], kept: dict[str, frozenset[str]]) -> dict[str, list[Where]]:
+    """Each card text with words, and where each card that prints it is written (`kept`: the
+    fields of each file a translation is not asked for)."""
+    printed: dict[str, list[Where]] = {}
+    for file_name, data in files.items():
+        names = kept.get(file_name, frozenset())
+        texts = [name for name, spec in data["fields"].items() if spec.type == "text" and name not in names]
+        for label, cards in data["cards"].items():
+            for card in cards:
+                for name in texts:
+                    value = card.get(name)
+                    if isinstance(value, str) and has_words(value):
+                        printed.setdefault(value, []).append(field_at(card, file_name, label, name))
+    return printed
+
+
+def field_at(card: Card, file_name: str, label: str, name: str) -> Where:
+    """Where a card's field is written: a YAML card's is cards[3].name; a sheet's row has no
+    keys: row 3 (name)."""
+    card_at = card.where or Where(file_name, None, label)
+    field = f"{card_at.field}.{name}" if card_at.line is not None else f"{card_at.field} ({name})"
+    return Where(card_at.file, card_at.line, field)
+
+
 def values_of(cards: list[Card], name: str) -> list[str]:
     """The different texts the cards of one name print in a field, in the file's order."""
     values: list[str] = []
