@@ -238,14 +238,10 @@ def test_a_field_a_when_only_tests_for_being_set_is_translated(tmp_path, when, a
         assert lamplighter["flavour"] == {"source": "Old roads.", "text": ""}
 
 
-def test_a_text_several_cards_print_is_translated_once_among_the_labels(tmp_path):
+def test_a_text_several_cards_print_is_translated_once_among_the_labels(root, tmp_path):
     """Big Ten's results ("No gain", "Card yards") are printed by dozens of cards: asked once,
     among the labels, each card prints that one translation; a text only one card prints
     keeps its card's entry. The file asked for 536 strings, now for fewer than half."""
-    import shutil
-    root = tmp_path / "root"
-    for folder in ("card_data/big-ten", "layouts", "fonts"):
-        shutil.copytree(REPO / folder, root / folder)
     assert run("translate", "--game", "big-ten", "--lang", "de", root=root).exit_code == 0
     path = root / "card_data/big-ten/lang/de.yaml"
     written = path.read_text(encoding="utf-8")
@@ -262,13 +258,9 @@ def test_a_text_several_cards_print_is_translated_once_among_the_labels(tmp_path
     assert text.count("Kein Raumgewinn") > 10 and "No gain" not in text
 
 
-def test_a_field_that_names_a_colour_is_not_asked_for(tmp_path):
+def test_a_field_that_names_a_colour_is_not_asked_for(root, tmp_path):
     """Big Ten's play type picks the card's colour through the palette (`fill: "{type}"`):
     a translated "run" is no colour, and the German build stopped on it."""
-    import shutil
-    root = tmp_path / "root"
-    for folder in ("card_data/big-ten", "layouts", "fonts"):
-        shutil.copytree(REPO / folder, root / folder)
     assert '"{type}"' in (root / "layouts/big-ten/offense.yaml").read_text()
     assert run("translate", "--game", "big-ten", "--lang", "de", root=root).exit_code == 0
     data = yaml.safe_load((root / "card_data/big-ten/lang/de.yaml").read_text(encoding="utf-8"))
@@ -331,14 +323,10 @@ def test_a_maps_cell_labels_are_asked_for_and_printed_in_the_translation(tmp_pat
     assert "Grünwald" in text and "Greenwood" not in text, text
 
 
-def test_a_repeats_words_are_asked_for_and_its_icon_names_are_not(tmp_path):
+def test_a_repeats_words_are_asked_for_and_its_icon_names_are_not(root, tmp_path):
     """The Big Ten board's 1ST 2ND 3RD 4TH and HOME AWAY (a repeat's `items`, printed as
     `{item}`) stayed English in a German board, unasked; Monster Ball's roster cards repeat
     over stat names that are also icon names (`:{item}:`), which must stay as they are."""
-    import shutil
-    root = tmp_path / "root"
-    for folder in ("card_data/big-ten", "card_data/monster-ball", "layouts", "fonts"):
-        shutil.copytree(REPO / folder, root / folder)
     assert run("translate", "--game", "big-ten", "--lang", "de", root=root).exit_code == 0
     path = root / "card_data/big-ten/lang/de.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -353,13 +341,9 @@ def test_a_repeats_words_are_asked_for_and_its_icon_names_are_not(tmp_path):
     assert "tackle" not in asked and "pass" not in asked
 
 
-def test_a_shared_text_left_out_is_told_once_with_the_one_place_to_write_it(tmp_path):
+def test_a_shared_text_left_out_is_told_once_with_the_one_place_to_write_it(root, tmp_path):
     """"No gain" taken out of the labels: validate told each of its cards apart, naming neither
     the text nor the label that serves them all, and advised an entry for every card."""
-    import shutil
-    root = tmp_path / "root"
-    for folder in ("card_data/big-ten", "layouts", "fonts"):
-        shutil.copytree(REPO / folder, root / folder)
     assert run("translate", "--game", "big-ten", "--lang", "de", root=root).exit_code == 0
     path = root / "card_data/big-ten/lang/de.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -372,15 +356,11 @@ def test_a_shared_text_left_out_is_told_once_with_the_one_place_to_write_it(tmp_
     assert 'under labels: "No gain": ...' in lines[0] and "defense.yaml:" in lines[0]
 
 
-def test_a_longer_translation_stays_inside_the_special_teams_panel(tmp_path):
+def test_a_longer_translation_stays_inside_the_special_teams_panel(root, tmp_path):
     """The kick-off sentence had no box of its own, so a longer German one ran off the cream
     panel onto the border, a millimetre from the cut, unwarned."""
-    import shutil
     import pypdfium2
     from conftest import placements
-    root = tmp_path / "root"
-    for folder in ("card_data/big-ten", "layouts", "fonts"):
-        shutil.copytree(REPO / folder, root / folder)
     assert run("translate", "--game", "big-ten", "--lang", "de", root=root).exit_code == 0
     path = root / "card_data/big-ten/lang/de.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -398,14 +378,10 @@ def test_a_longer_translation_stays_inside_the_special_teams_panel(tmp_path):
     assert left + 4 * mm <= min(xs) and max(xs) <= left + width - 4 * mm, (min(xs) - left, max(xs) - left)
 
 
-def test_a_field_no_component_prints_is_not_asked_for(tmp_path):
+def test_a_field_no_component_prints_is_not_asked_for(root, tmp_path):
     """Big Ten's special teams cards are named "Special teams 1" to 20 for messages only, and
     its end zones print each team's short name, not its full one: 35 strings were asked for
     that no page prints, and validate counted each as missing."""
-    import shutil
-    root = tmp_path / "root"
-    for folder in ("card_data/big-ten", "layouts", "fonts"):
-        shutil.copytree(REPO / folder, root / folder)
     assert run("translate", "--game", "big-ten", "--lang", "de", root=root).exit_code == 0
     written = (root / "card_data/big-ten/lang/de.yaml").read_text(encoding="utf-8")
     data = yaml.safe_load(written)
