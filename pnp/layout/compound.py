@@ -190,7 +190,7 @@ class TableDrawer(Drawer):
         styled runs (pnp.layout.runs) on one line, shrunk and cut off as a plain cell is."""
         from pnp.fonts import fallbacks_for
         from pnp.layout.elements import has_letters
-        from pnp.layout.text import SPAN, MarkupError, plain, span_markup, to_markup
+        from pnp.layout.text import MarkupError, palette_spans, plain, span_markup, to_markup
         where = self.spec.origin
 
         def fail(message: str) -> NoReturn:
@@ -199,9 +199,7 @@ class TableDrawer(Drawer):
         names: tuple[tuple[str, float], ...] = ()
         if ":" in text:
             text, names = with_tokens(text, self.icons, fail)
-        if "|" in text and self.palette:
-            text = SPAN.sub(lambda m: "[" + " ".join(self.palette.get(word, word) for word in m.group(1).split())
-                            + "|" + m.group(2) + "]", text)
+        text = palette_spans(text, self.palette)
         try:
             markup = span_markup(to_markup(text)) if "|" in text else to_markup(text)
         except MarkupError as exc:

@@ -22,7 +22,8 @@ from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding, resolve_titles
 from pnp.layout.card import Card, CardFields, card_place, offset_of, who
 from pnp.layout.icons import TOKEN, icons_of, load_icon, with_tokens, without_tokens
-from pnp.layout.text import SPAN, MarkupError, fit_paragraph, plain, simple_characters, span_markup, to_markup
+from pnp.layout.text import (MarkupError, fit_paragraph, palette_spans, plain, simple_characters, span_markup,
+                             to_markup)
 from pnp.layout.text import Fit, SetText
 from pnp.fonts import FontBook, Styled, fallbacks_for, undrawable
 from pnp.units import Length, colour_hex, mm, parse_colour
@@ -558,9 +559,7 @@ class TextDrawer(Drawer):
         colour = self.colour.of(card)
         if self.ink_saver is not None:
             colour = self.ink_saver.ink(colour)
-        if "|" in text and self.palette:
-            text = SPAN.sub(lambda m: "[" + " ".join(self.palette.get(word, word) for word in m.group(1).split())
-                            + "|" + m.group(2) + "]", text)
+        text = palette_spans(text, self.palette)
         if "*" in text or "|" in text:
             self.family.with_markup()
             self.check_markup(card, text)

@@ -79,6 +79,15 @@ def to_markup(text: str) -> str:
 SPAN = re.compile(r"\[([^\[\]|\n]+)\|([^\[\]]*)\]")
 
 
+def palette_spans(text: str, palette: dict[str, str]) -> str:
+    """Spans' style words that name a colour of the layout's palette ([law|+2]) as that colour,
+    before span_markup reads them (a palette name may shadow a CSS name)."""
+    if "|" not in text or not palette:
+        return text
+    return SPAN.sub(lambda m: "[" + " ".join(palette.get(word, word) for word in m.group(1).split())
+                    + "|" + m.group(2) + "]", text)
+
+
 def span_markup(markup: str) -> str:
     """Spans in escaped markup as `<font color= size=>` runs; a style word that is neither a
     colour nor a size raises MarkupError. A percentage stays `size="80%"` until the paragraph
