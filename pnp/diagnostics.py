@@ -32,6 +32,14 @@ class Diagnostics:
             self._seen.add(told)
             self.warnings.append(told)
 
+    def take_back(self, count: int) -> None:
+        """Forget every warning told after the first `count`: what drawing a build said when
+        the game's rules, checked meanwhile in another process, then refuse it (checked
+        first, as in one process, nothing would have been drawn)."""
+        for told in self.warnings[count:]:
+            self._seen.discard(told)
+        del self.warnings[count:]
+
     @contextlib.contextmanager
     def listening(self) -> Iterator[list[str]]:
         """Every warning given inside the block, told before or not: what a component's drawing

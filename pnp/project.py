@@ -64,17 +64,27 @@ class Project:
     def check(self, game_id: str) -> Checked:
         """Load a game and its decks and run its contents rules. Load errors raise PnpError;
         rule problems are returned, for each command to treat as it must."""
-        from pnp.contents.prose import prose_problems
-        from pnp.contents.validate import validate
-        from pnp.errors import display_path
+        game, decks = self.loaded(game_id)
+        return Checked(game, decks, self.problems(game, decks))
+
+    def loaded(self, game_id: str) -> tuple[Game, dict[str, Deck]]:
+        """A game and its decks, read, and what they name checked (`check_references`): all
+        a build needs to draw. Load errors raise PnpError."""
         game = self.game(game_id)
         decks = self.decks(game)
         self.check_references(game, decks)
+        return game, decks
+
+    def problems(self, game: Game, decks: dict[str, Deck]) -> list[str]:
+        """Where the decks disagree with what the game's rules state, a card's own problems
+        first: one wrong value also breaks the counts the rules state, and the line to fix
+        is the card's."""
+        from pnp.contents.prose import prose_problems
+        from pnp.contents.validate import validate
+        from pnp.errors import display_path
         problems = validate(game, decks) + prose_problems(game, decks)
-        # a card's own problems first: one wrong value also breaks the counts the rules state,
-        # and the line to fix is the card's
         manifest = display_path(game.folder / "game.yaml") + ":"
-        return Checked(game, decks, sorted(problems, key=lambda problem: problem.startswith(manifest)))
+        return sorted(problems, key=lambda problem: problem.startswith(manifest))
 
     def check_references(self, game: Game, decks: dict[str, Deck]) -> None:
         """What a component or rule names that the game lacks (a tuck box's decks, the fields

@@ -30,11 +30,14 @@ def drawing(page) -> str:
         xobjects = (resources or {}).get("/XObject") or {}
         for name in sorted(xobjects):
             form = xobjects[name].get_object()
-            if form.get("/Subtype") != "/Form" or id(form) in seen:
+            # by name too: a joined file may give two names one form it holds once
+            if form.get("/Subtype") != "/Form" or (name, id(form)) in seen:
                 continue
-            seen.add(id(form))
+            seen.add((name, id(form)))
             digest.update(name.encode() + b"\0" + form.get_data())
-            forms(form.get("/Resources"))
+            if id(form) not in seen:
+                seen.add(id(form))
+                forms(form.get("/Resources"))
 
     forms(page.get("/Resources"))
     return digest.hexdigest()[:16]

@@ -49,14 +49,14 @@ def test_validating_games_in_two_processes_reports_what_one_does(root, monkeypat
     """Issue 31: `validate -j 2` checks the games in processes of their own; the report (each
     game's line, its problems and the warnings, in order) and the exit status are one
     process's, a game that fails included."""
-    from pnp.commands import parallel
+    from pnp import processes
     edit(root / "card_data/jukem/cards.yaml", "title: {type: text", "title: {type: txet")   # a load error
     edit(root / "card_data/big-ten/game.yaml", "equals: ", "equals: 1")   # a rule: a problem
     # a warning: tokens touching, 8 across, leave no margin for marks on Letter
     edit(root / "card_data/monster-ball/game.yaml", "front: monster-ball/token", "front: monster-ball/token\n    gap: 0mm")
     apart: list[set[str]] = []
-    real = parallel.forked
-    monkeypatch.setattr(parallel, "forked", lambda *args: (apart.append(set(found := real(*args))), found)[1])
+    real = processes.forked
+    monkeypatch.setattr(processes, "forked", lambda *args: (apart.append(set(found := real(*args))), found)[1])
     one = run("validate", "--all", "--jobs", "1", root=root)
     assert apart == []
     two = run("validate", "--all", "--jobs", "2", root=root)

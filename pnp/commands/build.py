@@ -14,7 +14,7 @@ from pnp.cache import fingerprint, inputs_read, salt
 from pnp.checkpoints import reached
 from pnp.commands.timing import timed
 from pnp.outputs.folder import OutputFolder
-from pnp.errors import PnpError
+from pnp.errors import PnpError, ValidationFailed
 from pnp.inputs import BuildInputs
 from pnp.request import BuildRequest
 
@@ -71,19 +71,22 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
                 for f in previous]
     from pnp.outputs.pdf import DRAFT
     from pnp.outputs.reuse import Reuse, component_keys
+    from pnp.processes import Ahead
     from pnp.render import BuildContext
-    checked = project.check(game_id)
-    game, decks = checked.game, checked.decks
+    game, decks = project.loaded(game_id)
+    # the rules are checked in another process while this one draws; a draft is drawn whatever
+    # they find, each problem told first as a warning
+    problems = Ahead(lambda: project.problems(game, decks), 1 if options.draft else jobs)
     # what each component reads, keyed from the same reading as `inputs` (shops draw no home file)
     drawn_for = BuildInputs(project.root, (game_id,), options, paper).digest(salt(), read=[])
     last_record = folder.read_record()
     reuse = Reuse(folder, component_keys(game, decks, drawn_for, read), last_record)
-    if not options.draft:
-        checked.require_valid()
-    for problem in checked.problems:   # a draft: built anyway, each rule problem told as a warning
-        project.diagnostics.warn(f"draft: {problem}")
+    if options.draft:
+        for problem in problems.result():
+            project.diagnostics.warn(f"draft: {problem}")
+    told = len(project.diagnostics.warnings)
     options = replace(options, paper=paper or game.spec.paper)
-    ctx = BuildContext(project, game, decks, options)
+    ctx = BuildContext(project, game, decks, options, jobs=jobs)
     if options.lang:   # only a translated build loads the translation machinery
         from pnp.lang.apply import in_language
         ctx = in_language(ctx, options.lang)
@@ -96,7 +99,16 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     try:
         from pnp.playtest.record import recorded_decks
         recorded = recorded_decks(last_record)   # a reused deck's cards, as the last build recorded them
-        rendered = render_all(ctx, game, game_id, options, shops, steps, reuse, jobs, recorded)
+        def refused_by_the_rules() -> None:   # told before anything drawing says, as if checked first
+            if not options.draft and (found := problems.result()):
+                project.diagnostics.take_back(told)
+                raise ValidationFailed(found)
+        try:
+            rendered = render_all(ctx, game, game_id, options, shops, steps, reuse, jobs, recorded)
+        except PnpError:
+            refused_by_the_rules()
+            raise
+        refused_by_the_rules()
         icons = icon_art.recorded({digest for _, _, digest in read})
     finally:
         DRAFT.reset(marked)

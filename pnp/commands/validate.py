@@ -29,7 +29,7 @@ def validate_games(project: Project, report: Report, ids: list[str], jobs: int =
     is checked again here, which tells its one clear error."""
     ahead: dict[str, tuple[Validated, list[str]]] = {}
     if jobs > 1 and len(ids) > 1:
-        from pnp.commands.parallel import forked
+        from pnp.processes import forked
         drawing_code_imported()
         ahead = forked(biggest_first(project, ids), lambda game_id: heard_validating(project, game_id), jobs)
 

@@ -4,7 +4,6 @@ page of backs."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
@@ -138,7 +137,6 @@ def deck_gap(component: DeckComponent) -> float | None:
 
 def render_deck(ctx: BuildContext, component: DeckComponent) -> list[OutputFile]:
     from pnp.impose import PAPER_SIZES, draw_cut_marks, grid_for
-    from pnp.outputs.pdf import finish, new_canvas
     options = ctx.options
     front, back = compile_deck_layouts(ctx, component, options.bleed)
     ctx.compiled[component.id] = (front, back)
@@ -161,24 +159,28 @@ def render_deck(ctx: BuildContext, component: DeckComponent) -> list[OutputFile]
     note = tell_marks_and_bleed(ctx, component, grid)
     if back is not None and options.back_offset != (0.0, 0.0):
         check_back_offset(ctx, component, grid, options)
-    buffer = io.BytesIO()
-    canvas = new_canvas(buffer, paper, f"{ctx.game.title}: {component.title or component.id}")
-    fronts = Placer(canvas, front)
-    backs = Placer(canvas, back) if back is not None else None
-    for start in range(0, len(cards), grid.per_sheet):
-        sheet = cards[start:start + grid.per_sheet]
-        for index, card in enumerate(sheet):
-            x, y = grid.slot(index)
-            sides, notches = grid.slot_bleeds[index]
+    placers: list[tuple[Placer, Placer | None]] = []   # fronts' and backs', on the canvas of the part drawn
+
+    def draw_sheet(canvas: Canvas, index: int) -> int:
+        if not placers or placers[0][0].canvas is not canvas:
+            placers[:] = [(Placer(canvas, front), Placer(canvas, back) if back is not None else None)]
+        fronts, backs = placers[0]
+        sheet = cards[index * grid.per_sheet:(index + 1) * grid.per_sheet]
+        for slot, card in enumerate(sheet):
+            x, y = grid.slot(slot)
+            sides, notches = grid.slot_bleeds[slot]
             fronts.place(card, x, y, options.bleed, sides, notches=notches, quarter=1 if grid.turned else 0)
         draw_cut_marks(canvas, grid, range(len(sheet)))
         canvas.showPage()
-        ctx.tick(len(sheet))
         if backs is not None:
             draw_backs(backs, sheet, grid, options)
             canvas.showPage()
-    name = f"{component.id}-{options.paper}{options.variant}.pdf"
-    finished = finish(canvas, buffer, name, role="home")
+        return len(sheet)
+
+    from pnp.render.parts import drawn_in_parts
+    finished = drawn_in_parts(f"{component.id}-{options.paper}{options.variant}.pdf", "home", paper,
+                              f"{ctx.game.title}: {component.title or component.id}",
+                              -(-len(cards) // grid.per_sheet), draw_sheet, ctx.project.diagnostics, ctx.tick, ctx.jobs)
     finished.note = note
     return [finished]
 
@@ -238,7 +240,6 @@ def fold_deck(ctx: BuildContext, component: DeckComponent, front: DeckLayout, ba
               cards: list[Card], paper: tuple[float, float]) -> OutputFile:
     """Gutter-fold sheets: each sheet holds fronts and their backs, mirrored across a fold."""
     from pnp.impose import back_quarter, draw_cut_marks, fold_sheet
-    from pnp.outputs.pdf import finish, new_canvas
     options = ctx.options
     gap = deck_gap(component)
     laid_for = ctx.laid_out_for.get(component.id, len(cards))
@@ -251,23 +252,29 @@ def fold_deck(ctx: BuildContext, component: DeckComponent, front: DeckLayout, ba
     note = tell_marks_and_bleed(ctx, component, plan.fronts)
     tell_marks_and_bleed(ctx, component, plan.backs)   # across a fold down the sheet, other lines
     quarter = 1 if plan.fronts.turned else 0
-    buffer = io.BytesIO()
-    canvas = new_canvas(buffer, plan.paper, f"{ctx.game.title}: {component.title or component.id} (fold)")
-    fronts, backs = Placer(canvas, front), Placer(canvas, back)
-    for start in range(0, len(cards), plan.per_sheet):
-        sheet = cards[start:start + plan.per_sheet]
-        for index, card in enumerate(sheet):
-            sides, notches = plan.fronts.slot_bleeds[index]
-            fronts.place(card, *plan.fronts.slot(index), options.bleed, sides, notches=notches, quarter=quarter)
-            sides, notches = plan.backs.slot_bleeds[plan.back_index(index)]
-            backs.place(card, *plan.back_slot(index), options.bleed, sides, notches=notches,
+    placers: list[tuple[Placer, Placer]] = []   # fronts' and backs', on the canvas of the part drawn
+
+    def draw_sheet(canvas: Canvas, index: int) -> int:
+        if not placers or placers[0][0].canvas is not canvas:
+            placers[:] = [(Placer(canvas, front), Placer(canvas, back))]
+        fronts, backs = placers[0]
+        sheet = cards[index * plan.per_sheet:(index + 1) * plan.per_sheet]
+        for slot, card in enumerate(sheet):
+            sides, notches = plan.fronts.slot_bleeds[slot]
+            fronts.place(card, *plan.fronts.slot(slot), options.bleed, sides, notches=notches, quarter=quarter)
+            sides, notches = plan.backs.slot_bleeds[plan.back_index(slot)]
+            backs.place(card, *plan.back_slot(slot), options.bleed, sides, notches=notches,
                         quarter=back_quarter(quarter, "fold", plan.across))
         draw_cut_marks(canvas, plan.fronts, range(len(sheet)))
-        draw_cut_marks(canvas, plan.backs, [plan.back_index(index) for index in range(len(sheet))])
+        draw_cut_marks(canvas, plan.backs, [plan.back_index(slot) for slot in range(len(sheet))])
         draw_fold_line(canvas, plan)
         canvas.showPage()
-        ctx.tick(len(sheet))
-    finished = finish(canvas, buffer, f"{component.id}-{options.paper}{options.variant}.pdf", role="home")
+        return len(sheet)
+
+    from pnp.render.parts import drawn_in_parts
+    finished = drawn_in_parts(f"{component.id}-{options.paper}{options.variant}.pdf", "home", plan.paper,
+                              f"{ctx.game.title}: {component.title or component.id} (fold)",
+                              -(-len(cards) // plan.per_sheet), draw_sheet, ctx.project.diagnostics, ctx.tick, ctx.jobs)
     finished.note = note
     return finished
 

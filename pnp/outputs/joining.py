@@ -125,8 +125,9 @@ def written(sources: list[Source], blanks: Sequence[Blanks], paper: tuple[float,
     kids: list[int] = []
     width, height = (number_text(side) for side in paper)
     form = Form()
+    streams: dict[bytes, int] = {}
     for source, after in zip(sources, blanks):
-        copier = Copier(source, bodies)
+        copier = Copier(source, bodies, streams)
         for index, page in enumerate(source.pages):
             kids.append(copier.number_of(page))
             if index in after:
@@ -183,30 +184,45 @@ class Form:
 
 class Copier:
     """One source's pages copied into `bodies`, each with every object it uses that is not
-    copied yet, under new numbers: objects pages share (fonts, forms) are copied once."""
+    copied yet, under new numbers: objects pages share (fonts, forms) are copied once. A
+    stream the same, byte for byte, as one already copied from another part (a look drawn
+    once in each part of a long deck) is not written again: its number is left holding
+    `null`, and what uses it names the first copy."""
 
-    def __init__(self, source: Source, bodies: list[bytes]):
+    def __init__(self, source: Source, bodies: list[bytes], streams: dict[bytes, int]):
         self.source = source
         self.bodies = bodies
+        self.streams = streams   # each stream copied so far, shared by the parts' copiers
         self.pages = set(source.pages)
         self.numbers: dict[int, int] = {}   # the source's numbers to the new ones, in order of use
+        self.open: dict[int, bool] = {}     # objects being copied: True once something they use uses them
 
     def number_of(self, old: int) -> int:
         """An object's new number, copying it (and what it uses) the first time."""
         new = self.numbers.get(old)
         if new is not None:
+            if old in self.open:
+                self.open[old] = True   # a loop: this one's number is in use before it is done
             return new
         if old not in self.source.objects:
             raise ValueError(f"object {old} is used but not in the file")   # a bug, not user input
         self.bodies.append(b"")
         new = self.numbers[old] = len(self.bodies)
+        self.open[old] = False
         head, stream = parts_of(self.source.objects[old])
         parent = PARENT.search(head) if old in self.pages else None
         if parent is not None:   # a page's tree is the new one; the old is not followed
             head = self.renumbered(head[:parent.start()]) + b"/Parent 2 0 R" + self.renumbered(head[parent.end():])
         else:
             head = self.renumbered(head)
-        self.bodies[new - 1] = head + stream
+        looped = self.open.pop(old)
+        body = head + stream
+        first = self.streams.setdefault(body, new) if stream and not looped else new
+        if first != new:
+            self.numbers[old] = first
+            self.bodies[new - 1] = b"null"
+            return first
+        self.bodies[new - 1] = body
         return new
 
     def renumbered(self, head: bytes) -> bytes:

@@ -48,6 +48,7 @@ class BuildContext:
     # how many pieces a deck's sheets are laid out for, where not the cards drawn: a reprint
     # draws a few cards on sheets laid out as the whole deck's, so each lands where it did
     laid_out_for: dict[str, int] = field(default_factory=dict)
+    jobs: int = 1   # processes a long deck's parts may be drawn in (pnp.render.parts)
 
     def frame_args(self, deck: Deck | None = None, bleed: float = 0.0, listing_rows: bool = False,
                    safe: float | None = None) -> dict[str, Any]:

@@ -1,0 +1,103 @@
+"""Every core (issue 31, item 5): a long deck is drawn in parts that processes draw at once,
+and the game's rules are checked in another process while the build draws. The pages, the
+bytes and the report are those of one process."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pypdfium2
+import pytest
+
+from conftest import build, run
+
+DECK = "jukem/cards-letter.pdf"   # 56 cards, 9 a sheet: 7 sheets, each with its page of backs
+
+
+@pytest.fixture
+def short_parts(monkeypatch):
+    """Parts of two sheets, so the bundled Jukem deck (7 sheets) is drawn in four."""
+    from pnp.render import parts
+    monkeypatch.setattr(parts, "SHEETS_A_PART", 2)
+    assert [len(part) for part in parts.parts_of(7)] == [1, 2, 2, 2]
+
+
+def edit(path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def pictures(path) -> list[bytes]:
+    document = pypdfium2.PdfDocument(str(path))
+    return [document[index].render(scale=0.5).to_pil().tobytes() for index in range(len(document))]
+
+
+def streams_in(data: bytes) -> list[bytes]:
+    """Every stream object of a PDF, whole (its dictionary, references included, and data)."""
+    return [body for body in re.findall(rb"\n\d+ 0 obj\n(.*?)\nendobj\n", data, re.DOTALL) if b"stream" in body]
+
+
+def test_a_deck_drawn_in_parts_shows_the_pages_of_one_canvas(root, tmp_path, monkeypatch, short_parts):
+    build(root, "jukem", tmp_path / "parts", "--jobs", "1")
+    from pnp.render import parts
+    monkeypatch.setattr(parts, "SHEETS_A_PART", 1000)
+    build(root, "jukem", tmp_path / "whole", "--jobs", "1")
+    parted, whole = tmp_path / "parts" / DECK, tmp_path / "whole" / DECK
+    assert parted.read_bytes() != whole.read_bytes()   # joined from four files
+    assert pictures(parted) == pictures(whole)   # 14 pages, each as one canvas draws it
+    # each part draws every look it stamps once more; the joined file holds each stream once
+    streams = streams_in(parted.read_bytes())
+    assert len(streams) > 20 and len(set(streams)) == len(streams)
+    assert len(streams) < len(streams_in(whole.read_bytes())) + 20   # a few looks with text differ by part
+    print_all = tmp_path / "parts/jukem/jukem-print-all-letter.pdf"
+    assert pictures(print_all)[2:2 + 14] == pictures(whole)   # after the cover and its blank back
+
+
+def test_a_deck_drawn_in_parts_by_two_processes_writes_the_bytes_of_one(root, tmp_path, monkeypatch, short_parts):
+    from pnp import processes
+    apart: list[set[str]] = []
+    real = processes.forked
+    monkeypatch.setattr(processes, "forked", lambda *args: (apart.append(set(found := real(*args))), found)[1])
+    one = build(root, "jukem", tmp_path / "one", "--jobs", "1")
+    assert apart == []
+    two = build(root, "jukem", tmp_path / "two", "--jobs", "2")
+    assert {"0", "1", "2", "3"} in apart   # the deck's four parts, drawn in the other processes
+    for name in ("cards-letter.pdf", "jukem-print-all-letter.pdf", ".pnp-build.json"):
+        assert (tmp_path / "one/jukem" / name).read_bytes() == (tmp_path / "two/jukem" / name).read_bytes(), name
+    assert one.stderr == two.stderr
+
+
+def test_the_rules_checked_while_drawing_refuse_the_build_as_before(root, tmp_path, monkeypatch):
+    """The rules are checked in a forked process while the build draws: a build they refuse
+    tells their problems and nothing drawing said (a token sheet's warning here), writes
+    nothing, and exits 1, as when they were checked before anything was drawn."""
+    forks = []
+    real_fork = os.fork
+    monkeypatch.setattr(os, "fork", lambda: (forks.append(1), real_fork())[1])
+    game = root / "card_data/monster-ball/game.yaml"
+    edit(game, "front: monster-ball/token", "front: monster-ball/token\n    gap: 0mm")   # warns as drawn
+    drawn = run("build", "--game", "monster-ball", "--out", str(tmp_path / "drawn"), "--jobs", "1", root=root)
+    assert "the horizontal cut" in drawn.stderr
+    edit(game, "expect: {law: 8, chaos: 8}", "expect: {law: 9, chaos: 8}")   # a count the deck does not have
+    results = {}
+    for jobs in ("1", "2"):
+        forks.clear()
+        results[jobs] = run("build", "--game", "monster-ball", "--out", str(tmp_path / jobs), "--jobs", jobs,
+                            root=root)
+        assert bool(forks) == (jobs == "2")   # checked in a forked process only with two jobs
+        assert not (tmp_path / jobs / "monster-ball").exists() or not any((tmp_path / jobs / "monster-ball").glob("*.pdf"))
+    one, two = results["1"], results["2"]
+    assert one.exit_code == two.exit_code == 1
+    assert (one.output, one.stderr) == (two.output, two.stderr)
+    assert "game.yaml" in two.stderr and "the horizontal cut" not in two.stderr
+
+
+def test_work_ahead_comes_from_another_process_and_fails_here_as_it_would():
+    from pnp.processes import Ahead
+    assert Ahead(os.getpid, 2).result() != os.getpid()
+    assert Ahead(os.getpid, 1).result() == os.getpid()
+    failing = Ahead(lambda: 1 / 0, 2)
+    with pytest.raises(ZeroDivisionError):   # failed there: done again here, for its own error
+        failing.result()
