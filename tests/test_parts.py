@@ -101,3 +101,17 @@ def test_work_ahead_comes_from_another_process_and_fails_here_as_it_would():
     failing = Ahead(lambda: 1 / 0, 2)
     with pytest.raises(ZeroDivisionError):   # failed there: done again here, for its own error
         failing.result()
+
+
+def test_validating_one_game_checks_its_rules_while_drawing_and_reports_as_one_process(root, monkeypatch):
+    forks = []
+    real_fork = os.fork
+    monkeypatch.setattr(os, "fork", lambda: (forks.append(1), real_fork())[1])
+    edit(root / "card_data/monster-ball/game.yaml", "expect: {law: 8, chaos: 8}", "expect: {law: 9, chaos: 8}")
+    one = run("validate", "--game", "monster-ball", "--jobs", "1", root=root)
+    assert forks == []
+    two = run("validate", "--game", "monster-ball", "--jobs", "2", root=root)
+    assert forks   # the rules were checked in a forked process
+    assert one.exit_code == two.exit_code == 1
+    assert (one.output, one.stderr) == (two.output, two.stderr)
+    assert "law" in one.output + one.stderr

@@ -35,7 +35,7 @@ def validate_games(project: Project, report: Report, ids: list[str], jobs: int =
 
     def validated(game_id: str) -> Validated:
         if game_id not in ahead:
-            return validate_game(project, game_id)
+            return validate_game(project, game_id, jobs)
         result, heard = ahead[game_id]
         for warning in heard:
             project.diagnostics.warn(warning)
@@ -74,13 +74,15 @@ def biggest_first(project: Project, ids: list[str]) -> list[str]:
     return sorted(ids, key=work, reverse=True)
 
 
-def validate_game(project: Project, game_id: str) -> Validated:
+def validate_game(project: Project, game_id: str, jobs: int = 1) -> Validated:
     """(rule and translation problems, number of rules checked). Load and drawing errors raise
-    PnpError."""
+    PnpError. With `jobs` above one, the rules are checked in a forked process while this one
+    draws."""
     from pnp.outputs.pdf import CHECKING
-    checked = project.check(game_id)
-    game = checked.game
-    ctx = BuildContext(project, game, checked.decks, BuildRequest().options_for(game.spec.paper))
+    from pnp.processes import Ahead
+    game, decks = project.loaded(game_id)
+    problems = Ahead(lambda: project.problems(game, decks), jobs)
+    ctx = BuildContext(project, game, decks, BuildRequest().options_for(game.spec.paper))
     files = []
     checking = CHECKING.set(True)   # every page drawn, no file made of them
     try:
@@ -88,14 +90,14 @@ def validate_game(project: Project, game_id: str) -> Validated:
             files += [replace(file, component=component.id) for file in component.render(ctx)]
         from pnp.commands.build import distinct_names
         distinct_names(game, files, game_id, ctx.options)   # as a build would stop on them
-        return checked.problems + each_translation_drawn(ctx), len(game.contents)
+        return problems.result() + each_translation_drawn(ctx), len(game.contents)
     except PnpError as exc:
-        if not checked.problems or isinstance(exc, ManyProblems):
+        found = problems.result()
+        if not found or isinstance(exc, ManyProblems):
             raise
-        # the drawing stopped: the rule problems found before it are told too, first (a card's
-        # wrong value is often both)
-        raise ManyProblems(checked.problems + [str(exc)],
-                           f"{len(checked.problems) + 1} problems; drawing stopped at the last") from None
+        # the drawing stopped: the rule problems are told too, first (a card's wrong value is
+        # often both)
+        raise ManyProblems(found + [str(exc)], f"{len(found) + 1} problems; drawing stopped at the last") from None
     finally:
         CHECKING.reset(checking)
 

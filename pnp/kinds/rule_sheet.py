@@ -38,7 +38,7 @@ from pnp.layout.icons import icons_of, load_icon, with_tokens, without_tokens
 from pnp.layout.runs import StyledLines, lay_out
 from pnp.layout.text import has_rtl, to_markup, with_fallbacks
 from pnp.units import mm
-from pnp.outputs.pdf import OutputFile, draft_kind, starting_font
+from pnp.outputs.pdf import OutputFile, compact_kind, draft_kind, starting_font
 from pnp.config.deck import select
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def render_rules(ctx: BuildContext, component: RulesComponent) -> list[OutputFil
     document = rules_document(buffer, paper, title, component.columns, styles, ctx.game.spec.credit, say, rtl,
                               where_file=display_path(path), restated=component.restated)
     try:
-        document.build(story, canvasmaker=draft_kind(Canvas))
+        document.build(story, canvasmaker=draft_kind(compact_kind(Canvas)))
     except LayoutError as exc:
         # reportlab's word for a piece taller than a column (a table row, most often)
         raise PnpError("something on the rule sheet is taller than a whole column and cannot be "
