@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -63,10 +64,12 @@ def known(choices: Iterable[object]) -> str:
 
 
 def display_path(path: Path) -> str:
-    """The path as the user would type it: relative to the current folder when inside it."""
+    """The path as the user would type it: relative to the current folder when inside it. A
+    link is named itself, not where it leads (a message about the link would name its target)."""
+    absolute = Path(os.path.abspath(path))
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+        return str((absolute.parent.resolve() / absolute.name).relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError, RuntimeError):
         return str(path)
 
 

@@ -127,3 +127,17 @@ def test_the_print_all_cover_counts_sheets_of_paper_not_pages(mini, tmp_path):
     build(mini, "mini", tmp_path)
     cover = " ".join(pdf(tmp_path / "mini/mini-print-all-a4.pdf").pages[0].extract_text().split())
     assert "(pages 3-4)" in cover and "double-sided, 1 sheet:" in cover
+
+
+def test_a_calibration_folder_that_is_a_link_is_named_itself_and_nothing_lands_where_it_leads(tmp_path, monkeypatch):
+    """OUT/calibration may come with a folder from someone else: a link there is refused, and
+    the message names the link the user can remove, not the folder it leads to."""
+    elsewhere, out = tmp_path / "elsewhere", tmp_path / "out"
+    elsewhere.mkdir()
+    out.mkdir()
+    (out / "calibration").symlink_to(elsewhere)
+    monkeypatch.chdir(tmp_path)   # paths are told from the current folder
+    result = run("calibrate", "--out", "out", root=REPO)
+    assert result.exit_code == 1
+    assert f"out/calibration is a link (to {elsewhere})" in result.stderr
+    assert list(elsewhere.iterdir()) == []
