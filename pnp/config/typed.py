@@ -288,7 +288,8 @@ def convert(kind: Any, value: object, where: Where) -> Any:
     if origin is list:
         if not isinstance(value, list):
             raise where.error(f"expected a list, found {type_name(value)}")
-        return [convert(args[0], item, where.item(value, i)) for i, item in enumerate(value)]
+        items = [convert(args[0], item, where.item(value, i)) for i, item in enumerate(value)]
+        return kept_lines(value, items)
     if origin is dict:
         if not isinstance(value, dict):
             raise where.error(f"expected a map, found {type_name(value)}")
@@ -299,6 +300,16 @@ def convert(kind: Any, value: object, where: Where) -> Any:
     if isinstance(kind, type) and dataclasses.is_dataclass(kind):
         return load_as(kind, value, where)
     return convert_scalar(kind, value, where)
+
+
+def kept_lines(source: list[Any], items: list[Any]) -> list[Any]:
+    """The converted items of a YAML list, still knowing each item's line, so a check made
+    after loading (a table row's label, say) names the row's own line past comments."""
+    if not isinstance(source, YamlList):
+        return items
+    kept = YamlList(items)
+    kept.file, kept.line, kept._item_lines = source.file, source.line, source._item_lines
+    return kept
 
 
 def convert_scalar(kind: Any, value: object, where: Where) -> Any:
