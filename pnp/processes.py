@@ -1,7 +1,9 @@
-"""Work by id in forked processes, N at a time: each process starts as a copy of the one that
-forks it, with everything already loaded, and hands back what its task made. Whatever fails
-in its process is left for the caller to do again in its own, where it fails with the one
-clear message it always gives."""
+"""Work in forked processes: each starts as a copy of the one that forks it, with everything
+already loaded, and hands back what its task made. `forked` runs tasks by id, N at a time
+(a build's components, a long deck's parts, validate's games); `Ahead` runs one task while
+the process that forked it goes on (a game's rules, checked while it is drawn). Whatever
+fails in its process is done again in the caller's, where it fails with the one clear
+message it always gives."""
 
 from __future__ import annotations
 

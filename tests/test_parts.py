@@ -115,3 +115,16 @@ def test_validating_one_game_checks_its_rules_while_drawing_and_reports_as_one_p
     assert one.exit_code == two.exit_code == 1
     assert (one.output, one.stderr) == (two.output, two.stderr)
     assert "law" in one.output + one.stderr
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_rule_problem_is_told_before_a_broken_translation_as_when_checked_first(root, tmp_path, jobs):
+    """Whatever fails while the build gets ready to draw (a translation file it cannot read,
+    here) comes after the rules, which were checked first before they ran alongside."""
+    edit(root / "card_data/12th-player/game.yaml", "equals: 17", "equals: 18")
+    edit(root / "card_data/12th-player/lang/de.yaml", "language: Deutsch", "language: [Deutsch")
+    result = run("build", "--game", "12th-player", "--lang", "de", "--out", str(tmp_path), "--jobs", jobs,
+                 root=root)
+    assert result.exit_code == 1
+    assert "18" in result.stderr and "game.yaml" in result.stderr, result.stderr
+    assert "de.yaml" not in result.stderr

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,9 +23,11 @@ if TYPE_CHECKING:   # the drawing code is imported only once a build has somethi
     from pnp.commands.progress import ProgressBar
     from pnp.config.game import Component, Game
     from pnp.config.shop import ShopPreset
+    from pnp.diagnostics import Diagnostics
     from pnp.exporters.home_pdf import HomePdf
     from pnp.outputs.pdf import OutputFile
     from pnp.outputs.reuse import Reuse
+    from pnp.processes import Ahead
     from pnp.project import Project
     from pnp.options import PrintOptions
     from pnp.render import BuildContext
@@ -77,42 +79,33 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     # the rules are checked in another process while this one draws; a draft is drawn whatever
     # they find, each problem told first as a warning
     problems = Ahead(lambda: project.problems(game, decks), 1 if options.draft else jobs)
-    # what each component reads, keyed from the same reading as `inputs` (shops draw no home file)
-    drawn_for = BuildInputs(project.root, (game_id,), options, paper).digest(salt(), read=[])
-    last_record = folder.read_record()
-    reuse = Reuse(folder, component_keys(game, decks, drawn_for, read), last_record)
     if options.draft:
         for problem in problems.result():
             project.diagnostics.warn(f"draft: {problem}")
-    told = len(project.diagnostics.warnings)
-    options = replace(options, paper=paper or game.spec.paper)
-    ctx = BuildContext(project, game, decks, options, jobs=jobs)
-    if options.lang:   # only a translated build loads the translation machinery
-        from pnp.lang.apply import in_language
-        ctx = in_language(ctx, options.lang)
-    steps = sum(component.steps(decks) for component in game.components)
-    if progress is not None:
-        ctx.tick = progress(steps * (1 + len(shops)))
-    from pnp.layout import icon_art
-    icon_art.keep_from(salt(), (last_record or {}).get("icons"))   # drawn by the last build
-    marked = DRAFT.set(options.draft)
-    try:
-        from pnp.playtest.record import recorded_decks
-        recorded = recorded_decks(last_record)   # a reused deck's cards, as the last build recorded them
-        def refused_by_the_rules() -> None:   # told before anything drawing says, as if checked first
-            if not options.draft and (found := problems.result()):
-                project.diagnostics.take_back(told)
-                raise ValidationFailed(found)
+    with rules_first(problems, project.diagnostics, options.draft):
+        # what each component reads, keyed from the same reading as `inputs` (shops draw no home file)
+        drawn_for = BuildInputs(project.root, (game_id,), options, paper).digest(salt(), read=[])
+        last_record = folder.read_record()
+        reuse = Reuse(folder, component_keys(game, decks, drawn_for, read), last_record)
+        options = replace(options, paper=paper or game.spec.paper)
+        ctx = BuildContext(project, game, decks, options, jobs=jobs)
+        if options.lang:   # only a translated build loads the translation machinery
+            from pnp.lang.apply import in_language
+            ctx = in_language(ctx, options.lang)
+        steps = sum(component.steps(decks) for component in game.components)
+        if progress is not None:
+            ctx.tick = progress(steps * (1 + len(shops)))
+        from pnp.layout import icon_art
+        icon_art.keep_from(salt(), (last_record or {}).get("icons"))   # drawn by the last build
+        marked = DRAFT.set(options.draft)
         try:
+            from pnp.playtest.record import recorded_decks
+            recorded = recorded_decks(last_record)   # a reused deck's cards, as the last build recorded them
             rendered = render_all(ctx, game, game_id, options, shops, steps, reuse, jobs, recorded)
-        except PnpError:
-            refused_by_the_rules()
-            raise
-        refused_by_the_rules()
-        icons = icon_art.recorded({digest for _, _, digest in read})
-    finally:
-        DRAFT.reset(marked)
-        icon_art.stop()
+            icons = icon_art.recorded({digest for _, _, digest in read})
+        finally:
+            DRAFT.reset(marked)
+            icon_art.stop()
     if ctx.translation is not None:   # built with the source text where a translation lacks it
         from pnp.lang.check import translation_problems
         for problem in translation_problems(game, decks, ctx.translation):
@@ -151,6 +144,25 @@ def output_components(game: Game) -> set[str]:
     from pnp.lang import language_codes
     ids = {component.id for component in game.components}
     return ids | {made_for(id, code) for id in ids for code in language_codes(game.folder)}
+
+
+@contextmanager
+def rules_first(problems: Ahead[list[str]], diagnostics: Diagnostics, draft: bool) -> Iterator[None]:
+    """The game's rule problems (worked out while the block draws) refuse the build when the
+    block is done, or when it fails: told first, before anything drawing said (taken back),
+    as when they were checked before anything was drawn. A draft is built whatever they say."""
+    told = len(diagnostics.warnings)
+
+    def refused() -> None:
+        if not draft and (found := problems.result()):
+            diagnostics.take_back(told)
+            raise ValidationFailed(found)
+    try:
+        yield
+    except PnpError:
+        refused()
+        raise
+    refused()
 
 
 def made_for(component_id: str, lang: str | None) -> str:

@@ -185,8 +185,8 @@ class Form:
 class Copier:
     """One source's pages copied into `bodies`, each with every object it uses that is not
     copied yet, under new numbers: objects pages share (fonts, forms) are copied once. A
-    stream the same, byte for byte, as one already copied from another part (a look drawn
-    once in each part of a long deck) is not written again: its number is left holding
+    stream the same, byte for byte, as one already copied (a look each part of a long deck
+    draws, a full sheet's page of backs) is not written again: its number is left holding
     `null`, and what uses it names the first copy."""
 
     def __init__(self, source: Source, bodies: list[bytes], streams: dict[bytes, int]):
