@@ -128,3 +128,65 @@ def test_a_rule_problem_is_told_before_a_broken_translation_as_when_checked_firs
     assert result.exit_code == 1
     assert "18" in result.stderr and "game.yaml" in result.stderr, result.stderr
     assert "de.yaml" not in result.stderr
+
+
+def test_a_build_its_rules_refuse_draws_nothing_in_one_process(root, tmp_path, monkeypatch):
+    """Checked here (one process), the rules refuse the build before a page is drawn."""
+    from reportlab.pdfgen.canvas import Canvas
+    shown = []
+    real_show = Canvas.showPage
+    monkeypatch.setattr(Canvas, "showPage", lambda self: (shown.append(1), real_show(self))[1])
+    edit(root / "card_data/jukem/game.yaml", "equals: 56", "equals: 57")
+    result = run("build", "--game", "jukem", "--out", str(tmp_path), "--jobs", "1", root=root)
+    assert result.exit_code == 1 and "57" in result.stderr
+    assert shown == []
+
+
+def test_a_build_its_rules_refuse_stops_drawing_once_they_are_in(root, tmp_path, monkeypatch):
+    """Checked alongside (two jobs), the rules' answer ends the drawing when it comes, and the
+    processes drawing with it, rather than after every page: each page here takes a fifth of
+    a second, the check far less."""
+    import time
+
+    from reportlab.pdfgen.canvas import Canvas
+    shown = tmp_path / "shown"   # a byte for each page, whichever process drew it
+    real_show = Canvas.showPage
+
+    def show(self):
+        with open(shown, "ab") as pages:
+            pages.write(b".")
+        time.sleep(0.2)
+        real_show(self)
+    monkeypatch.setattr(Canvas, "showPage", show)
+    edit(root / "card_data/jukem/game.yaml", "equals: 56", "equals: 57")
+    result = run("build", "--game", "jukem", "--out", str(tmp_path / "out"), "--jobs", "2", root=root)
+    assert result.exit_code == 1 and "57" in result.stderr
+    assert len(shown.read_bytes() if shown.exists() else b"") < 14   # of the game's 17 pages
+    assert not (tmp_path / "out/jukem").exists() or not any((tmp_path / "out/jukem").glob("*.pdf"))
+
+
+def test_a_process_working_alongside_ends_when_its_parent_is_killed(tmp_path):
+    """A signal to pnp alone (a CI job cancelled, `timeout`) left its processes waiting on
+    their pipes for ever, holding the output open."""
+    import subprocess
+    import sys
+    import time
+    script = tmp_path / "parent.py"
+    script.write_text("import time\nfrom pnp.processes import Ahead\n"
+                      "ahead = Ahead(lambda: time.sleep(60), 2)\n"
+                      "print(ahead.child[0], flush=True)\ntime.sleep(60)\n")
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    parent.kill()
+    parent.wait()
+
+    def alive(pid: int) -> bool:
+        try:
+            state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return False
+        return state not in ("Z", "X")
+    deadline = time.monotonic() + 10
+    while alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(child)

@@ -82,13 +82,13 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     if options.draft:
         for problem in problems.result():
             project.diagnostics.warn(f"draft: {problem}")
-    with rules_first(problems, project.diagnostics, options.draft):
+    with rules_first(problems, project.diagnostics, options.draft) as stop:
         # what each component reads, keyed from the same reading as `inputs` (shops draw no home file)
         drawn_for = BuildInputs(project.root, (game_id,), options, paper).digest(salt(), read=[])
         last_record = folder.read_record()
         reuse = Reuse(folder, component_keys(game, decks, drawn_for, read), last_record)
         options = replace(options, paper=paper or game.spec.paper)
-        ctx = BuildContext(project, game, decks, options, jobs=jobs)
+        ctx = BuildContext(project, game, decks, options, jobs=jobs, stop=stop)
         if options.lang:   # only a translated build loads the translation machinery
             from pnp.lang.apply import in_language
             ctx = in_language(ctx, options.lang)
@@ -147,18 +147,26 @@ def output_components(game: Game) -> set[str]:
 
 
 @contextmanager
-def rules_first(problems: Ahead[list[str]], diagnostics: Diagnostics, draft: bool) -> Iterator[None]:
-    """The game's rule problems (worked out while the block draws) refuse the build when the
-    block is done, or when it fails: told first, before anything drawing said (taken back),
-    as when they were checked before anything was drawn. A draft is built whatever they say."""
+def rules_first(problems: Ahead[list[str]], diagnostics: Diagnostics, draft: bool) -> Iterator[Callable[[], None]]:
+    """The game's rule problems refuse the build, worked out while the block draws: told
+    first, before any error met on the way and with what drawing said taken back, as when they
+    were checked before anything was drawn. The block is given a `stop` to call between
+    pieces of work, which refuses the build as soon as they are in; known at once (checked
+    here, no process alongside), they refuse it before anything is drawn. A draft is built
+    whatever they say."""
     told = len(diagnostics.warnings)
 
     def refused() -> None:
         if not draft and (found := problems.result()):
             diagnostics.take_back(told)
             raise ValidationFailed(found)
+
+    def stop() -> None:
+        if problems.done():
+            refused()
+    stop()
     try:
-        yield
+        yield stop
     except PnpError:
         refused()
         raise
@@ -189,6 +197,7 @@ def render_all(ctx: BuildContext, game: Game, game_id: str, options: PrintOption
         from pnp.commands.parallel import drawn_apart
         ahead = drawn_apart(ctx, to_draw, jobs)
     for component in game.components:
+        ctx.stop()
         files = reused(ctx, drawn[component.id], reuse, component.id in recorded) or \
             drawn_now(ctx, home, drawn[component.id], reuse, ahead.get(component.id))
         rendered += files

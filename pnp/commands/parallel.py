@@ -32,7 +32,7 @@ def drawn_apart(ctx: BuildContext, components: list[Component], jobs: int) -> di
         return {}
     biggest_first = sorted(components, key=lambda component: -component.steps(ctx.decks))
     by_id: dict[str, Component] = {component.id: component for component in components}
-    return forked([component.id for component in biggest_first], lambda id: _draw(ctx, by_id[id]), jobs)
+    return forked([component.id for component in biggest_first], lambda id: _draw(ctx, by_id[id]), jobs, ctx.stop)
 
 
 def _draw(ctx: BuildContext, component: Component) -> Drawn:

@@ -180,7 +180,8 @@ def render_deck(ctx: BuildContext, component: DeckComponent) -> list[OutputFile]
     from pnp.render.parts import drawn_in_parts
     finished = drawn_in_parts(f"{component.id}-{options.paper}{options.variant}.pdf", "home", paper,
                               f"{ctx.game.title}: {component.title or component.id}",
-                              -(-len(cards) // grid.per_sheet), draw_sheet, ctx.project.diagnostics, ctx.tick, ctx.jobs)
+                              -(-len(cards) // grid.per_sheet), draw_sheet, ctx.project.diagnostics, ctx.tick, ctx.jobs,
+                              ctx.stop)
     finished.note = note
     return [finished]
 
@@ -274,7 +275,8 @@ def fold_deck(ctx: BuildContext, component: DeckComponent, front: DeckLayout, ba
     from pnp.render.parts import drawn_in_parts
     finished = drawn_in_parts(f"{component.id}-{options.paper}{options.variant}.pdf", "home", plan.paper,
                               f"{ctx.game.title}: {component.title or component.id} (fold)",
-                              -(-len(cards) // plan.per_sheet), draw_sheet, ctx.project.diagnostics, ctx.tick, ctx.jobs)
+                              -(-len(cards) // plan.per_sheet), draw_sheet, ctx.project.diagnostics, ctx.tick, ctx.jobs,
+                              ctx.stop)
     finished.note = note
     return finished
 

@@ -49,6 +49,9 @@ class BuildContext:
     # draws a few cards on sheets laid out as the whole deck's, so each lands where it did
     laid_out_for: dict[str, int] = field(default_factory=dict)
     jobs: int = 1   # processes a long deck's parts may be drawn in (pnp.render.parts)
+    # called between pieces of work: raises to end the build early (its rules, checked
+    # alongside, refuse it)
+    stop: Callable[[], None] = lambda: None
 
     def frame_args(self, deck: Deck | None = None, bleed: float = 0.0, listing_rows: bool = False,
                    safe: float | None = None) -> dict[str, Any]:

@@ -37,15 +37,18 @@ def parts_of(sheets: int) -> list[range]:
 
 
 def drawn_in_parts(name: str, role: str, paper: tuple[float, float], title: str, sheets: int, draw: SheetDrawer,
-                   diagnostics: Diagnostics, tick: Callable[[int], None], jobs: int = 1) -> OutputFile:
+                   diagnostics: Diagnostics, tick: Callable[[int], None], jobs: int = 1,
+                   stop: Callable[[], None] = lambda: None) -> OutputFile:
     """The file of `sheets` sheets, each drawn by `draw`; in parts joined into one when it is
-    long, the parts drawn `jobs` processes at a time."""
+    long, the parts drawn `jobs` processes at a time. `stop` is called between sheets, and
+    may raise to end the drawing (the build's rules refuse it)."""
     from pnp.outputs.pdf import CHECKING, OutputFile, finish, new_canvas
     parts = parts_of(sheets)
     if len(parts) == 1 or CHECKING.get():   # validate makes no file to join
         buffer = io.BytesIO()
         canvas = new_canvas(buffer, paper, title)
         for index in range(sheets):
+            stop()
             tick(draw(canvas, index))
         return finish(canvas, buffer, name, role=role)
 
@@ -53,6 +56,7 @@ def drawn_in_parts(name: str, role: str, paper: tuple[float, float], title: str,
         buffer = io.BytesIO()
         canvas = new_canvas(buffer, paper, title)
         for index in parts[at]:
+            stop()
             tick(draw(canvas, index))
         made = finish(canvas, buffer, name, role=role)
         return made.data, made.pages
@@ -67,7 +71,7 @@ def drawn_in_parts(name: str, role: str, paper: tuple[float, float], title: str,
     ahead: dict[str, Part] = {}
     if jobs > 1:
         from pnp.processes import forked
-        ahead = forked([str(at) for at in range(len(parts))], part_apart, jobs)
+        ahead = forked([str(at) for at in range(len(parts))], part_apart, jobs, stop)
     files = []
     for at in range(len(parts)):
         if str(at) not in ahead:
