@@ -138,8 +138,9 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
               "and add; a board's changed tiles. Files end in -reprint; the full build's files and its "
               "record stay as they are.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Processes to draw components in at once (default: the number of cores); the "
-              "files are the same whatever the number.")
+              help="Processes to work in at once (default: the number of cores): components, the "
+              "parts of a deck over 320 sheets, and the rules checked while drawing; the files are "
+              "the same whatever the number.")
 @since_option
 def build(games: tuple[str, ...], every: bool, out: Path, root: Path, request: BuildRequest, refresh: bool,
           quiet: bool, reprint: bool, since: str | None, jobs: int | None) -> None:
@@ -190,8 +191,9 @@ def build(games: tuple[str, ...], every: bool, out: Path, root: Path, request: B
 @all_option
 @root_option
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Games to check at once, each in a process of its own (default: the number of "
-              "cores); the report is the same whatever the number.")
+              help="Games to check at once, each in a process of its own, or for one game its rules "
+              "beside its drawing (default: the number of cores); the report is the same whatever "
+              "the number.")
 @click.option("--all-problems", is_flag=True,
               help=f"Tell every problem found; without it a game's first {MAX_SHOWN} are told and the rest counted.")
 def validate(games: tuple[str, ...], every: bool, root: Path, jobs: int | None, all_problems: bool) -> None:
