@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -66,9 +65,10 @@ def known(choices: Iterable[object]) -> str:
 def display_path(path: Path) -> str:
     """The path as the user would type it: relative to the current folder when inside it. A
     link is named itself, not where it leads (a message about the link would name its target)."""
-    absolute = Path(os.path.abspath(path))
+    absolute = Path(path) if Path(path).is_absolute() else Path.cwd() / path
     try:
-        return str((absolute.parent.resolve() / absolute.name).relative_to(Path.cwd().resolve()))
+        shown = absolute.resolve() if absolute.name in ("", ".", "..") else absolute.parent.resolve() / absolute.name
+        return str(shown.relative_to(Path.cwd().resolve()))
     except (ValueError, OSError, RuntimeError):
         return str(path)
 

@@ -51,7 +51,8 @@ def forked(ids: list[str], task: Callable[[str], Result | None], jobs: int,
             if worker is None:
                 break   # no process could start: what is left is done in the caller's
             workers[worker.answers] = worker
-            worker.give(waiting.pop(0))
+            if worker.give(waiting[0]):
+                waiting.pop(0)
         while workers:
             ready, _, _ = select.select(list(workers), [], [], 0.05 if stop is not None else None)
             for pipe in ready:
@@ -59,8 +60,8 @@ def forked(ids: list[str], task: Callable[[str], Result | None], jobs: int,
                 index, answer = worker.doing, worker.answer()
                 if answer is not None:
                     found[ids[index]] = cast(Result, answer)
-                if waiting and worker.alive:
-                    worker.give(waiting.pop(0))
+                if waiting and worker.alive and worker.give(waiting[0]):
+                    waiting.pop(0)
                 else:
                     del workers[pipe]
                     worker.end()
@@ -103,9 +104,15 @@ class Worker:
         _giving.add(tasks_write)
         return cls(pid, tasks_write, answers_read)
 
-    def give(self, index: int) -> None:
+    def give(self, index: int) -> bool:
+        """Whether it took the task: False when it has died (its next answer says so too)."""
         self.doing = index
-        os.write(self.tasks, b"%d\n" % index)
+        try:
+            os.write(self.tasks, b"%d\n" % index)
+        except OSError:   # gone since its last answer (the system killed it)
+            self.alive = False
+            return False
+        return True
 
     def answer(self) -> object | None:
         """The answer to the task it was given; None when that failed, or the process died."""
@@ -193,6 +200,18 @@ class Ahead(Generic[Result]):
             self.answer = (self.task(),)
         return self.answer[0]
 
+    def cancel(self) -> None:
+        """No longer wanted (the command failed otherwise): its process ended, not left behind."""
+        if self.child is not None and os.getpid() == self.owner:
+            pid, pipe = self.child
+            self.child = None
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            os.waitpid(pid, 0)
+            os.close(pipe)
+
     def _take(self) -> None:
         assert self.child is not None
         pid, pipe = self.child
@@ -255,12 +274,3 @@ def _answer_of(pid: int, pipe: int) -> object | None:
     if not answer:
         return None
     return cast(object, pickle.loads(answer))
-
-
-def _end(pid: int, pipe: int) -> None:
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    os.waitpid(pid, 0)
-    os.close(pipe)

@@ -68,3 +68,16 @@ def test_an_output_folder_that_is_a_link_to_nothing_is_told_so(mini, tmp_path):
     out.symlink_to(tmp_path / "nothing-here")
     result = run("build", "--game", "mini", "--out", str(out), root=mini)
     assert result.exit_code == 2 and "is a link to" in result.stderr and "which does not exist" in result.stderr
+
+
+def test_a_root_given_through_a_link_and_dotdot_builds(mini, tmp_path, monkeypatch):
+    """`..` after a link is the link's parent's parent, not the folder before it in the text:
+    paths were told (and facts files found) by the text, so the build looked in a folder
+    that is not there."""
+    from pnp.errors import display_path
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x/cd").symlink_to(mini / "card_data")
+    monkeypatch.chdir(tmp_path)
+    assert display_path(tmp_path / "x/cd/..") == str(mini.relative_to(tmp_path))
+    result = run("build", "--game", "mini", "--out", str(tmp_path / "out"), root=tmp_path / "x/cd/..")
+    assert result.exit_code == 0, result.stderr

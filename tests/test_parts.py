@@ -190,3 +190,37 @@ def test_a_process_working_alongside_ends_when_its_parent_is_killed(tmp_path):
     while alive(child) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not alive(child)
+
+
+def _dies_once_answered(id: str) -> tuple[str, int]:
+    import signal
+    if id == "a":   # killed (as by the system) 50 ms after it answers, while waiting for more
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+    return id.upper(), os.getpid()
+
+
+def test_a_worker_killed_between_tasks_leaves_them_to_the_others_or_the_caller():
+    import time
+
+    from pnp.processes import forked
+    found = forked(["a", "b", "c", "d"], _dies_once_answered, 2, lambda: time.sleep(0.3))
+    assert found["a"][0] == "A"
+    assert all(found[id][0] == id.upper() for id in found)   # the rest: done by the other, or left
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)   # no process left behind
+
+
+def test_a_build_that_fails_otherwise_leaves_no_process_behind(root, tmp_path, monkeypatch):
+    """Interrupted, or stopped by pnp's own bug, a build ends the process checking its rules."""
+    from pnp.commands import build
+    from pnp.project import Project
+    from pnp.request import BuildRequest
+
+    def broken(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(build, "render_all", broken)
+    with pytest.raises(KeyboardInterrupt):
+        build.build_game(Project(root), "jukem", tmp_path, None, BuildRequest().options_for("letter"), jobs=2)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)

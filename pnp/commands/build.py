@@ -170,6 +170,9 @@ def rules_first(problems: Ahead[list[str]], diagnostics: Diagnostics, draft: boo
     except PnpError:
         refused()
         raise
+    except BaseException:   # interrupted, or pnp's own bug: the rules' process is not left behind
+        problems.cancel()
+        raise
     refused()
 
 

@@ -100,6 +100,7 @@ def validate_game(project: Project, game_id: str, jobs: int = 1) -> Validated:
         raise ManyProblems(found + [str(exc)], f"{len(found) + 1} problems; drawing stopped at the last") from None
     finally:
         CHECKING.reset(checking)
+        problems.cancel()   # taken already, or no longer wanted
 
 
 def each_translation_drawn(ctx: BuildContext) -> list[str]:
