@@ -71,8 +71,12 @@ def test_a_deck_drawn_in_parts_by_two_processes_writes_the_bytes_of_one(root, tm
 
 def test_the_rules_checked_while_drawing_refuse_the_build_as_before(root, tmp_path, monkeypatch):
     """The rules are checked in a forked process while the build draws: a build they refuse
-    tells their problems and nothing drawing said (a token sheet's warning here), writes
-    nothing, and exits 1, as when they were checked before anything was drawn."""
+    tells their problems and nothing drawing said (a token sheet's warning here, said before
+    the rules' answer came: the check is made slow), writes nothing, and exits 1, as when they
+    were checked before anything was drawn."""
+    import time
+
+    from pnp.project import Project
     forks = []
     real_fork = os.fork
     monkeypatch.setattr(os, "fork", lambda: (forks.append(1), real_fork())[1])
@@ -80,6 +84,8 @@ def test_the_rules_checked_while_drawing_refuse_the_build_as_before(root, tmp_pa
     edit(game, "front: monster-ball/token", "front: monster-ball/token\n    gap: 0mm")   # warns as drawn
     drawn = run("build", "--game", "monster-ball", "--out", str(tmp_path / "drawn"), "--jobs", "1", root=root)
     assert "the horizontal cut" in drawn.stderr
+    real_problems = Project.problems
+    monkeypatch.setattr(Project, "problems", lambda *args: (time.sleep(1.5), real_problems(*args))[1])
     edit(game, "expect: {law: 8, chaos: 8}", "expect: {law: 9, chaos: 8}")   # a count the deck does not have
     results = {}
     for jobs in ("1", "2"):
