@@ -1,9 +1,9 @@
 """Work in forked processes: each starts as a copy of the one that forks it, with everything
-already loaded, does one task, hands back what it made down a pipe, and is gone. `forked`
-runs tasks by id, N at a time (a build's components, a long deck's parts, validate's games);
-`Ahead` runs one task while the process that forked it goes on (a game's rules, checked while
-it is drawn). Whatever fails in its process is done again in the caller's, where it fails
-with the one clear message it always gives.
+already loaded, and hands back what it made down a pipe. `forked` runs tasks by id in N
+workers, each taking the next as it finishes (a build's components, a long deck's parts,
+validate's games); `Ahead` runs one task while the process that forked it goes on (a game's
+rules, checked while it is drawn). Whatever fails in its process is done again in the
+caller's, where it fails with the one clear message it always gives.
 
 A process whose parent is gone (killed, or stopped by a signal sent to it alone) ends too
 (Linux), rather than wait on its pipe for ever; and a parent that stops early ends its
