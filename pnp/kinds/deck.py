@@ -159,12 +159,10 @@ def render_deck(ctx: BuildContext, component: DeckComponent) -> list[OutputFile]
     note = tell_marks_and_bleed(ctx, component, grid)
     if back is not None and options.back_offset != (0.0, 0.0):
         check_back_offset(ctx, component, grid, options)
-    placers: list[tuple[Placer, Placer | None]] = []   # fronts' and backs', on the canvas of the part drawn
+    placers = Placers(front, back)
 
     def draw_sheet(canvas: Canvas, index: int) -> int:
-        if not placers or placers[0][0].canvas is not canvas:
-            placers[:] = [(Placer(canvas, front), Placer(canvas, back) if back is not None else None)]
-        fronts, backs = placers[0]
+        fronts, backs = placers.on(canvas)
         sheet = cards[index * grid.per_sheet:(index + 1) * grid.per_sheet]
         for slot, card in enumerate(sheet):
             x, y = grid.slot(slot)
@@ -253,12 +251,11 @@ def fold_deck(ctx: BuildContext, component: DeckComponent, front: DeckLayout, ba
     note = tell_marks_and_bleed(ctx, component, plan.fronts)
     tell_marks_and_bleed(ctx, component, plan.backs)   # across a fold down the sheet, other lines
     quarter = 1 if plan.fronts.turned else 0
-    placers: list[tuple[Placer, Placer]] = []   # fronts' and backs', on the canvas of the part drawn
+    placers = Placers(front, back)
 
     def draw_sheet(canvas: Canvas, index: int) -> int:
-        if not placers or placers[0][0].canvas is not canvas:
-            placers[:] = [(Placer(canvas, front), Placer(canvas, back))]
-        fronts, backs = placers[0]
+        fronts, backs = placers.on(canvas)
+        assert backs is not None   # a fold deck has backs
         sheet = cards[index * plan.per_sheet:(index + 1) * plan.per_sheet]
         for slot, card in enumerate(sheet):
             sides, notches = plan.fronts.slot_bleeds[slot]
@@ -303,6 +300,20 @@ def draw_backs(backs: Placer, sheet: list[Card], grid: Grid | SlotSheet, options
         x, y = grid.back_slot(index, options.duplex, options.back_offset)
         sides, notches = grid.slot_bleeds[grid.back_index(index, options.duplex)]
         backs.place(card, x, y, options.bleed, sides, notches=notches, quarter=quarter)
+
+
+class Placers:
+    """The fronts' and the backs' Placer for the canvas being drawn on: each part of a long
+    deck (pnp.render.parts) is a canvas of its own."""
+
+    def __init__(self, front: Piece, back: Piece | None) -> None:
+        self.front, self.back = front, back
+        self.current: tuple[Placer, Placer | None] | None = None
+
+    def on(self, canvas: Canvas) -> tuple[Placer, Placer | None]:
+        if self.current is None or self.current[0].canvas is not canvas:
+            self.current = (Placer(canvas, self.front), Placer(canvas, self.back) if self.back is not None else None)
+        return self.current
 
 
 class Placer:
