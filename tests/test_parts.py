@@ -230,3 +230,28 @@ def test_a_build_that_fails_otherwise_leaves_no_process_behind(root, tmp_path, m
         build.build_game(Project(root), "jukem", tmp_path, None, BuildRequest().options_for("letter"), jobs=2)
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)
+
+
+@pytest.mark.parametrize("refused", [True, False])
+def test_the_progress_starts_once_the_rules_let_the_build_go_on(root, tmp_path, refused):
+    """A refused build showed no progress bar when its rules came first; checked alongside,
+    the bar waits for them, then shows every step done meanwhile."""
+    from pnp.commands.build import build_game
+    from pnp.errors import ValidationFailed
+    from pnp.project import Project
+    from pnp.request import BuildRequest
+    if refused:
+        edit(root / "card_data/jukem/game.yaml", "equals: 56", "equals: 57")
+    started, moved = [], []
+
+    def progress(total):
+        started.append(total)
+        return lambda steps=1: moved.append(steps)
+    options = BuildRequest().options_for("letter")
+    if refused:
+        with pytest.raises(ValidationFailed):
+            build_game(Project(root), "jukem", tmp_path, None, options, progress=progress, jobs=2)
+        assert started == []
+    else:
+        build_game(Project(root), "jukem", tmp_path, None, options, progress=progress, jobs=2)
+        assert len(started) == 1 and sum(moved) == started[0]

@@ -93,8 +93,9 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
             from pnp.lang.apply import in_language
             ctx = in_language(ctx, options.lang)
         steps = sum(component.steps(decks) for component in game.components)
-        if progress is not None:
-            ctx.tick = progress(steps * (1 + len(shops)))
+        if progress is not None:   # shown once the rules let the build go on, as when checked first
+            ctx.tick = once_ready(lambda: progress(steps * (1 + len(shops))),
+                                  lambda: problems.done() and (options.draft or not problems.result()))
         from pnp.layout import icon_art
         icon_art.keep_from(salt(), (last_record or {}).get("icons"))   # drawn by the last build
         marked = DRAFT.set(options.draft)
@@ -174,6 +175,23 @@ def rules_first(problems: Ahead[list[str]], diagnostics: Diagnostics, draft: boo
         problems.cancel()
         raise
     refused()
+
+
+def once_ready(start: Callable[[], Callable[..., None]], ready: Callable[[], bool]) -> Callable[..., None]:
+    """A progress tick that starts the progress (`start`) only once `ready()`, and then moves
+    it on by every step done before."""
+    done: list[int] = [0]
+    moved: list[Callable[..., None]] = []
+
+    def tick(steps: int = 1) -> None:
+        if moved:
+            moved[0](steps)
+            return
+        done[0] += steps
+        if ready():
+            moved.append(start())
+            moved[0](done[0])
+    return tick
 
 
 def made_for(component_id: str, lang: str | None) -> str:
