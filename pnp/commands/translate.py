@@ -40,10 +40,10 @@ def translate_game(project: Project, game_id: str, code: str) -> tuple[Path, int
     checked = project.check(game_id)
     game, decks = checked.game, checked.decks
     path = lang_file(game.folder, code)
+    temporary = path.with_name(f".{path.name}.part")   # written whole first, then renamed into place
     # a lang/ (or a file in it) that is a link would carry the write out of the game folder
-    write_inside(path, game.folder, lambda message: PnpError(message, file=display_path(path)), "translation")
-    write_inside(path.with_name(f".{path.name}.part"), game.folder,
-                 lambda message: PnpError(message, file=display_path(path)), "translation")
+    for written in (path, temporary):
+        write_inside(written, game.folder, lambda message: PnpError(message, file=display_path(path)), "translation")
     if path.is_file():
         have = load_translation(game, decks, code)
     else:
@@ -51,7 +51,6 @@ def translate_game(project: Project, game_id: str, code: str) -> tuple[Path, int
     asked = labels_asked(project, game, decks, have)
     text = file_text(game, decks, have, asked, code)
     path.parent.mkdir(exist_ok=True)
-    temporary = path.with_name(f".{path.name}.part")
     temporary.write_text(text, encoding="utf-8")
     temporary.replace(path)
     entries = [line for line in text.splitlines() if (line.startswith('  "') and '": ' in line) or "text: " in line]

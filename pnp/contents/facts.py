@@ -20,10 +20,9 @@ selects) must be named by some entry. `section` says where in the documents a fa
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnp.config.deck import matches

@@ -245,8 +245,7 @@ def needs_runs(text: str, font: str) -> bool:
     """Whether a table cell needs more than one plain string: icons, emphasis, spans, a
     right-to-left script, or letters its font lacks."""
     from pnp.fonts import missing_glyphs
-    from pnp.layout.text import has_rtl
-    from pnp.layout.text import SPAN
+    from pnp.layout.text import SPAN, has_rtl
     return ("*" in text or (":" in text and ICON.search(text) is not None) or has_rtl(text)
             or ("|" in text and SPAN.search(text) is not None) or bool(missing_glyphs(font, text)))
 

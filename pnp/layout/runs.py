@@ -130,13 +130,13 @@ def words_of(markup: str) -> tuple[tuple[Word, ...], ...]:
     return tuple(lines)
 
 
-
 @lru_cache(maxsize=1)
 def arabic_shaper() -> Any:
     """Arabic letters joined into their forms, the vowel marks kept (the reshaper's own
     default drops them: يُهاجَم printed bare)."""
     import arabic_reshaper
     return arabic_reshaper.ArabicReshaper(configuration={"delete_harakat": False})
+
 
 def is_rtl_char(char: str) -> bool:
     import unicodedata
