@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from pnp.config.typed import Tagged
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pnp.config.deck import Deck
 
 
@@ -24,6 +26,10 @@ class Rule(Tagged, family="rule", tag="rule", noun="a map with 'rule' and 'deck'
         """The rules, naming the section in quotes: a section's name may hold parentheses of
         its own ("MAKING PLAYS (page 2)")."""
         return f'the rules, "{self.source}",' if self.source else "the rules"
+
+    def in_game(self, folder: Path) -> None:
+        """Told the game's folder before it checks: a rule that reads a file of the game (a
+        facts table) finds it there, wherever the deck's data comes from."""
 
     def check(self, deck: Deck) -> list[str]:
         raise NotImplementedError

@@ -47,6 +47,9 @@ class FactsRule(Rule, kind="facts"):
     table: str
     where: dict[str, Any] = field(default_factory=dict)   # only these cards must be named
 
+    def in_game(self, folder: Path) -> None:
+        self.game_folder = folder
+
     def check(self, deck: Deck, decks: dict[str, Deck] | None = None) -> list[str]:
         table, entries = self._load(deck)
         keys = table.key if isinstance(table.key, list) else [table.key]
@@ -93,7 +96,7 @@ class FactsRule(Rule, kind="facts"):
         as written (their lines)."""
         # in the game folder, beside game.yaml, wherever the deck's data comes from (a copy of
         # data given by URL lies in .pnp-data/)
-        path = safe_path(Path(self.origin.file).parent, self.file, self.origin, what="facts")
+        path = safe_path(self.game_folder, self.file, self.origin, what="facts")
         node = load_yaml(path)
         self.facts_file = node.file
         where = self.origin

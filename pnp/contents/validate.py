@@ -51,6 +51,7 @@ def validate(game: Game, decks: dict[str, Deck]) -> list[str]:
         deck = decks[rule.deck]
         check_rule_fields(rule, deck)
         facts_in_options(rule, game)
+        rule.in_game(game.folder)
         found = rule.check(deck, decks) if isinstance(rule, CheckRule) else rule.check(deck)
         where = rule.origin
         for sentence in found:
