@@ -400,9 +400,7 @@ def load_yaml(path: Path, *, expect: type[YamlMap] | tuple[type[YamlMap], type[Y
     PnpError naming the file and line."""
     shown = display_path(path)
     if text is None:
-        text = _DRAFTS.get(path.resolve()) if _DRAFTS else None
-    if text is None:
-        text = _read(path, shown)
+        text = source_text(path, shown)
     loader = None
     collecting = gc.isenabled()
     gc.disable()   # a big deck is ~100,000 new nodes with no cycles: collecting only slows it
@@ -493,6 +491,12 @@ def read_text(path: Path, shown: str) -> str:
     """A YAML file's text, refused as `load_yaml` refuses it (not a plain file, too big, not
     UTF-8)."""
     return _read(path, shown)
+
+
+def source_text(path: Path, shown: str | None = None) -> str:
+    """The text `load_yaml` reads for `path`: an edit's draft being checked, else the file's."""
+    text = _DRAFTS.get(path.resolve()) if _DRAFTS else None
+    return text if text is not None else _read(path, display_path(path) if shown is None else shown)
 
 
 def _read(path: Path, shown: str) -> str:

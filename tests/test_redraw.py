@@ -11,7 +11,7 @@ from pathlib import Path
 import pypdfium2
 import pytest
 
-from conftest import build, run
+from conftest import build, pdf, run
 
 OLD = 1_000_000_000   # a time long past, set on every file before the rebuild
 
@@ -220,3 +220,20 @@ def test_the_environment_changes_no_byte(mini, tmp_path, monkeypatch):
     build(mini, "mini", second)
     for path in (first / "mini").glob("*.pdf"):
         assert path.read_bytes() == (second / "mini" / path.name).read_bytes(), path.name
+
+
+def test_a_layout_edited_between_two_builds_in_one_process_is_read_again(mini, tmp_path):
+    """Layout files are read once for each text they hold (pnp.layout.template.parsed_layout),
+    as watch and serve rebuild in one process: an edit, even one that keeps the file's size and
+    time, is drawn the next time."""
+    out = tmp_path / "out"
+    back = mini / "layouts/mini/back.yaml"
+    state = back.stat()
+    build(mini, "mini", out)
+    text = " ".join(page.extract_text() for page in pdf(out / "mini/cards-a4.pdf").pages)
+    assert "MINI" in text and "MAXI" not in text
+    back.write_text(back.read_text(encoding="utf-8").replace("text: MINI", "text: MAXI"), encoding="utf-8")
+    os.utime(back, ns=(state.st_atime_ns, state.st_mtime_ns))
+    build(mini, "mini", out)
+    text = " ".join(page.extract_text() for page in pdf(out / "mini/cards-a4.pdf").pages)
+    assert "MAXI" in text and "MINI" not in text

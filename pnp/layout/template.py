@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pnp.config.typed import Where, load_as, where_of
-from pnp.yaml_source import display_path, load_yaml
+from pnp.yaml_source import YamlMap, display_path, load_yaml, source_text
 from pnp.paths import gate
 from pnp.errors import did_you_mean
 from pnp.layout.labels import check_labels
@@ -56,8 +56,7 @@ def load_template(root: Path, name: str, where: Where, _chain: tuple[str, ...] =
     if name in _chain:
         cycle = " -> ".join(_chain + (name,))
         raise where.error(f"layouts extend each other in a circle: {cycle}")
-    node = load_yaml(path)
-    spec = load_as(TemplateSpec, node, where_of(node))
+    spec, node = parsed_layout(path)
     elements = spec.elements
     check_palette(node.get("palette") or {}, where_of(node).key(node, "palette"))
     if spec.extends is None:
@@ -72,6 +71,29 @@ def load_template(root: Path, name: str, where: Where, _chain: tuple[str, ...] =
             merged.append(element)
     return Template(name, spec.size or base.size, merged, {**base.palette, **spec.palette},
                     base.mirror if spec.mirror is None else spec.mirror)
+
+
+# Layout files as read, by their text: a deck's two sides, each translation and each rebuild of
+# watch and serve read the same few files again (validate --all read 23 files 131 times). Keyed
+# by the text (and the name messages give the file), so an edit, or an edit's draft, is read
+# afresh; what is read is never changed afterwards (a mirrored or bound element is a copy).
+_PARSED: dict[tuple[Path, str, str], tuple[TemplateSpec, YamlMap]] = {}
+_PARSED_AT_MOST = 256   # a long serve session's edits: the oldest are let go
+
+
+def parsed_layout(path: Path) -> tuple[TemplateSpec, YamlMap]:
+    """The layout file at `path`, checked and typed: once for each text it holds."""
+    shown = display_path(path)
+    text = source_text(path, shown)
+    key = (path, shown, text)
+    found = _PARSED.get(key)
+    if found is None:
+        node = load_yaml(path, text=text)
+        found = load_as(TemplateSpec, node, where_of(node)), node
+        if len(_PARSED) >= _PARSED_AT_MOST:
+            del _PARSED[next(iter(_PARSED))]
+        _PARSED[key] = found
+    return found
 
 
 def check_palette(palette: dict[str, str], where: Where) -> None:
