@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from pnp.cache import fingerprint, inputs_read, salt
 from pnp.checkpoints import reached
+from pnp.collecting import collector_paused
 from pnp.commands.timing import timed
 from pnp.outputs.folder import OutputFolder
 from pnp.errors import PnpError, ValidationFailed
@@ -43,6 +44,7 @@ class Written:
     removed: bool = False  # written for a component the game no longer has, and removed
 
 
+@collector_paused()
 def build_game(project: Project, game_id: str, out: Path, paper: str | None,
                options: PrintOptions, shops: Sequence[ShopPreset] = (),
                progress: Callable[[int], Callable[..., None]] | None = None,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
+from pnp.collecting import collector_paused
 from pnp.diagnostics import Report
 from pnp.errors import ManyProblems, PnpError
 from pnp.project import Project
@@ -74,6 +75,7 @@ def biggest_first(project: Project, ids: list[str]) -> list[str]:
     return sorted(ids, key=work, reverse=True)
 
 
+@collector_paused()
 def validate_game(project: Project, game_id: str, jobs: int = 1) -> Validated:
     """(rule and translation problems, number of rules checked). Load and drawing errors raise
     PnpError. With `jobs` above one, the rules are checked in a forked process while this one

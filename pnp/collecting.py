@@ -1,0 +1,24 @@
+"""Python's cycle collector paused for a build. A build loads its game (a big deck is hundreds
+of thousands of objects, all kept to the end) and then draws pages; every full pass of the
+collector walked all of it again: 9 % of a 5,600-card build's time, 11 % of a 20,000-card
+one. What a build makes holds next to no cycles (its peak memory at 20,000 cards is the same
+without collecting), so the collector waits until the build is done, and then frees what
+there is."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No cycle collection inside (processes forked inside inherit the pause); as it was after."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

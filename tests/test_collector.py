@@ -1,0 +1,40 @@
+"""Python's cycle collector waits while a build or a validation works (pnp.collecting: the
+benchmark measures what that saves) and is back when it ends, a failed one too, so a long
+watch or serve session frees what each rebuild left behind."""
+
+from __future__ import annotations
+
+import gc
+
+import pnp.commands.build
+import pnp.commands.validate
+from conftest import build, run
+
+
+def test_a_build_draws_without_collecting_and_collects_again_after(mini, tmp_path, monkeypatch):
+    while_drawing = []
+    monkeypatch.setattr(pnp.commands.build, "reached", lambda point: while_drawing.append(gc.isenabled()))
+    assert gc.isenabled()
+    build(mini, "mini", tmp_path / "out")
+    assert while_drawing and not any(while_drawing)
+    assert gc.isenabled()
+
+
+def test_validate_draws_without_collecting_and_collects_again_after(mini, monkeypatch):
+    while_drawing = []
+    drawn = pnp.commands.validate.each_translation_drawn
+
+    def noted(ctx):
+        while_drawing.append(gc.isenabled())
+        return drawn(ctx)
+    monkeypatch.setattr(pnp.commands.validate, "each_translation_drawn", noted)
+    assert run("validate", "--game", "mini", "--jobs", "1", root=mini).exit_code == 0
+    assert while_drawing == [False]
+    assert gc.isenabled()
+
+
+def test_collecting_comes_back_after_a_build_that_failed(mini, tmp_path):
+    (mini / "card_data/mini/cards.yaml").write_text("cards: [\n", encoding="utf-8")
+    result = run("build", "--game", "mini", "--out", str(tmp_path / "out"), root=mini)
+    assert result.exit_code == 1 and "cards.yaml" in result.output + (result.stderr or "")
+    assert gc.isenabled()
