@@ -297,6 +297,31 @@ def test_a_card_tables_cells_are_asked_for_and_printed_in_the_translation(mini, 
     assert "Rennt" in words and "Beißt" in words and "Runs" not in words
 
 
+def test_a_list_fields_items_are_asked_for_and_printed_in_the_translation(root, tmp_path):
+    """Monster Ball's scoreboard prints its phases and downs from list fields (Catch, Offense,
+    Defense; 1st to 4th): a German edition printed them in English, and neither `pnp
+    translate` nor validate asked for them. Asked once each among the labels, like a table's
+    cells; the points (numbers) stay as they are."""
+    assert run("translate", "--game", "monster-ball", "--lang", "de", root=root).exit_code == 0
+    path = root / "card_data/monster-ball/lang/de.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert {"Catch", "Offense", "Defense", "1st", "4th"} <= set(data["labels"]) and "10" not in data["labels"]
+    assert "scoreboard.yaml:9" in path.read_text(encoding="utf-8")   # the card that prints them
+    told = run("validate", "--game", "monster-ball", "--all-problems", root=root).stderr
+    assert "labels.Offense: 'Offense' is not translated into de yet" in told, told
+    filled(path)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["labels"].update({"Offense": "Angriff", "Defense": "Verteidigung", "1st": "1."})
+    for entry in data["rules"].values():   # the text filled() writes draws an icon Monster Ball lacks
+        entry["text"] = "## Regeln\n\n{{contents}}\n"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    checked = run("validate", "--game", "monster-ball", root=root)
+    assert checked.exit_code == 0, checked.stderr
+    assert run("build", "--game", "monster-ball", "--lang", "de", "--out", str(tmp_path), "-q", root=root).exit_code == 0
+    words = pdf(tmp_path / "monster-ball/scoreboard-letter-de.pdf").pages[0].extract_text().split()
+    assert {"ANGRIFF", "VERTEIDIGUNG", "1."} <= set(words) and "OFFENSE" not in words and "10" in words
+
+
 def test_a_maps_cell_labels_are_asked_for_and_printed_in_the_translation(tmp_path):
     """The cells of a map read from a data file (Greenwood, Old Peak) printed in English on a
     translated board, unasked: they are the board's words like any label's."""

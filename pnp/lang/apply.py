@@ -48,11 +48,13 @@ def translated_deck(deck: Deck, by_card: dict[str, dict[str, Entries]],
                     say: Callable[[str, Where | None], str] = lambda text, where: text) -> Deck:
     """The deck with its card strings translated: each from its card's own entry, else from
     `shared` (a text many cards print, translated once among the labels); a table field's
-    cells by `say`, as labels (its short phrases repeat from card to card); `kept` fields
+    cells and a list field's items by `say`, as labels (their short phrases repeat from card
+    to card); `kept` fields
     (they choose a layout, name a picture or are compared by a when:, pnp.lang.needs) keep
     their values in every language; `{fact:NAME}` in a translated text is filled from `facts`."""
     texts = [name for name, spec in deck.fields.items() if spec.type == "text" and name not in kept]
     tables = [name for name, spec in deck.fields.items() if spec.type == "table" and name not in kept]
+    lists = [name for name, spec in deck.fields.items() if spec.type == "list" and name not in kept]
     cards: list[Card] = []
     for card in deck.cards:
         entries = by_card.get(card.label, {})
@@ -72,6 +74,12 @@ def translated_deck(deck: Deck, by_card: dict[str, dict[str, Entries]],
                 said = [[say(cell, card.where) if isinstance(cell, str) else cell for cell in row]
                         if isinstance(row, list) else row for row in rows]
                 if said != rows:
+                    changed[name] = said
+        for name in lists:   # a scoreboard's phases, a card's keywords
+            items = card.get(name)
+            if isinstance(items, list):
+                said = [say(item, card.where) if isinstance(item, str) else item for item in items]
+                if said != items:
                     changed[name] = said
         changed.label, changed.where = card.label, card.where
         if facts is not None and translated:   # the translation's own {field} and {fact:NAME} holes
