@@ -493,10 +493,11 @@ def read_text(path: Path, shown: str) -> str:
     return _read(path, shown)
 
 
-def source_text(path: Path, shown: str | None = None) -> str:
-    """The text `load_yaml` reads for `path`: an edit's draft being checked, else the file's."""
+def source_text(path: Path, shown: str) -> str:
+    """The text `load_yaml` reads for `path` (`shown` in messages): an edit's draft being
+    checked, else the file's."""
     text = _DRAFTS.get(path.resolve()) if _DRAFTS else None
-    return text if text is not None else _read(path, display_path(path) if shown is None else shown)
+    return text if text is not None else _read(path, shown)
 
 
 def _read(path: Path, shown: str) -> str:

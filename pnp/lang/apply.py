@@ -49,9 +49,9 @@ def translated_deck(deck: Deck, by_card: dict[str, dict[str, Entries]],
     """The deck with its card strings translated: each from its card's own entry, else from
     `shared` (a text many cards print, translated once among the labels); a table field's
     cells and a list field's items by `say`, as labels (their short phrases repeat from card
-    to card); `kept` fields
-    (they choose a layout, name a picture or are compared by a when:, pnp.lang.needs) keep
-    their values in every language; `{fact:NAME}` in a translated text is filled from `facts`."""
+    to card); `kept` fields (they choose a layout, name a picture or are compared by a when:,
+    pnp.lang.needs) keep their values in every language; `{fact:NAME}` in a translated text
+    is filled from `facts`."""
     texts = [name for name, spec in deck.fields.items() if spec.type == "text" and name not in kept]
     tables = [name for name, spec in deck.fields.items() if spec.type == "table" and name not in kept]
     lists = [name for name, spec in deck.fields.items() if spec.type == "list" and name not in kept]
