@@ -322,6 +322,57 @@ def test_a_list_fields_items_are_asked_for_and_printed_in_the_translation(root, 
     assert {"ANGRIFF", "VERTEIDIGUNG", "1."} <= set(words) and "OFFENSE" not in words and "10" in words
 
 
+LISTS = """\
+  words: {type: list, default: [Quick, Strong]}
+  kinds: {type: list, default: [Fire, Water]}
+  pictures: {type: list, default: [emblem]}
+  spots: {type: list, default: ["12mm 20mm", "30mm 20mm"]}
+  tags: {type: list, default: [Starter, Common]}
+"""
+REPEATS = """\
+  - {kind: repeat, items_from: words, x: 4mm, y: 58mm, dx: 16mm,
+     elements: [{kind: text, text: "{item}", size: 6, colour: white, x: 0, y: 0, w: 16mm, h: 4mm}]}
+  - {kind: repeat, items_from: kinds, x: 4mm, y: 2mm, dx: 5mm,
+     elements: [{kind: box, when: {item: Fire}, fill: "#ff0000", x: 0, y: 0, w: 4mm, h: 4mm}]}
+  - {kind: repeat, items_from: pictures, x: 30mm, y: 2mm,
+     elements: [{kind: image, src: "{item}.svg", x: 0, y: 0, w: 4mm, h: 4mm}]}
+  - {kind: repeat, count: 2, at: "{spots}",
+     elements: [{kind: box, fill: "#00ff00", x: 0, y: 0, w: 2mm, h: 2mm}]}
+"""
+
+
+def test_list_items_used_as_names_or_printed_nowhere_are_not_asked_for(mini, tmp_path):
+    """Only a list's items its layout prints as words are translated: items a repeat uses as
+    a `when:` value, a picture's name or points (`at:`) keep their values in every language (a
+    German "Feuer" lost every card's red box, a "Wappen.svg" stopped the build), and a list no
+    component prints (tags) is not asked for."""
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("  text: {type: text}\n", "  text: {type: text}\n" + LISTS))
+    (mini / "card_data/mini/emblem.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#0000ff"/></svg>')
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text() + REPEATS)
+    assert run("translate", "--game", "mini", "--lang", "de", root=mini).exit_code == 0
+    path = mini / "card_data/mini/lang/de.yaml"
+    labels = set(yaml.safe_load(path.read_text(encoding="utf-8"))["labels"])
+    assert {"Quick", "Strong"} <= labels
+    assert not labels & {"Fire", "Water", "emblem", "12mm 20mm", "Starter", "Common"}, labels
+    filled(path)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["labels"].update({"Quick": "Schnell"})
+    for entry in data["rules"].values():   # the mini game has no icons
+        entry["text"] = "## Regeln\n\n{{contents}}\n"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    checked = run("validate", "--game", "mini", root=mini)
+    assert checked.exit_code == 0, checked.stderr
+    assert run("build", "--game", "mini", "--lang", "de", "--out", str(tmp_path), "-q", root=mini).exit_code == 0
+    page = pdf(tmp_path / "mini/cards-a4-de.pdf").pages[0]
+    assert "Schnell" in page.extract_text().split()
+    drawn = b"".join(form.get_object().get_data() for form in page["/Resources"]["/XObject"].values()) + \
+        page.get_contents().get_data()
+    assert b"1 0 0 rg" in drawn and b"0 1 0 rg" in drawn   # the Fire box and the spots, as in the source
+
+
 def test_a_maps_cell_labels_are_asked_for_and_printed_in_the_translation(tmp_path):
     """The cells of a map read from a data file (Greenwood, Old Peak) printed in English on a
     translated board, unasked: they are the board's words like any label's."""

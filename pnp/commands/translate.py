@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 from pnp.errors import PnpError
 from pnp.lang import CODE, lang_file
 from pnp.paths import write_inside
-from pnp.lang.file import (Entries, Translation, cards_printing, data_file_name, data_files, entry_for,
-                           load_translation, rules_hash, same_text, values_of)
+from pnp.lang.file import (Entries, Translation, by_source, cards_printing, data_file_name, data_files, entry_for,
+                           load_translation, rules_hash, text_key, values_of)
 from pnp.lang.needs import not_asked_by_file
 from pnp.project import Project
 from pnp.options import PrintOptions
@@ -179,8 +179,9 @@ def field_lines(name: str, values: list[str], have: Entries) -> list[str]:
     lines = [f"      {name}:   # the cards of this name print {len(values)} different texts: one entry each"
              if len(values) > 1 else f"      {name}:"]
     used = set()
+    sources = by_source(have)
     for value in values:
-        index = next((i for i, (old, _) in enumerate(have) if same_text(old.source, value)), None)
+        index = sources.get(text_key(value))
         text = "" if index is None else have[index][0].text
         used.add(index)
         lines.append(f"        - {entry(value, text)}")

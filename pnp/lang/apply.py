@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pnp.config.deck import Card, Deck
-from pnp.lang.file import Entries, Translation, data_file_name, entry_for, load_translation, same_text
+from pnp.lang.file import Entries, Translation, by_source, data_file_name, load_translation, text_key
 from pnp.config.game import Game
 from pnp.config.typed import Where
 
@@ -28,12 +28,18 @@ def translated_context(ctx: Any, translation: Translation) -> Any:
     """A copy of a BuildContext that builds in the translation's language. Validation has run
     on the source data already: rules compare names and values as the game states them."""
     from pnp.contents.stated import facts_of
-    from pnp.lang.needs import kept_by_file
+    from pnp.lang.needs import kept_by_file, unprinted_by_file
     facts = facts_of(ctx.game)
-    kept = kept_by_file(ctx.project.root, ctx.game, ctx.decks, lambda deck: data_file_name(ctx.game, deck))
-    decks = {cid: translated_deck(deck, translation.cards.get(data_file_name(ctx.game, deck), {}),
-                                  kept.get(data_file_name(ctx.game, deck), frozenset()), facts,
-                                  translation.shared_text, translation.label)
+    root = ctx.project.root
+
+    def file_of(deck: Deck) -> str:
+        return data_file_name(ctx.game, deck)
+    kept = kept_by_file(root, ctx.game, ctx.decks, file_of)
+    unprinted = unprinted_by_file(root, ctx.game, ctx.decks, file_of)
+    decks = {cid: translated_deck(deck, translation.cards.get(file_of(deck), {}),
+                                  kept.get(file_of(deck), frozenset()), facts,
+                                  translation.shared_text, translation.label,
+                                  unprinted.get(file_of(deck), frozenset()))
              for cid, deck in ctx.decks.items()}
     result = copy.copy(ctx)
     result.game = translated_game(ctx.game, translation)
@@ -45,17 +51,22 @@ def translated_context(ctx: Any, translation: Translation) -> Any:
 def translated_deck(deck: Deck, by_card: dict[str, dict[str, Entries]],
                     kept: frozenset[str] = frozenset(), facts: Facts | None = None,
                     shared: Callable[[str], str | None] = lambda text: None,
-                    say: Callable[[str, Where | None], str] = lambda text, where: text) -> Deck:
+                    say: Callable[[str, Where | None], str] = lambda text, where: text,
+                    unprinted: frozenset[str] = frozenset()) -> Deck:
     """The deck with its card strings translated: each from its card's own entry, else from
     `shared` (a text many cards print, translated once among the labels); a table field's
     cells and a list field's items by `say`, as labels (their short phrases repeat from card
-    to card); `kept` fields (they choose a layout, name a picture or are compared by a when:,
-    pnp.lang.needs) keep their values in every language; `{fact:NAME}` in a translated text
-    is filled from `facts`."""
+    to card), unless no component prints them (`unprinted`: a deck's tags for messages); `kept`
+    fields (they choose a layout, name a picture or are compared by a when:, pnp.lang.needs)
+    keep their values in every language; `{fact:NAME}` in a translated text is filled from
+    `facts`."""
     texts = [name for name, spec in deck.fields.items() if spec.type == "text" and name not in kept]
-    tables = [name for name, spec in deck.fields.items() if spec.type == "table" and name not in kept]
-    lists = [name for name, spec in deck.fields.items() if spec.type == "list" and name not in kept]
+    as_labels = [name for name, spec in deck.fields.items()
+                 if spec.type in ("table", "list") and name not in kept | unprinted]
+    tables = [name for name in as_labels if deck.fields[name].type == "table"]
+    lists = [name for name in as_labels if deck.fields[name].type == "list"]
     cards: list[Card] = []
+    indexed: dict[tuple[str, str], dict[str, int]] = {}   # by card name and field: by_source
     for card in deck.cards:
         entries = by_card.get(card.label, {})
         changed = Card(card)
@@ -64,7 +75,11 @@ def translated_deck(deck: Deck, by_card: dict[str, dict[str, Entries]],
             value = card.get(name)
             if not isinstance(value, str):
                 continue
-            text = own_or_shared(entries.get(name, []), value, shared)
+            own = entries.get(name, [])
+            sources = indexed.get((card.label, name))
+            if sources is None:
+                sources = indexed[card.label, name] = by_source(own)
+            text = own_or_shared(own, value, shared, sources)
             if text and text != value:
                 changed[name] = text
                 translated = True
@@ -89,18 +104,19 @@ def translated_deck(deck: Deck, by_card: dict[str, dict[str, Entries]],
     return Deck(deck.path, deck.fields, cards, list(deck.counts), deck.designed, deck.label)
 
 
-def own_or_shared(entries: Entries, value: str, shared: Callable[[str], str | None]) -> str:
-    """A card text's translation: its card's entry made from this very text, else the one a
-    label gives every card that prints it, else the card's one entry made from an older text
-    (validate names it out of date); "" when there is none yet."""
-    exact = next((text for text, _ in entries if same_text(text.source, value)), None)
+def own_or_shared(entries: Entries, value: str, shared: Callable[[str], str | None],
+                  sources: dict[str, int] | None = None) -> str:
+    """A card text's translation: its card's entry made from this very text (`sources`: the
+    entries by_source, worked out once for the cards of one name), else the one a label gives
+    every card that prints it, else the card's one entry made from an older text (validate
+    names it out of date); "" when there is none yet."""
+    exact = (by_source(entries) if sources is None else sources).get(text_key(value))
     if exact is not None:
-        return exact.text.strip()
+        return entries[exact][0].text.strip()
     label = shared(value)
     if label is not None:
         return label
-    found = entry_for(entries, value)
-    return found[0].text.strip() if found is not None else ""
+    return entries[0][0].text.strip() if len(entries) == 1 else ""
 
 
 def translated_game(game: Game, translation: Translation) -> Game:

@@ -12,8 +12,8 @@ from pnp.config.deck import Card, Deck
 from pnp.config.game import Game
 from pnp.config.typed import Where
 
-from pnp.lang.file import (Entries, Translation, cards_printing, data_file_name, data_files, field_at,
-                           same_text, values_of)
+from pnp.lang.file import (Entries, Translation, by_source, cards_printing, data_file_name, data_files, field_at,
+                           same_text, text_key, values_of)
 from pnp.lang.needs import kept_by_file, not_asked_by_file
 
 
@@ -85,12 +85,16 @@ def field_problems(translation: Translation, file_name: str, label: str, name: s
         return problems
     # cards of one name printing different texts: one entry for each, told apart by its source
     matched = set()
+    sources = by_source(entries)
+    first_printing: dict[str, Card] = {}   # by text_key: the first card that prints a text
+    for card in reversed(cards):
+        first_printing[text_key(str(card.get(name)))] = card
     for value in values:
-        found = next((i for i, (entry, _) in enumerate(entries) if same_text(entry.source, value)), None)
+        found = sources.get(text_key(value))
         if found is None and value in translation.labels:
             continue   # translated once among the labels, for every card that prints it
         if found is None:
-            card = next(card for card in cards if same_text(str(card.get(name)), value))
+            card = first_printing[text_key(value)]
             problems.append(str(field_at(card, file_name, label, name).error(
                 f"card '{label}' prints {short(value)!r}, which has no translation {into}: the "
                 f"{len(cards)} cards of that name print {len(values)} different texts in '{name}', each "

@@ -82,6 +82,21 @@ def same_text(a: str, b: str) -> bool:
     return a.split() == b.split()
 
 
+def text_key(text: str) -> str:
+    """A text as `same_text` compares it (its words, one space apart), for looking it up: a
+    big deck's cards of one name print thousands of texts, and comparing each with each took
+    a translated 5,600-card build from 1 s to 6 s."""
+    return " ".join(text.split())
+
+
+def by_source(entries: Entries) -> dict[str, int]:
+    """Each entry's index by its source's `text_key` (the first, where two share one)."""
+    index: dict[str, int] = {}
+    for at, (entry, _) in enumerate(entries):
+        index.setdefault(text_key(entry.source), at)
+    return index
+
+
 def entry_for(entries: Entries, value: str) -> tuple[CardText, Where] | None:
     """The translation of a card's text: the entry made from that very source; else the one
     entry there is (its source changed since: validate says so, the build still uses it);
@@ -258,12 +273,12 @@ def field_at(card: Card, file_name: str, label: str, name: str) -> Where:
 
 def values_of(cards: list[Card], name: str) -> list[str]:
     """The different texts the cards of one name print in a field, in the file's order."""
-    values: list[str] = []
+    values: dict[str, str] = {}   # by text_key
     for card in cards:
         value = card.get(name)
-        if isinstance(value, str) and has_words(value) and not any(same_text(value, v) for v in values):
-            values.append(value)
-    return values
+        if isinstance(value, str) and has_words(value):
+            values.setdefault(text_key(value), value)
+    return list(values.values())
 
 
 def data_file_name(game: Game, deck: Deck) -> str:

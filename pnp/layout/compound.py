@@ -299,6 +299,16 @@ class RepeatSpec(Element, kind="repeat"):
                               f"\"{{spots}}\", not '{self.at}'")
         return binding
 
+    def fields_as_names(self) -> frozenset[str]:
+        """Besides its own keys': a list field whose items its elements use as names (an
+        icon, a picture, a colour, a `when:`), and the field `at` takes its points from."""
+        found = Element.fields_as_names(self)
+        if self.items_from and not items_are_words(self.elements):
+            found |= {self.items_from}
+        if isinstance(self.at, str) and "{" in self.at:
+            found |= self.at_binding().fields
+        return found
+
     def fields_read(self) -> frozenset[str]:
         """Its children's fields, less the ones the repeat itself provides, and its own."""
         inner = frozenset[str]().union(*(child.fields_read() | condition_fields(child) for child in self.elements))
