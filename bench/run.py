@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from synthetic import REPO, make_game  # noqa: E402
+from synthetic import REPO, make_game, translate  # noqa: E402
 
 PYTHON = sys.executable
 # Python as a user runs it: with PYTHONDONTWRITEBYTECODE set (some sandboxes and CI images set
@@ -124,6 +124,20 @@ def sheet_data(root: Path, work: Path, cards: int, runs: int) -> dict:
     return {data: seconds for data, (seconds, _) in zip(kinds, timings)}
 
 
+def translated_edition(work: Path, cards: int, runs: int) -> dict:
+    """The synthetic deck built in German (every text translated: bench/synthetic.py,
+    translate) and in its own language, in turn: seconds each."""
+    root = work / "root-de"
+    game = make_game(root, cards)
+    code = translate(root, game)
+
+    def build(*extra: str):
+        return lambda i: pnp("build", "--game", game, "--root", str(root), "--out",
+                             str(work / f"out-translated{'-'.join(extra)}" / str(i)), "-q", *extra)
+    (source, _), (translated, _) = side_by_side([build(), build("--lang", code)], runs, REPO)
+    return {"source": source, "translated": translated}
+
+
 def bundled_games(work: Path, runs: int) -> dict:
     out = work / "bundled"
     first, _ = median_run(lambda i: pnp("build", "--all", "--out", str(out / str(i)), "-q"), runs, REPO)
@@ -184,6 +198,7 @@ def machine() -> str:
 def report(results: dict) -> str:
     small, large, huge, icons = results["560"], results["5600"], results["20000"], results["icons"]
     games, png, tts, sheets = results["games"], results["png"], results["tts"], results["sheets"]
+    translated = results["translated"]
     extra_cards = large["cards"] - small["cards"]
     pnp_marginal = (large["pnp"] - small["pnp"]) / extra_cards * 1000
     plain_marginal = (large["plain"] - small["plain"]) / extra_cards * 1000
@@ -219,6 +234,9 @@ def report(results: dict) -> str:
         f"{sheets['xlsx'] / sheets['yaml']:.2f}x the YAML deck | at most 1.3x |",
         f"| the same written by a script (openpyxl write-only: text inline, no dimension) | "
         f"{sheets['xlsx-script']:.2f} s | | {sheets['xlsx-script'] / sheets['yaml']:.2f}x the YAML deck | |",
+        f"| 5,600 cards in a second language (`--lang de`, every text translated) | "
+        f"{translated['translated']:.2f} s | | {translated['translated'] / translated['source']:.2f}x the same "
+        f"deck in its own ({translated['source']:.2f} s) | |",
         f"| all four bundled games, default build | {games['build']:.2f} s | | | under 2 s |",
         f"| the same, nothing changed | {games['rebuild']:.2f} s | | | under 0.5 s |",
         f"| PNG export, 56-card deck at 300 DPI (TGC) | {png['per_second']:.0f} faces/s "
@@ -253,6 +271,7 @@ def main() -> None:
             "png": png_export(root, work, max(3, options.runs // 2)),
             "tts": tts_export(work, max(3, options.runs // 2)),
             "sheets": sheet_data(root, work, 5600, max(3, options.runs // 2)),
+            "translated": translated_edition(work, 5600, max(3, options.runs // 2)),
         }
     table = report(results)
     print(table)

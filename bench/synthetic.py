@@ -3,7 +3,10 @@ layouts (several card types, with backs), in a root folder of its own."""
 
 from __future__ import annotations
 
+import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import yaml
@@ -65,6 +68,30 @@ def make_game(root: Path, cards: int, paper: str = "a4", data: str = "yaml", ico
             "contents": [{"rule": "total", "deck": "cards", "equals": cards}]}
     (folder / "game.yaml").write_text(yaml.safe_dump(game, sort_keys=False))
     return game_id
+
+
+def translate(root: Path, game_id: str) -> str:
+    """A German edition of the game, finished as a translator would finish it: `pnp translate`
+    writes its lang file, and every text in it is filled in (the source with its a's and o's
+    made ä and ö: as long, with letters past ASCII, as German draws). Returns its code."""
+    subprocess.run([sys.executable, "-m", "pnp", "translate", "--game", game_id, "--lang", "de", "--root", str(root)],
+                   check=True, capture_output=True)
+    path = root / "card_data" / game_id / "lang/de.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["labels"] = {source: text or german_looking(source) for source, text in data["labels"].items()}
+    for cards in data["cards"].values():
+        for fields in cards.values():
+            for value in fields.values():
+                for entry in value if isinstance(value, list) else [value]:   # a list: one per text
+                    entry["text"] = entry["text"] or german_looking(entry["source"])
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return "de"
+
+
+def german_looking(text: str) -> str:
+    """`text` with its a's and o's as ä and ö, its {field} holes kept."""
+    umlauts = str.maketrans("aoAO", "äöÄÖ")
+    return re.sub(r"\{[^{}]*\}|[^{]+", lambda m: m.group(0) if m.group(0)[0] == "{" else m.group(0).translate(umlauts), text)
 
 
 def write_sheet(path: Path, columns: list[str], cards: list[dict], script: bool = False) -> None:
