@@ -373,6 +373,42 @@ def test_list_items_used_as_names_or_printed_nowhere_are_not_asked_for(mini, tmp
     assert b"1 0 0 rg" in drawn and b"0 1 0 rg" in drawn   # the Fire box and the spots, as in the source
 
 
+def test_list_items_printed_as_words_are_translated_beside_a_colon_a_repeat_within_and_in_a_rule_sheet(mini, tmp_path):
+    """Still words: `{item}: {i}` (only `{item}` within an icon's :token: names an icon), a
+    list whose repeat holds a repeat of its own (whose `{item}` is its own colours), and a list
+    a rule sheet prints only in a `name+tags` column. Each printed English in German."""
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("  text: {type: text}\n", "  text: {type: text}\n"
+                                               "  words: {type: list, default: [Quick, Strong]}\n"
+                                               "  tags: {type: list, default: [Noble]}\n"))
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text() + """\
+  - {kind: repeat, items_from: words, x: 4mm, y: 58mm, dx: 16mm, elements: [
+      {kind: text, text: "{item}: {i}", size: 6, colour: white, x: 0, y: 0, w: 16mm, h: 4mm},
+      {kind: repeat, items: ["#aa0000", "#0000aa"], dx: 3mm,
+       elements: [{kind: box, fill: "{item}", x: 0, y: 4mm, w: 2mm, h: 2mm}]}]}
+""")
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("    source: rules.md\n", "    source: rules.md\n    tables:\n"
+                                             "      card-list: {deck: cards, columns: [name+tags, text]}\n"))
+    (mini / "card_data/mini/rules.md").write_text("## Cards\n\n{{card-list}}\n")
+    assert run("translate", "--game", "mini", "--lang", "de", root=mini).exit_code == 0
+    path = mini / "card_data/mini/lang/de.yaml"
+    assert {"Quick", "Strong", "Noble"} <= set(yaml.safe_load(path.read_text(encoding="utf-8"))["labels"])
+    filled(path)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["labels"].update({"Quick": "Schnell", "Noble": "Edel"})
+    for entry in data["rules"].values():
+        entry["text"] = "## Karten\n\n{{card-list}}\n"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    checked = run("validate", "--game", "mini", root=mini)
+    assert checked.exit_code == 0, checked.stderr
+    assert run("build", "--game", "mini", "--lang", "de", "--out", str(tmp_path), "-q", root=mini).exit_code == 0
+    assert "Schnell:" in pdf(tmp_path / "mini/cards-a4-de.pdf").pages[0].extract_text().split()
+    sheet = pdf(tmp_path / "mini/rules-a4-de.pdf").pages[0].extract_text()
+    assert "Edel" in sheet and "Noble" not in sheet
+
+
 def test_a_maps_cell_labels_are_asked_for_and_printed_in_the_translation(tmp_path):
     """The cells of a map read from a data file (Greenwood, Old Peak) printed in English on a
     translated board, unasked: they are the board's words like any label's."""

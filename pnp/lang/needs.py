@@ -96,7 +96,8 @@ def unprinted_by_file(root: Path, game: Game, decks: dict[str, Deck],
             deck = decks.get(getattr(spec, "deck", ""))
             target = printed.setdefault(file_of(deck), set()) if deck is not None else None
             if target is not None:
-                target.update(spec.columns)   # a summary's own field prints only as a column
+                # a summary's own field prints only as a column; `move+effect` prints both
+                target.update(name for column in spec.columns for name in column.split("+"))
     unprinted: dict[str, frozenset[str]] = {}
     for deck in decks.values():
         name = file_of(deck)

@@ -357,12 +357,14 @@ def condition_fields(element: Element, compared_only: bool = False) -> frozenset
 MAX_LIST_ITEMS = 100   # `items_from` or a count from a field: counted at this for the work limit
 
 
-ITEM_AS_ICON = re.compile(r":\{item\}|\{item\}[@:]")   # :{item}: names an icon
+# `{item}` inside an icon's token (:{item}:, :pip-{item}@2:) names the icon; `{item}: ...` is words
+ITEM_AS_ICON = re.compile(r"(?<!\\):[a-z0-9_-]*\{item\}[a-z0-9_-]*(?:@[0-9.]+)?:")
 
 
 def items_are_words(elements: Sequence[Element]) -> bool:
     """Whether a repeat's items are only printed as words by its elements (`{item}` in a
-    text), never used as a name: an icon (`:{item}:`), a colour, a picture, a `when:`."""
+    text), never used as a name: an icon (`:{item}:`), a colour, a picture, a `when:`. Inside
+    a repeat within, `{item}` is that repeat's own: only its own keys are looked at."""
     for child in elements:
         if "item" in child.fields_as_names() or "item" in condition_fields(child):
             return False
@@ -370,7 +372,7 @@ def items_are_words(elements: Sequence[Element]) -> bool:
         if isinstance(text, str) and ITEM_AS_ICON.search(text):
             return False
         nested = getattr(child, "elements", None)
-        if nested and not items_are_words(nested):
+        if nested and not isinstance(child, RepeatSpec) and not items_are_words(nested):
             return False
     return True
 
