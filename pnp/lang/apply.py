@@ -34,6 +34,7 @@ def translated_context(ctx: Any, translation: Translation) -> Any:
 
     def file_of(deck: Deck) -> str:
         return data_file_name(ctx.game, deck)
+
     kept = kept_by_file(root, ctx.game, ctx.decks, file_of)
     unprinted = unprinted_by_file(root, ctx.game, ctx.decks, file_of)
     decks = {cid: translated_deck(deck, translation.cards.get(file_of(deck), {}),
@@ -79,7 +80,7 @@ def translated_deck(deck: Deck, by_card: dict[str, dict[str, Entries]],
             sources = indexed.get((card.label, name))
             if sources is None:
                 sources = indexed[card.label, name] = by_source(own)
-            text = own_or_shared(own, value, shared, sources)
+            text = own_or_shared(own, sources, value, shared)
             if text and text != value:
                 changed[name] = text
                 translated = True
@@ -104,13 +105,12 @@ def translated_deck(deck: Deck, by_card: dict[str, dict[str, Entries]],
     return Deck(deck.path, deck.fields, cards, list(deck.counts), deck.designed, deck.label)
 
 
-def own_or_shared(entries: Entries, value: str, shared: Callable[[str], str | None],
-                  sources: dict[str, int] | None = None) -> str:
+def own_or_shared(entries: Entries, sources: dict[str, int], value: str, shared: Callable[[str], str | None]) -> str:
     """A card text's translation: its card's entry made from this very text (`sources`: the
     entries by_source, worked out once for the cards of one name), else the one a label gives
     every card that prints it, else the card's one entry made from an older text (validate
     names it out of date); "" when there is none yet."""
-    exact = (by_source(entries) if sources is None else sources).get(text_key(value))
+    exact = sources.get(text_key(value))
     if exact is not None:
         return entries[exact][0].text.strip()
     label = shared(value)

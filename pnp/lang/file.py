@@ -84,8 +84,8 @@ def same_text(a: str, b: str) -> bool:
 
 def text_key(text: str) -> str:
     """A text as `same_text` compares it (its words, one space apart), for looking it up: a
-    big deck's cards of one name print thousands of texts, and comparing each with each took
-    a translated 5,600-card build from 1 s to 6 s."""
+    big deck's cards of one name print thousands of texts, and comparing each with each made
+    a translated 5,600-card build take 6 s instead of 1."""
     return " ".join(text.split())
 
 
