@@ -78,7 +78,7 @@ def load_template(root: Path, name: str, where: Where, _chain: tuple[str, ...] =
 # by the text (and the name messages give the file), so an edit, or an edit's draft, is read
 # afresh; what is read is never changed afterwards (a mirrored or bound element is a copy).
 _PARSED: dict[tuple[Path, str, str], tuple[TemplateSpec, YamlMap]] = {}
-_PARSED_AT_MOST = 256   # a long serve session's edits: the oldest are let go
+_PARSED_AT_MOST = 256   # a long serve session's edits: then it starts again (one step, safe in threads)
 
 
 def parsed_layout(path: Path) -> tuple[TemplateSpec, YamlMap]:
@@ -91,7 +91,7 @@ def parsed_layout(path: Path) -> tuple[TemplateSpec, YamlMap]:
         node = load_yaml(path, text=text)
         found = load_as(TemplateSpec, node, where_of(node)), node
         if len(_PARSED) >= _PARSED_AT_MOST:
-            del _PARSED[next(iter(_PARSED))]
+            _PARSED.clear()
         _PARSED[key] = found
     return found
 
