@@ -22,3 +22,11 @@ def collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def free_what_the_pause_left() -> None:
+    """The cycles made since the pause began freed, the pause going on: for work that makes
+    one unit after another and holds none of them (validate's languages: 7 MB each at 5,600
+    cards). Paused, the collector moved nothing out of its youngest generation, so that alone
+    is walked (10 ms, where the whole heap took 18)."""
+    gc.collect(0)

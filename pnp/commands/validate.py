@@ -9,11 +9,10 @@ game's lang/ folder is drawn too, and what it lacks is reported (pnp.lang.check)
 
 from __future__ import annotations
 
-import gc
 import os
 from dataclasses import replace
 
-from pnp.collecting import collector_paused
+from pnp.collecting import collector_paused, free_what_the_pause_left
 from pnp.diagnostics import Report
 from pnp.errors import ManyProblems, PnpError
 from pnp.project import Project
@@ -128,11 +127,7 @@ def each_translation_drawn(ctx: BuildContext) -> list[str]:
             continue
         draw_in_language(translated)
         problems += translation_problems(ctx.game, ctx.decks, translation)
-        # the collector waits while a game is validated (collecting.py), and each language's
-        # pages leave some cycles (7 MB at 5,600 cards): freed before the next is drawn. Paused,
-        # it moved nothing out of the youngest generation, so that alone holds them (10 ms
-        # to walk, where the whole heap took 18)
-        gc.collect(0)
+        free_what_the_pause_left()   # this language's pages, before the next is drawn
     return problems
 
 
