@@ -26,6 +26,21 @@ def filled(path):
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
 
 
+
+def finished_and_built(root, game, labels, rules, out):
+    """The game's German file finished (filled(), then `labels`, and `rules` as each rule
+    sheet's text), validated clean and built in German into `out`."""
+    path = root / f"card_data/{game}/lang/de.yaml"
+    filled(path)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["labels"].update(labels)
+    for entry in data["rules"].values():
+        entry["text"] = rules
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    checked = run("validate", "--game", game, root=root)
+    assert checked.exit_code == 0, checked.stderr
+    assert run("build", "--game", game, "--lang", "de", "--out", str(out), "-q", root=root).exit_code == 0
+
 def test_translate_writes_every_string_to_translate_and_nothing_else(tmp_path):
     root = babel_root(tmp_path / "root")
     result = run("translate", "--game", "babel", "--lang", "fr", root=root)
@@ -283,16 +298,9 @@ def test_a_card_tables_cells_are_asked_for_and_printed_in_the_translation(mini, 
     assert {"Runs", "fast", "Bites"} <= set(data["labels"]) and "2" not in data["labels"]
     told = run("validate", "--game", "mini", root=mini).stderr
     assert "labels.Runs: 'Runs' is not translated into de yet" in told, told
-    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    filled(path)
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    data["labels"].update({"Runs": "Rennt", "fast": "schnell", "Bites": "Beißt"})
-    for entry in data["rules"].values():   # the mini game has no icons
-        entry["text"] = "## Regeln\n\n{{contents}}\n"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    checked = run("validate", "--game", "mini", root=mini)
-    assert checked.exit_code == 0, checked.stderr
-    assert run("build", "--game", "mini", "--lang", "de", "--out", str(tmp_path), "-q", root=mini).exit_code == 0
+    # the mini game has no icons, which the rule text filled() writes draws
+    finished_and_built(mini, "mini", {"Runs": "Rennt", "fast": "schnell", "Bites": "Beißt"},
+                       "## Regeln\n\n{{contents}}\n", tmp_path)
     words = pdf(tmp_path / "mini/cards-a4-de.pdf").pages[0].extract_text().split()
     assert "Rennt" in words and "Beißt" in words and "Runs" not in words
 
@@ -309,15 +317,9 @@ def test_a_list_fields_items_are_asked_for_and_printed_in_the_translation(root, 
     assert "scoreboard.yaml:9" in path.read_text(encoding="utf-8")   # the card that prints them
     told = run("validate", "--game", "monster-ball", "--all-problems", root=root).stderr
     assert "labels.Offense: 'Offense' is not translated into de yet" in told, told
-    filled(path)
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    data["labels"].update({"Offense": "Angriff", "Defense": "Verteidigung", "1st": "1."})
-    for entry in data["rules"].values():   # the text filled() writes draws an icon Monster Ball lacks
-        entry["text"] = "## Regeln\n\n{{contents}}\n"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    checked = run("validate", "--game", "monster-ball", root=root)
-    assert checked.exit_code == 0, checked.stderr
-    assert run("build", "--game", "monster-ball", "--lang", "de", "--out", str(tmp_path), "-q", root=root).exit_code == 0
+    # the rule text filled() writes draws an icon Monster Ball lacks
+    finished_and_built(root, "monster-ball", {"Offense": "Angriff", "Defense": "Verteidigung", "1st": "1."},
+                       "## Regeln\n\n{{contents}}\n", tmp_path)
     words = pdf(tmp_path / "monster-ball/scoreboard-letter-de.pdf").pages[0].extract_text().split()
     assert {"ANGRIFF", "VERTEIDIGUNG", "1."} <= set(words) and "OFFENSE" not in words and "10" in words
 
@@ -357,15 +359,7 @@ def test_list_items_used_as_names_or_printed_nowhere_are_not_asked_for(mini, tmp
     labels = set(yaml.safe_load(path.read_text(encoding="utf-8"))["labels"])
     assert {"Quick", "Strong"} <= labels
     assert not labels & {"Fire", "Water", "emblem", "12mm 20mm", "Starter", "Common"}, labels
-    filled(path)
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    data["labels"].update({"Quick": "Schnell"})
-    for entry in data["rules"].values():   # the mini game has no icons
-        entry["text"] = "## Regeln\n\n{{contents}}\n"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    checked = run("validate", "--game", "mini", root=mini)
-    assert checked.exit_code == 0, checked.stderr
-    assert run("build", "--game", "mini", "--lang", "de", "--out", str(tmp_path), "-q", root=mini).exit_code == 0
+    finished_and_built(mini, "mini", {"Quick": "Schnell"}, "## Regeln\n\n{{contents}}\n", tmp_path)
     page = pdf(tmp_path / "mini/cards-a4-de.pdf").pages[0]
     assert "Schnell" in page.extract_text().split()
     drawn = b"".join(form.get_object().get_data() for form in page["/Resources"]["/XObject"].values()) + \
@@ -395,15 +389,7 @@ def test_list_items_printed_as_words_are_translated_beside_a_colon_a_repeat_with
     assert run("translate", "--game", "mini", "--lang", "de", root=mini).exit_code == 0
     path = mini / "card_data/mini/lang/de.yaml"
     assert {"Quick", "Strong", "Noble"} <= set(yaml.safe_load(path.read_text(encoding="utf-8"))["labels"])
-    filled(path)
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    data["labels"].update({"Quick": "Schnell", "Noble": "Edel"})
-    for entry in data["rules"].values():
-        entry["text"] = "## Karten\n\n{{card-list}}\n"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    checked = run("validate", "--game", "mini", root=mini)
-    assert checked.exit_code == 0, checked.stderr
-    assert run("build", "--game", "mini", "--lang", "de", "--out", str(tmp_path), "-q", root=mini).exit_code == 0
+    finished_and_built(mini, "mini", {"Quick": "Schnell", "Noble": "Edel"}, "## Karten\n\n{{card-list}}\n", tmp_path)
     assert "Schnell:" in pdf(tmp_path / "mini/cards-a4-de.pdf").pages[0].extract_text().split()
     sheet = pdf(tmp_path / "mini/rules-a4-de.pdf").pages[0].extract_text()
     assert "Edel" in sheet and "Noble" not in sheet
