@@ -55,3 +55,59 @@ def test_pages_only_checked_keep_nothing():
     finally:
         pdf.CHECKING.reset(checking)
     assert all(page.stream is None and not page.Contents for page in held)
+
+
+def varied(canvas) -> None:
+    """Pages of every kind pnp draws: a card sheet stamping more forms than fit one line of its
+    resources, a picture, a link, transparency, a turned page, a page with nothing stamped."""
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+    for index in range(8):
+        canvas.beginForm(f"look{index}")
+        canvas.setFillColorRGB(index / 8, 0.3, 0.5)
+        canvas.rect(0, 0, 40, 40, fill=1)
+        canvas.endForm()
+    for index in range(8):
+        canvas.doForm(f"look{index}")
+    canvas.drawString(72, 720, "eight looks")
+    canvas.showPage()
+    canvas.drawImage(ImageReader(Image.new("RGB", (4, 4), (200, 30, 30))), 100, 100, 50, 50)
+    canvas.showPage()
+    canvas.linkURL("https://example.org", (72, 72, 200, 100))
+    canvas.drawString(72, 80, "a link")
+    canvas.showPage()
+    canvas.setPageRotation(90)
+    canvas.doForm("look1")
+    canvas.showPage()
+    canvas.setPageRotation(0)
+    canvas.setPageSize((841.89, 595.28))
+    canvas.drawString(72, 500, "landscape, nothing stamped")
+    canvas.showPage()
+    canvas._currentPageHasImages = 0   # reportlab marks every page as having pictures, for safety; not this one
+    canvas.drawString(72, 720, "no pictures")
+    canvas.showPage()
+    canvas.setFillAlpha(0.5)
+    canvas.rect(50, 50, 100, 100, fill=1)
+    canvas.showPage()
+
+
+def test_every_kind_of_page_has_the_bytes_reportlab_writes(monkeypatch):
+    """Plain pages are written in one step (pnp.outputs.quick_objects), the rest by reportlab;
+    either way the file is the one reportlab writes."""
+    from pnp.outputs.quick_objects import QuickPage
+
+    def made(quick: bool) -> tuple[bytes, list[object]]:
+        with monkeypatch.context() as patch:
+            if not quick:
+                patch.setattr(pdf, "compress_now", lambda page: None)
+            buffer = io.BytesIO()
+            canvas = pdf.new_canvas(buffer, (595.28, 841.89), "varied")
+            varied(canvas)
+            held = list(canvas._doc.Pages.pages)
+            canvas.save()
+            return buffer.getvalue(), held
+
+    quick, held = made(quick=True)
+    assert [isinstance(page, QuickPage) and page.plain() for page in held] == \
+        [True, True, False, True, True, True, False]   # the link and the transparency: reportlab's
+    assert quick == made(quick=False)[0]

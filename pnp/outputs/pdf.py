@@ -15,6 +15,8 @@ from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.outputs.quick_objects import QuickPage, QuickStream
+
 STARTING_FONT = "pnp-starting-font"
 INVARIANT_TIME = 946684800.0   # reportlab's own date for an invariant file: 2000-01-01
 
@@ -110,17 +112,18 @@ def compact_kind(kind: type[Canvas]) -> type[Canvas]:
 def compress_now(page: Any) -> None:
     """A page's content stream encoded now, exactly as reportlab encodes it when it writes the
     file (PDFPage.check_format, then PDFStream.format): the same filters in the same order,
-    named in the same order, so the bytes do not change."""
+    named in the same order, so the bytes do not change. The page and its stream are then
+    written in one step when the file is (pnp.outputs.quick_objects)."""
     if page.Contents or not page.stream or not page.compression:
         return   # reportlab's own way: nothing to gain
     filters = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
     content = page.stream
     for each in reversed(filters):
         content = each.encode(content)
-    stream = pdfdoc.PDFStream(pdfdoc.PDFDictionary({"Filter": pdfdoc.PDFArray([pdfdoc.PDFName(f.pdfname)
-                                                                               for f in filters])}), content)
+    stream = QuickStream(content, [f.pdfname for f in filters])
     stream.__Comment__ = "page stream"
     page.Contents, page.stream = stream, None
+    page.__class__ = QuickPage   # reportlab made the page; only how it is written changes
 
 
 def new_canvas(buffer: io.BytesIO, pagesize: tuple[float, float], title: str, kind: type[Canvas] = Canvas) -> Canvas:
