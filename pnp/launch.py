@@ -5,8 +5,10 @@ as this module is imported, the first thing the command's script does, so no mom
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
+import threading
 from types import FrameType
 
 _started = False          # main has begun: a Ctrl-C is a KeyboardInterrupt from here on
@@ -23,7 +25,34 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted; nothing was written\n")
         sys.exit(130)
-    run()
+    try:
+        run()
+    except SystemExit as done:
+        end(done)
+    end(SystemExit(0))
+
+
+def end(done: SystemExit) -> None:
+    """The command's end, without Python's tidying up when nothing is left to tidy: the
+    interpreter's own end freed the objects a build held one at a time and walked them all
+    once more for cycles, 0.05 s of a 5,600-card build (the process's memory goes back to the
+    system whole). Everything pnp writes is closed and synced before its command returns.
+    With another thread still running (pnp serve's, as it stops), a child process not yet
+    waited for, or output that cannot be flushed (a closed pipe), Python ends as usual."""
+    code = done.code
+    if not isinstance(code, int) or threading.active_count() > 1 or children_running():
+        raise done
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        raise done from None
+    os._exit(code)
+
+
+def children_running() -> bool:
+    pool = sys.modules.get("multiprocessing")   # imported only by a build that used it
+    return pool is not None and bool(pool.active_children())
 
 
 def interrupt(_signal: int, frame: FrameType | None) -> None:

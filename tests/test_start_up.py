@@ -5,6 +5,7 @@ ends (timings belong in bench/), so the test holds on a busy machine."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -102,3 +103,38 @@ def test_a_game_without_web_addresses_is_not_loaded_to_look_for_downloads(root, 
     manifest.write_text(manifest.read_text() + "# see https://example.org\n", encoding="utf-8")
     with pytest.raises(pytest.fail.Exception):
         project.fetch_data("jukem")
+
+
+# --- ending: a command ends without Python's tidying up (pnp.launch.end) ----------------------
+
+def pnp_process(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pnp", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_a_command_ended_at_once_keeps_its_output_and_its_status(root):
+    from click.testing import CliRunner
+
+    from pnp.cli import cli
+    listed = pnp_process("list", "--root", str(root))
+    assert listed.returncode == 0
+    assert listed.stdout and listed.stdout == CliRunner().invoke(cli, ["list", "--root", str(root)]).output
+    unknown = pnp_process("build", "--game", "nope", "--root", str(root))
+    assert unknown.returncode == 2 and "unknown game 'nope'" in unknown.stderr
+
+
+def test_a_thread_still_running_when_the_command_ends_is_let_finish(tmp_path):
+    """pnp serve's threads as it stops: Python's own end waits for them."""
+    done = tmp_path / "done"
+    script = ("import threading, time\nfrom pnp.launch import end\n"
+              f"threading.Thread(target=lambda: (time.sleep(0.3), open({str(done)!r}, 'w').write('done'))).start()\n"
+              "end(SystemExit(0))\n")
+    ended = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert ended.returncode == 0 and done.read_text() == "done"
+
+
+def test_output_still_in_a_buffer_when_the_command_ends_is_written():
+    script = ("import sys\nfrom pnp.launch import end\n"
+              "sys.stdout.write('every line ' * 50)\nend(SystemExit(3))\n")
+    buffered = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    ended = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=buffered)
+    assert ended.returncode == 3 and ended.stdout == "every line " * 50
