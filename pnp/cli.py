@@ -385,7 +385,9 @@ def watch(games: tuple[str, ...], every: bool, out: Path, root: Path, request: B
       pnp watch --game jukem --bleed --duplex short-edge
     """
     out = checked_out(root, out)
+    from pnp.collecting import collect_while_running
     from pnp.commands.watch import watch_games
+    collect_while_running()
     project = open_project(root)
     ids = chosen_games(project, games, every)
     chosen_shops(project, request)   # an unknown shop is a usage error now, not at each save
@@ -421,7 +423,9 @@ def serve(game_id: str, out: Path, root: Path, port: int, host: str, edit: bool)
       pnp serve --game jukem --edit     # and edit the layout on the card
     """
     out = checked_out(root, out)
+    from pnp.collecting import collect_while_running
     from pnp.commands.serve import serve as serve_game
+    collect_while_running()
     project = open_project(root)
     chosen_games(project, (game_id,), False)
     try:

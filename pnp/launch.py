@@ -21,6 +21,8 @@ def main() -> None:
     try:
         if _asked_to_stop:
             raise KeyboardInterrupt
+        from pnp.collecting import paused_for_the_process
+        paused_for_the_process()   # a command is over in seconds; watch and serve turn it back on
         from pnp.cli import main as run
     except KeyboardInterrupt:
         sys.stderr.write("interrupted; nothing was written\n")

@@ -60,3 +60,33 @@ def test_validate_frees_what_each_translation_left_before_drawing_the_next(monke
     monkeypatch.setattr(pnp.commands.validate, "draw_in_language", noted)
     assert run("validate", "--game", "12th-player", "--jobs", "1", root=REPO).exit_code == 0
     assert len(left) == 2   # German and Hebrew
+
+
+def test_a_command_run_as_pnp_never_collects(mini):
+    """`pnp` ends when its command is done: the collector stays off (pnp.launch), so nothing
+    walks what a build made just before the process gives its memory back."""
+    import subprocess
+    import sys
+    script = ("import gc, sys\nfrom pnp import launch\n"
+              "launch.end = lambda done: print('collecting' if gc.isenabled() else 'paused', done.code)\n"
+              f"sys.argv = ['pnp', 'validate', '--game', 'mini', '--root', {str(mini)!r}]\nlaunch.main()\n")
+    ended = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert ended.stdout.splitlines()[-1] == "paused 0"
+
+
+def test_watch_and_serve_collect_over_their_hours(mini, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    import pnp.commands.serve
+    import pnp.commands.watch
+    from pnp.cli import cli
+    running = []
+    monkeypatch.setattr(pnp.commands.watch, "watch_games", lambda *args, **kw: running.append(gc.isenabled()))
+    monkeypatch.setattr(pnp.commands.serve, "serve", lambda *args, **kw: running.append(gc.isenabled()))
+    try:
+        for command in (["watch", "--game", "mini"], ["serve", "--game", "mini"]):
+            gc.disable()   # as pnp.launch leaves it
+            CliRunner().invoke(cli, [*command, "--root", str(mini), "--out", str(tmp_path / "out")])
+    finally:
+        gc.enable()
+    assert running == [True, True]
