@@ -513,8 +513,9 @@ def translate(game_id: str, code: str, root: Path) -> None:
     project = open_project(root, report)
     chosen_games(project, (game_id,), False)
     done = report.each_game([game_id], lambda game: translate_game(project, game, code))
-    for path, total, todo in done.values():
-        click.echo(f"wrote {display(path)}: {total} strings, {todo} to translate")
+    for path, total, todo, dropped in done.values():
+        click.echo(f"wrote {display(path)}: {total} strings, {todo} to translate"
+                   + (f"; {dropped} for what the game no longer has, kept as comments at its end" if dropped else ""))
     conclude(report)
 
 

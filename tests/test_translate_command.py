@@ -91,6 +91,30 @@ def test_translate_again_keeps_what_is_translated_and_adds_what_is_new(tmp_path)
     assert data["labels"]["ROAD"] == "FR ROAD"
 
 
+def test_translate_again_after_a_card_is_renamed_keeps_what_its_entry_said_as_comments(tmp_path):
+    """The old name's entry is dropped (validate would refuse it), and what it said is kept at
+    the file's end, through later runs too, so a translator's work is never lost."""
+    root = babel_root(tmp_path / "root")
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    path = root / "card_data/babel/lang/fr.yaml"
+    filled(path)
+    cards = root / "card_data/babel/cards.yaml"
+    cards.write_text(cards.read_text().replace("name: Lamplighter", "name: Lamp Keeper"))
+    again = run("translate", "--game", "babel", "--lang", "fr", root=root)
+    assert again.exit_code == 0, again.stderr
+    assert "2 for what the game no longer has, kept as comments" in again.output
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert "Lamplighter" not in data["cards"]["cards.yaml"]
+    assert data["cards"]["cards.yaml"]["Lamp Keeper"]["name"] == {"source": "Lamp Keeper", "text": ""}
+    kept = "#   cards.yaml, card 'Lamplighter', text: FR Gain 1 :lantern: and **2** :gem:."
+    assert kept in path.read_text(encoding="utf-8").splitlines()
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    assert path.read_text(encoding="utf-8").splitlines().count(kept) == 1   # kept, not repeated
+    told = run("validate", "--game", "babel", root=root).stderr.splitlines()
+    assert [line for line in told if "fr.yaml" in line and "Lamp Keeper" in line]   # its texts to write
+    assert not [line for line in told if "fr.yaml" in line and "Lamplighter" in line]
+
+
 def test_translate_again_shows_todays_source_beside_a_text_not_yet_written(tmp_path):
     """A card changed since the file was written: an entry still empty shows the card's text
     as it is now (a translator works from it); a translated one keeps the source it was made

@@ -1,7 +1,8 @@
 """`pnp translate --game ID --lang CODE`: write card_data/ID/lang/CODE.yaml with every string the
 game prints that needs a translation, each beside its source text and where that is written,
 or bring the file up to date: what it has is kept, what the game now asks for is added with an
-empty text, entries for cards the game no longer has are dropped.
+empty text, entries for cards, fields or rule sheets the game no longer has are dropped, and
+what they said is kept as comments at the file's end (a renamed card's text is not lost).
 
 What needs a translation is found by drawing the game in the language in memory, as a build
 would (so every label a layout, the rule sheet, the tuck box or the print-all cover asks for is
@@ -32,9 +33,12 @@ if TYPE_CHECKING:
     from pnp.config.typed import Where
 
 
-def translate_game(project: Project, game_id: str, code: str) -> tuple[Path, int, int]:
+LEFT_OVER = "# No longer in the game:"   # starts the comments that keep what dropped entries said
+
+
+def translate_game(project: Project, game_id: str, code: str) -> tuple[Path, int, int, int]:
     """Write or update the game's translation into `code`: (its path, strings in it, strings
-    still to translate)."""
+    still to translate, translations of what the game no longer has, kept as comments)."""
     if not CODE.match(code):
         raise PnpError(f"'{code}' is not a language code; use a code like de, he, ar or pt-BR")
     checked = project.check(game_id)
@@ -44,17 +48,36 @@ def translate_game(project: Project, game_id: str, code: str) -> tuple[Path, int
     # a lang/ (or a file in it) that is a link would carry the write out of the game folder
     for written in (path, temporary):
         write_inside(written, game.folder, lambda message: PnpError(message, file=display_path(path)), "translation")
+    dropped: list[str] = []
+    earlier = ""
     if path.is_file():
-        have = load_translation(game, decks, code)
+        have = load_translation(game, decks, code, dropped)
+        earlier = path.read_text(encoding="utf-8")
     else:
         have = Translation(code, "", display_path(path), {}, {}, {})
     asked = labels_asked(project, game, decks, have)
-    text = file_text(game, decks, have, asked, code)
+    text = file_text(game, decks, have, asked, code) + left_over(earlier, dropped)
     path.parent.mkdir(exist_ok=True)
     temporary.write_text(text, encoding="utf-8")
     temporary.replace(path)
     entries = [line for line in text.splitlines() if (line.startswith('  "') and '": ' in line) or "text: " in line]
-    return path, len(entries), sum(1 for line in entries if line.endswith(('""', 'text: ""}')))
+    return path, len(entries), sum(1 for line in entries if line.endswith(('""', 'text: ""}'))), len(dropped)
+
+
+def left_over(earlier: str, dropped: list[str]) -> str:
+    """The comments at the file's end keeping what dropped entries said: those an earlier run
+    kept, then today's."""
+    at = earlier.find("\n" + LEFT_OVER)
+    kept = [line for line in earlier[at + 1:].splitlines() if line.startswith("#")] if at >= 0 else []
+    if not kept and not dropped:
+        return ""
+    if not kept:
+        kept = [LEFT_OVER + " what the entries for a card, field or rule sheet the game no",
+                "# longer has said, kept so nothing written is lost. Copy what you need, then delete these lines."]
+    for entry in dropped:
+        first, *rest = entry.split("\n")
+        kept += [f"#   {first}"] + [f"#     {line}" for line in rest]
+    return "\n" + "\n".join(kept) + "\n"
 
 
 def labels_asked(project: Project, game: Game, decks: dict[str, Deck], have: Translation) -> dict[str, Where | None]:

@@ -201,9 +201,11 @@ def has_words(text: str) -> bool:
 REFERENCES = re.compile(r"\{(?:fact|title):[^{}]*\}")
 
 
-def load_translation(game: Game, decks: dict[str, Deck], code: str) -> Translation:
+def load_translation(game: Game, decks: dict[str, Deck], code: str, dropped: list[str] | None = None) -> Translation:
     """The language `code` of `game`, every name in it checked against the game's data files,
-    cards, fields and rule sheets."""
+    cards, fields and rule sheets. With `dropped` (pnp translate, bringing the file up to date),
+    an entry for a file, card, field or rule sheet the game no longer has is left out and its
+    translation added to `dropped`, instead of failing."""
     path = lang_file(game.folder, code)
     gate(path, [game.folder], file_error(path), "translation")
     node = load_yaml(path)
@@ -220,8 +222,8 @@ def load_translation(game: Game, decks: dict[str, Deck], code: str) -> Translati
                            f"({', '.join(sorted(before.facts | before.titles)) or 'none'}), so it "
                            f"cannot print another number")
         labels[source] = (text, at)
-    cards = read_cards(node, where, spec.cards, data_files(game, decks))
-    rules = read_rules(node, where, spec, game)
+    cards = read_cards(node, where, spec.cards, data_files(game, decks), dropped)
+    rules = read_rules(node, where, spec, game, dropped)
     return Translation(code, spec.language, display_path(path), labels, cards, rules)
 
 
@@ -288,31 +290,46 @@ def data_file_name(game: Game, deck: Deck) -> str:
 
 
 def read_cards(node: YamlMap, where: Where, typed: dict[str, dict[str | int, dict[str, CardText | list[CardText]]]],
-               files: dict[str, DataFile]) -> CardsByFile:
+               files: dict[str, DataFile], dropped: list[str] | None = None) -> CardsByFile:
     """The cards' texts (`typed`: each checked as it loaded), every name in them checked
-    against the game's data files, their cards and text fields, at its line in `node`."""
+    against the game's data files, their cards and text fields, at its line in `node`; with
+    `dropped`, what names none of them is left out (see load_translation)."""
     cards: CardsByFile = {}
     by_file = node.get("cards") or {}
+
+    def refuse(at: Where, message: str, hint: str | None, entries: dict[str, CardText | list[CardText]],
+               place: str) -> None:
+        if dropped is None:
+            raise at.error(message, hint=hint)
+        for name, entry in entries.items():
+            dropped.extend(f"{place}, {name}: {item.text}" for item in (entry if isinstance(entry, list) else [entry])
+                           if item.text.strip())
+
     for file_name, by_card in typed.items():
         file_at = where.key(node, "cards").key(by_file, file_name)
         if file_name not in files:
-            raise file_at.error(f"the game has no data file '{file_name}'",
-                                hint=did_you_mean(str(file_name), files) or f"its data files: {known(files)}")
+            for written, by_field in by_card.items():
+                refuse(file_at, f"the game has no data file '{file_name}'",
+                       did_you_mean(str(file_name), files) or f"its data files: {known(files)}",
+                       by_field, f"{file_name}, card '{written}'")
+            continue
         data = files[file_name]
         for written, by_field in by_card.items():
             card_at = file_at.key(by_file[file_name], written)
             label = str(written)
             if label not in data["cards"]:
-                raise card_at.error(f"unknown card '{label}': {file_name} has no card of that name",
-                                    hint=did_you_mean(label, data["cards"]))
+                refuse(card_at, f"unknown card '{label}': {file_name} has no card of that name",
+                       did_you_mean(label, data["cards"]), by_field, f"{file_name}, card '{label}'")
+                continue
             for name, entry in by_field.items():
                 field_at = card_at.key(by_file[file_name][written], name)
                 spec = data["fields"].get(name)
-                if spec is None:
-                    raise field_at.error(f"unknown field '{name}'", hint=did_you_mean(str(name), data["fields"])
-                                         or f"the cards' fields: {known(data['fields'])}")
-                if spec.type != "text":
-                    raise field_at.error(f"'{name}' is a {spec.type} field; only text fields are translated")
+                if spec is None or spec.type != "text":
+                    refuse(field_at, f"unknown field '{name}'" if spec is None
+                           else f"'{name}' is a {spec.type} field; only text fields are translated",
+                           (did_you_mean(str(name), data["fields"]) or f"the cards' fields: {known(data['fields'])}")
+                           if spec is None else None, {name: entry}, f"{file_name}, card '{label}'")
+                    continue
                 if isinstance(entry, list):   # one for each text the cards of this name print
                     listed = by_file[file_name][written][name]
                     found = [(item, field_at.item(listed, index)) for index, item in enumerate(entry)]
@@ -322,11 +339,16 @@ def read_cards(node: YamlMap, where: Where, typed: dict[str, dict[str | int, dic
     return cards
 
 
-def read_rules(node: YamlMap, where: Where, spec: LangSpec, game: Game) -> dict[str, tuple[RulesText, Where]]:
+def read_rules(node: YamlMap, where: Where, spec: LangSpec, game: Game,
+               dropped: list[str] | None = None) -> dict[str, tuple[RulesText, Where]]:
     sheets = {c.rule_sheet(): c for c in game.components if c.rule_sheet()}
     rules: dict[str, tuple[RulesText, Where]] = {}
     for name, entry in spec.rules.items():
         at = where.key(node, "rules").key(node["rules"], name)
+        if name not in sheets and dropped is not None:
+            if entry.text.strip():
+                dropped.append(f"rule sheet {name}:\n{entry.text.rstrip()}")
+            continue
         if name not in sheets:
             raise at.error(f"the game has no rule sheet '{name}'",
                            hint=did_you_mean(name, sheets) or (f"its rule sheets: {known(sheets)}"
