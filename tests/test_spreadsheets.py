@@ -85,6 +85,38 @@ def test_types_inferred_without_a_fields_file(tmp_path):
     assert deck.cards[1]["note"] == "7" and deck.cards[1]["speed"] == 2
 
 
+def test_a_cell_that_would_print_otherwise_as_a_number_makes_its_column_text(tmp_path):
+    """A column is numbers only when every cell is one as written; else each cell prints as it
+    is written (a code's leading zeros, a price's cents, a sign, other digits)."""
+    deck = load_sheet_deck(sheet(tmp_path, "crew.csv",
+                                 "name,code,price,bonus,big,arabic,odd,hot,yes\n"
+                                 "Ada,007,2.50,+2,1e3,١٢,infinity,true,Yes\n"
+                                 "Bo,10,3,1,7,3,2,false,no\n", fields=None))
+    assert {n: f.type for n, f in deck.fields.items()} == \
+        {"name": "text", "code": "text", "price": "text", "bonus": "text", "big": "text",
+         "arabic": "text", "odd": "text", "hot": "flag", "yes": "flag"}
+    assert [deck.cards[0][n] for n in ("code", "price", "bonus", "big", "arabic", "odd", "hot", "yes")] == \
+        ["007", "2.50", "+2", "1e3", "١٢", "infinity", True, True]
+    assert (deck.cards[1]["code"], deck.cards[1]["hot"], deck.cards[1]["yes"]) == ("10", False, False)
+
+
+def test_a_csv_flag_column_chooses_what_prints(mini, tmp_path):
+    """`when: hot` on a CSV column of true and false: only the true cards print it."""
+    folder = mini / "card_data/mini"
+    (folder / "cards.yaml").unlink()
+    (folder / "cards.csv").write_text("name,power,count,hot,code,colour,text\n"
+                                      "Knight,3,4,true,007,#224466,Moves.\nBishop,2,2,false,010,#224466,Slides.\n")
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("data: cards.yaml", "data: cards.csv"))
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text() + "  - {kind: text, text: HOT, when: hot, y: 60mm, h: 8mm}\n"
+                      "  - {kind: text, text: \"No. {code}\", y: 70mm, h: 8mm}\n")
+    result = build(mini, "mini", tmp_path / "out")
+    assert result.exit_code == 0, result.stderr
+    text = "".join(page.extract_text() for page in pdf(tmp_path / "out/mini/cards-a4.pdf").pages)
+    assert text.count("HOT") == 4 and text.count("No. 007") == 4 and text.count("No. 010") == 2
+
+
 def xlsx(path: Path, rows: list[list], title: str = "Crew", first: str | None = "Notes") -> Path:
     book = openpyxl.Workbook()
     if first:

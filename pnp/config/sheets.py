@@ -209,8 +209,7 @@ def cell_value(spec: FieldSpec, value: object, where: Where) -> object:
         return flag
     if spec.type == "list":
         items = [item.strip() for item in text.split(spec.separator)]
-        return [number_in(item) if number_in(item) is not None else item
-                for item in items if item]
+        return [item if as_written(item) is None else as_written(item) for item in items if item]
     return value if spec.type == "text" else text
 
 
@@ -247,27 +246,42 @@ def declared_fields(path: Path) -> SheetFields | None:
     return spec
 
 
+FLAG_WORDS = {"true": True, "yes": True, "false": False, "no": False}
+
+
 def inferred_fields(columns: list[str], body: list[tuple[int, list[Any]]]) -> SheetFields:
-    """Whole numbers if every value in a column is one, numbers likewise, else text (and flags
-    for an XLSX column of TRUE/FALSE)."""
+    """Each column's type from its values: a flag when every value is one (an XLSX TRUE/FALSE
+    cell, or true, false, yes or no), whole numbers or numbers when every value is one as
+    written, else text, printed as written."""
     fields = {}
     for col, name in enumerate(columns):
         if not name or name in BUILTIN_FIELDS:
             continue
         values = [cells[col] for _, cells in body if col < len(cells) and not blank(cells[col])]
-        numbers = [v if not isinstance(v, str) else number_in(v.strip()) for v in values]
-        if values and all(isinstance(v, bool) for v in values):
-            fields[name] = FieldSpec(type="flag")   # XLSX TRUE/FALSE cells
+        numbers = [as_written(v) for v in values]
+        if values and all(isinstance(v, bool) or isinstance(v, str) and v.strip().lower() in FLAG_WORDS
+                          for v in values):
+            fields[name] = FieldSpec(type="flag")
         elif values and all(isinstance(n, int) and not isinstance(n, bool)
-                          or isinstance(n, float) and n.is_integer() for n in numbers):
+                            or isinstance(n, float) and n.is_integer() for n in numbers):
             fields[name] = FieldSpec(type="whole")
-        elif values and all(isinstance(n, (int, float)) and not isinstance(n, bool)
-                            for n in numbers):
+        elif values and all(isinstance(n, (int, float)) and not isinstance(n, bool) for n in numbers):
             fields[name] = FieldSpec(type="number")
         else:
             fields[name] = FieldSpec(type="text")
     label = "name" if "name" in fields else next(iter(fields), "name")
     return SheetFields(fields, label)
+
+
+def as_written(value: object) -> object:
+    """A CSV cell's number when it is one as written, text that reads back the same once
+    printed: `007`, `2.50`, `+2`, `1e3`, `1_000` or `١٢` would print otherwise, so a column
+    holding one is text and each cell prints as it is written. XLSX numbers are numbers."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    number = number_in(text)
+    return number if number is not None and str(number) == text else None
 
 
 # ---- reading the rows
