@@ -43,6 +43,18 @@ def test_unknown_key_in_a_layout_element_is_an_error_with_did_you_mean(root):
     assert "unknown key 'allign' (did you mean 'align'?)" in result.stderr
 
 
+def test_an_inset_beside_a_box_of_its_own_is_an_error_at_its_line(mini):
+    """`inset` takes the place of x, y, w and h: given with them, one would be ignored."""
+    layout = mini / "layouts/mini/card.yaml"
+    text = layout.read_text()
+    layout.write_text(text.replace("    w: 36mm\n", "    w: 36mm\n    inset: 1mm\n", 1))
+    line = layout.read_text().splitlines().index("    inset: 1mm") + 1
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert f"layouts/mini/card.yaml:{line}: " in result.stderr
+    assert "'inset' takes the place of x, y, w, h, and this also gives x, y, w, h" in result.stderr
+
+
 def test_a_layout_field_the_cards_lack_is_named(root):
     layout = root / "layouts/12th-player/card.yaml"
     layout.write_text(layout.read_text().replace('text: "{name}"', 'text: "{nmae}"'))

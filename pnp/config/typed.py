@@ -202,6 +202,12 @@ def load_as(cls: type[T], node: object, where: Where) -> T:
             raise where.key(node, key).error(
                 f"unknown key '{key}'",
                 hint=did_you_mean(key, fields) or f"known keys: {known(fields)}")
+    for key, others in getattr(cls, "instead_of", {}).items():
+        given = [other for other in others if other in node]
+        if key in node and given:
+            raise where.key(node, key).error(
+                f"'{key}' takes the place of {', '.join(others)}, and this also gives {', '.join(given)}",
+                hint=f"keep '{key}' or {' and '.join(given)}, not both")
     values = {}
     fields_allowed = getattr(cls, "values_from_fields", False)
     for name, spec in fields.items():

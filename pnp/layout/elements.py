@@ -121,6 +121,8 @@ class Element(Tagged, family="element"):
 
     # any length, number or turn may be written "{field}": looked up per card (BoundDrawer)
     values_from_fields: ClassVar[bool] = True
+    # keys that take the place of others: both given, one would be ignored without a word
+    instead_of: ClassVar[dict[str, tuple[str, ...]]] = {"inset": ("x", "y", "w", "h")}
 
     def bound_values(self) -> dict[str, FromField]:
         """The keys written as one card field, "{size}", by key name."""
