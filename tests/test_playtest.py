@@ -165,6 +165,18 @@ def test_diff_since_an_earlier_record_and_since_a_git_revision(game, tmp_path):
     assert "--since 'no-such-rev' is neither a build record (no such file) nor a git revision of" in bad.stderr
 
 
+def test_a_record_of_another_game_is_refused_by_diff_and_reprint(game, tmp_path):
+    """Compared with another game's record, every card would be told as taken out or added."""
+    build(game, "mini", tmp_path)
+    shutil.copytree(game / "card_data/mini", game / "card_data/twin")
+    record = str(tmp_path / "mini/.pnp-build.json")
+    for command in (["diff"], ["build", "--reprint"]):
+        refused = run(*command, "--game", "twin", "--out", str(tmp_path), "--since", record, root=game)
+        assert refused.exit_code == 1, refused.output
+        assert "is the game mini's, not twin's" in refused.stderr and "Traceback" not in refused.stderr
+    assert not (tmp_path / "twin").exists() or not list((tmp_path / "twin").glob("*reprint*"))
+
+
 def test_diff_without_a_build_says_to_build_first(game, tmp_path):
     result = run("diff", "--game", "mini", "--out", str(tmp_path), root=game)
     assert result.exit_code == 1

@@ -62,6 +62,7 @@ def earlier_game(root: Path, game_id: str, out_folder: Path, since: str | None) 
         name = "the last build"
     elif Path(since).is_file():
         record, name = read_record(Path(since)), display_path(Path(since))
+        check_same_game(record, game_id, name)
     else:
         record, name = None, f"revision {since}"
     out_folder.mkdir(parents=True, exist_ok=True)
@@ -81,6 +82,16 @@ def earlier_game(root: Path, game_id: str, out_folder: Path, since: str | None) 
         yield Earlier(temp, record, name)
     finally:
         shutil.rmtree(temp, ignore_errors=True)
+
+
+def check_same_game(record: Record, game_id: str, name: str) -> None:
+    """A record another game's build kept is refused: compared with it, every card would be
+    told as taken out or added."""
+    games = sorted({Path(relative).parts[1] for relative in kept_sources(record)
+                    if Path(relative).parts[:1] == ("card_data",) and len(Path(relative).parts) > 2})
+    if games and game_id not in games:
+        raise PnpError(f"the build record {name} is the game {games[0]}'s, not {game_id}'s",
+                       hint=f"give the record of a build of {game_id} (output/{game_id}/{RECORD})")
 
 
 def remove_stale(out_folder: Path) -> None:
