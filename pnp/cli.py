@@ -169,7 +169,8 @@ def build(games: tuple[str, ...], every: bool, out: Path, root: Path, request: B
         from pnp.playtest.reprint import reprint_game
 
         def reprint_one(game_id: str) -> None:
-            written, name = reprint_game(project, game_id, out, request.paper, request.options_for(), since)
+            from pnp.playtest.reprint_names import OUTDATED_REPRINT
+            written, name, removed = reprint_game(project, game_id, out, request.paper, request.options_for(), since)
             if not written:
                 click.echo(f"{game_id}: nothing to reprint, no card or board changed since {name}; "
                            f"nothing written")
@@ -177,6 +178,8 @@ def build(games: tuple[str, ...], every: bool, out: Path, root: Path, request: B
                 click.echo(f"{game_id}: reprint since {name}:")
                 for item in written:
                     click.echo(f"  {item.path}  {item.pages} page{'s' if item.pages != 1 else ''}: {item.note}")
+            for path in removed if not quiet else ():
+                click.echo(f"  {path}  removed: {OUTDATED_REPRINT}")
 
         report.each_game(ids, reprint_one)
         conclude(report)

@@ -302,6 +302,33 @@ def test_a_reprint_with_nothing_changed_writes_nothing(game, tmp_path):
     assert sorted(p.name for p in (tmp_path / "mini").iterdir()) == before
 
 
+def test_an_earlier_reprint_goes_once_a_later_reprint_or_build_makes_it_out_of_date(game, tmp_path):
+    """The helper's trial: a cards reprint, a full build, then a board reprint left the cards
+    reprint beside it, looking current."""
+    build(game, "mini", tmp_path)
+    folder = tmp_path / "mini"
+    play_edits(game)
+    run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    assert (folder / "cards-a4-reprint.pdf").exists()
+    rebuilt = build(game, "mini", tmp_path)   # what is on the table now
+    assert not (folder / "cards-a4-reprint.pdf").exists()
+    assert f"{folder / 'cards-a4-reprint.pdf'}  removed: an earlier reprint, out of date" in rebuilt.output
+    edit(game, "{name: Queen, power: 9", "{name: Queen, power: 8")
+    run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    edit(game, "corner: Start here", "corner: Begin here", "card_data/mini/board.yaml")
+    edit(game, "{name: Queen, power: 8", "{name: Queen, power: 9")   # the cards as printed again
+    reprinted = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    assert (folder / "board-a4-reprint.pdf").exists() and not (folder / "cards-a4-reprint.pdf").exists()
+    assert "cards-a4-reprint.pdf  removed: an earlier reprint, out of date" in reprinted.output
+    edit(game, "corner: Begin here", "corner: Start here", "card_data/mini/board.yaml")
+    nothing = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    assert "nothing to reprint" in nothing.output and not list(folder.glob("*-reprint.pdf"))
+    mine = folder / "notes-reprint.pdf"   # not pnp's: never removed
+    mine.write_bytes(b"my own")
+    build(game, "mini", tmp_path)
+    assert mine.read_bytes() == b"my own"
+
+
 def test_a_reprint_of_only_removed_cards_is_a_cover_listing_them(game, tmp_path):
     build(game, "mini", tmp_path)
     edit(game, "{name: Queen, power: 9, count: 1", "{name: Queen, power: 9, count: 0")
@@ -330,14 +357,15 @@ def test_a_tiled_board_reprints_only_the_tiles_whose_pictures_changed(game, tmp_
     assert len(reprint.pages) == 2
     changed = re.search(r"board-a4-reprint.pdf  2 pages: sheets A1, ([A-Z])(\d) of the board changed", result.output)
     assert changed and changed.group(1) != "A", result.output
+    reprinted = render_pages(tmp_path / "mini/board-a4-reprint.pdf")
+    assert f"Sheet {changed.group(1)}{changed.group(2)} of" in pdf(tmp_path / "mini/board-a4-reprint.pdf").pages[1].extract_text()
     # the reprinted tiles are the full build's tiles 1 and k, as they are drawn now
-    build(game, "mini", tmp_path)
+    build(game, "mini", tmp_path)   # (which makes the reprint out of date, and removes it)
     full = render_pages(tmp_path / "mini/board-a4.pdf")
     columns = max(int(label[1:]) for label in re.findall(r"Sheet ([A-Z]\d+) of", " ".join(
         page.extract_text() for page in pdf(tmp_path / "mini/board-a4.pdf").pages)))
     tile = (ord(changed.group(1)) - ord("A")) * columns + int(changed.group(2))   # its page, after the assembly page
-    assert render_pages(tmp_path / "mini/board-a4-reprint.pdf") == [full[1], full[tile]]
-    assert f"Sheet {changed.group(1)}{changed.group(2)} of" in pdf(tmp_path / "mini/board-a4-reprint.pdf").pages[1].extract_text()
+    assert reprinted == [full[1], full[tile]]
 
 
 def render_pages(path: Path) -> list[bytes]:

@@ -15,6 +15,7 @@ from pnp.checkpoints import reached
 from pnp.collecting import collector_paused
 from pnp.commands.timing import timed
 from pnp.outputs.folder import OutputFolder
+from pnp.playtest.reprint_names import OUTDATED_REPRINT, is_reprint
 from pnp.errors import PnpError, ValidationFailed
 from pnp.inputs import BuildInputs
 from pnp.request import BuildRequest
@@ -41,7 +42,8 @@ class Written:
     size: int
     seconds: float
     reused: bool = False   # the file was already up to date
-    removed: bool = False  # written for a component the game no longer has, and removed
+    removed: str = ""      # why a file an earlier build wrote was removed: its component is gone, or
+                           # it was a reprint this build makes out of date
 
 
 @collector_paused()
@@ -116,8 +118,10 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     # a file saved during the build: never count this output up to date
     unchanged = inputs if fingerprint(*asked) == inputs else None
     playtest = None
+    superseded = None
     if not options.lang:   # what pnp diff and build --reprint compare with next time
         from pnp.playtest.record import RECORD_KEY, game_record
+        superseded = None if keep_printed else is_reprint   # a new printed state: earlier reprints are out of date
         last = folder.read_record() if keep_printed else None
         playtest = last.get(RECORD_KEY) if last is not None else None
         if isinstance(playtest, dict):
@@ -127,10 +131,11 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
     paths = folder.commit([file for file, _ in rendered], unchanged, project.diagnostics.warnings,
                           components=output_components(game), playtest=playtest,
                           parts=reuse.parts if unchanged is not None else None,
-                          icons=icons if unchanged is not None else None)
+                          icons=icons if unchanged is not None else None, superseded=superseded)
     return [Written(path, file.pages, len(file.data), spent or 0.0, reused=spent is None)
             for path, (file, spent) in zip(paths, rendered)] + \
-        [Written(path, 0, 0, 0.0, removed=True) for path in folder.removed]
+        [Written(path, 0, 0, 0.0, removed=OUTDATED_REPRINT if is_reprint(path.name) else "its component is no longer in game.yaml")
+         for path in folder.removed]
 
 
 def stands_in(folder: OutputFolder) -> bool:

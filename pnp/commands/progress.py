@@ -47,7 +47,7 @@ def summarise(game_id: str, written: list[Written], out: Path) -> None:
     click.echo(f"{game_id}:")
     for item in written:
         if item.removed:
-            click.echo(f"  {item.path}  removed: its component is no longer in game.yaml")
+            click.echo(f"  {item.path}  removed: {item.removed}")
             continue
         pages = f"{item.pages} page{'s' if item.pages != 1 else ''}, " if item.pages else ""
         spent = "unchanged, not drawn again" if item.reused else f"{item.seconds:.2f} s"

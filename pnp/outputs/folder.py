@@ -37,7 +37,7 @@ import signal
 import stat
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -104,7 +104,7 @@ class OutputFolder:
         self.folder = folder
         # each language's build keeps its own record, so building one never makes another's stale
         self.record = RECORD if not language else RECORD.replace(".json", f"-{language}.json")
-        self.removed: list[Path] = []   # by the last commit: files of components that are gone
+        self.removed: list[Path] = []   # by the last commit: files of components that are gone, stale reprints
 
     def last_warnings(self) -> list[str]:
         """The warnings the last build gave, to tell again when it is reused."""
@@ -142,14 +142,17 @@ class OutputFolder:
 
     def commit(self, files: Sequence[OutputFile], fingerprint: str | None = None, warnings: Sequence[str] = (),
                components: set[str] | None = None, playtest: Json | None = None,
-               keep_record: bool = False, parts: Json | None = None, icons: Json | None = None) -> list[Path]:
+               keep_record: bool = False, parts: Json | None = None, icons: Json | None = None,
+               superseded: Callable[[str], bool] | None = None) -> list[Path]:
         """Write every file (name, data) into the folder, or none of them. Given the game's
         `components`, files pnp wrote for one it no longer has are removed afterwards.
         `playtest` is kept in the record for `pnp diff` (pnp.playtest.record); `keep_record`
         leaves the last build's record as it is (a reprint is not a build of the whole game).
         `parts` (pnp.outputs.reuse) is what the next build needs to reuse each component's
         files; `icons` the icon art it may draw without svglib (pnp.layout.icon_art). A file
-        that already holds the new bytes is left alone (its time too)."""
+        that already holds the new bytes is left alone (its time too). Files pnp wrote that
+        `superseded` names and this commit does not write (an earlier reprint's) are removed
+        afterwards, each only while it holds what pnp wrote."""
         names: set[str] = set()
         for file in files:
             self.target(file.name)   # every path is checked before anything is written
@@ -192,6 +195,8 @@ class OutputFolder:
                     self._forget(journal)
                     if components is not None:
                         self.removed = self._remove_gone(manifest, components)
+                    if superseded is not None:
+                        self.removed += self._remove_superseded(manifest, names, superseded)
                 if signal.SIGINT in caught:   # told only now: the folder holds the new files
                     raise InterruptedAfterCommit()
         except OSError as exc:
@@ -225,6 +230,26 @@ class OutputFolder:
             with contextlib.suppress(OSError):   # a shop's folder for that deck, now empty
                 if path.parent != self.folder and path.parent.name == component.partition("@")[0]:
                     path.parent.rmdir()
+        if removed:
+            self._write_json(MANIFEST, dict(sorted(manifest.items())))
+        return removed
+
+    def _remove_superseded(self, manifest: Json, written: set[str], superseded: Callable[[str], bool]) -> list[Path]:
+        """Remove the files pnp wrote that `superseded` names, other than those just `written`,
+        each only if it still holds what pnp wrote."""
+        removed = []
+        for name, entry in sorted(manifest.items()):
+            if name in written or not superseded(name):
+                continue
+            try:
+                path = self.target(name)
+            except PnpError:   # a manifest edited by hand: leave it
+                continue
+            if path.is_symlink() or path.is_dir() or (path.exists() and not self._holds(name, listed_digest(entry))):
+                continue
+            path.unlink(missing_ok=True)
+            del manifest[name]
+            removed.append(path)
         if removed:
             self._write_json(MANIFEST, dict(sorted(manifest.items())))
         return removed

@@ -25,6 +25,7 @@ from pnp.outputs.pdf import DRAFT, OutputFile, finish, new_canvas
 from pnp.playtest.diff import CardChange, compare, earlier_state, game_state
 from pnp.playtest.earlier import earlier_game
 from pnp.playtest.record import card_keys
+from pnp.playtest.reprint_names import is_reprint, reprint_name
 from pnp.project import Project
 from pnp.options import PrintOptions
 from pnp.render import BuildContext
@@ -32,7 +33,6 @@ from pnp.render import BuildContext
 if TYPE_CHECKING:
     from pnp.config.game import Component
 
-REPRINT = "-reprint"
 COMPARE_DPI = 50   # enough to see a changed number on a board; a page is compared in a few ms
 PAGED_KINDS = ("board", "sheet")
 
@@ -50,14 +50,8 @@ def paper_of(ctx: BuildContext) -> tuple[float, float]:
     return PAPER_SIZES[ctx.options.paper]
 
 
-def reprint_name(name: str) -> str:
-    """`cards-letter-bleed.pdf` -> `cards-letter-bleed-reprint.pdf`: never a full build's name."""
-    stem, dot, suffix = name.rpartition(".")
-    return f"{stem}{REPRINT}{dot}{suffix}"
-
-
 def reprint_game(project: Project, game_id: str, out: Path, paper: str | None, options: PrintOptions,
-                 since: str | None) -> tuple[list[Reprinted], str]:
+                 since: str | None) -> tuple[list[Reprinted], str, list[Path]]:
     """Write the reprint files of one game; (what was written, the earlier state's name).
     Nothing is written when nothing changed."""
     folder = OutputFolder(out / game_id)
@@ -84,15 +78,17 @@ def reprint_game(project: Project, game_id: str, out: Path, paper: str | None, o
             name = earlier.name
     finally:
         DRAFT.reset(marked)
-    if not files:
-        return [], name
+    if not files:   # nothing to print again: an earlier reprint's files are out of date all the same
+        folder.commit([], keep_record=True, superseded=is_reprint)
+        return [], name, folder.removed
     for file, _ in files:   # the deck printed with other options: its cards would not match
         printed = folder.folder / file.name.replace("-reprint.pdf", ".pdf")
         if not printed.exists():
             project.diagnostics.warn(f"{file.name}: there is no {printed.name} in {display_path(folder.folder)} to "
                                      f"match; give --reprint the paper and print options you printed with")
-    paths = folder.commit([file for file, _ in files], keep_record=True)
-    return [Reprinted(path, file.pages, len(file.data), note) for path, (file, note) in zip(paths, files)], name
+    paths = folder.commit([file for file, _ in files], keep_record=True, superseded=is_reprint)
+    return [Reprinted(path, file.pages, len(file.data), note) for path, (file, note) in zip(paths, files)], name, \
+        folder.removed
 
 
 def deck_reprint(ctx: BuildContext, component: Component, changes: list[CardChange],
