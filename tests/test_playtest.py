@@ -329,6 +329,19 @@ def test_an_earlier_reprint_goes_once_a_later_reprint_or_build_makes_it_out_of_d
     assert mine.read_bytes() == b"my own"
 
 
+def test_the_cover_names_a_card_that_shares_its_label_by_what_is_printed_on_it(root, tmp_path):
+    """Jukem has many RUN cards: the cover tells which by its yards, as on paper, not by its
+    place in the data (`RUN (6)`), which no card shows."""
+    build(root, "jukem", tmp_path)
+    edit(root, "{type: run, title: RUN, colour: black, side: offense, yards: 30,",
+         "{type: run, title: RUN, colour: black, side: offense, yards: 35,", "card_data/jukem/cards.yaml")
+    run("build", "--game", "jukem", "--out", str(tmp_path), "--reprint", root=root)
+    _, pages = pages_of(tmp_path / "jukem/cards-letter-reprint.pdf")
+    cover = pages[0].get_textpage().get_text_range()
+    assert "1 x RUN: yards 30 " in cover and "1 x RUN: yards 35 " in cover
+    assert "RUN (" not in cover
+
+
 def test_a_reprint_of_only_removed_cards_is_a_cover_listing_them(game, tmp_path):
     build(game, "mini", tmp_path)
     edit(game, "{name: Queen, power: 9, count: 1", "{name: Queen, power: 9, count: 0")

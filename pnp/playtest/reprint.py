@@ -31,6 +31,7 @@ from pnp.options import PrintOptions
 from pnp.render import BuildContext
 
 if TYPE_CHECKING:
+    from pnp.config.deck import Card
     from pnp.config.game import Component
 
 COMPARE_DPI = 50   # enough to see a changed number on a board; a page is compared in a few ms
@@ -71,7 +72,7 @@ def reprint_game(project: Project, game_id: str, out: Path, paper: str | None, o
                 if component.is_deck:
                     mine = [c for c in changes if c.deck == component.id]
                     if mine:
-                        files.append(deck_reprint(ctx, component, mine, earlier.name))
+                        files.append(deck_reprint(ctx, component, mine, earlier.name, old.decks.get(component.id)))
                 elif component.kind in PAGED_KINDS:
                     old_ctx = BuildContext(old.project, old.game, old.decks, options)
                     files += changed_pages(ctx, old_ctx, component)
@@ -92,15 +93,16 @@ def reprint_game(project: Project, game_id: str, out: Path, paper: str | None, o
 
 
 def deck_reprint(ctx: BuildContext, component: Component, changes: list[CardChange],
-                 since: str) -> tuple[OutputFile, str]:
-    """The deck's cards to print again, behind a cover that says what to pull and add."""
+                 since: str, printed_deck: Deck | None = None) -> tuple[OutputFile, str]:
+    """The deck's cards to print again, behind a cover that says what to pull (from
+    `printed_deck`, as it was printed) and add."""
     deck = ctx.decks[component.id]
     again = {c.key: c.reprinted for c in changes if c.reprinted and c.new_card is not None}
     keys = card_keys([card.label for card in deck.cards])
     cards = [(card, again[key]) for key, card in zip(keys, deck.cards) if key in again]
     title = component.title or component.id
     options = ctx.options
-    cover = cover_pages(ctx, f"{ctx.game.title}: {title}, reprint since {since}", changes,
+    cover = cover_pages(ctx, f"{ctx.game.title}: {title}, reprint since {since}", changes, printed_deck, deck,
                         "The cards follow on the next sheet, printed like the full deck (paper, duplex, bleed)."
                         if cards else "Nothing to print: only cards to take out.")
     name = reprint_name(f"{component.id}-{options.paper}{options.variant}.pdf")
@@ -122,7 +124,8 @@ def deck_reprint(ctx: BuildContext, component: Component, changes: list[CardChan
     return OutputFile(name, data, pages, component=component.id), note
 
 
-def cover_pages(ctx: BuildContext, heading: str, changes: list[CardChange], closing: str) -> OutputFile:
+def cover_pages(ctx: BuildContext, heading: str, changes: list[CardChange], printed: Deck | None, now: Deck,
+                closing: str) -> OutputFile:
     """What to take out of the printed deck and what to put in, one line a card."""
     from pnp.config.typed import where_of
     text = ctx.project.fonts.family("text", where_of(None, "font"))
@@ -130,10 +133,12 @@ def cover_pages(ctx: BuildContext, heading: str, changes: list[CardChange], clos
     width, height = paper_of(ctx)
     lines: list[tuple[str, str]] = [("head", "Take out of the printed deck")]
     pulls = [c for c in changes if c.pulled]
-    lines += [("line", f"{c.pulled} x {c.key}   {why_pulled(c)}") for c in pulls] or [("line", "nothing")]
+    lines += [("line", f"{c.pulled} x {on_paper(c.key, c.old_card, printed)}   {why_pulled(c)}")
+              for c in pulls] or [("line", "nothing")]
     lines += [("gap", ""), ("head", "Add from this print")]
     adds = [c for c in changes if c.reprinted]
-    lines += [("line", f"{c.reprinted} x {c.key}   {why_added(c)}") for c in adds] or [("line", "nothing")]
+    lines += [("line", f"{c.reprinted} x {on_paper(c.key, c.new_card, now)}   {why_added(c)}")
+              for c in adds] or [("line", "nothing")]
     lines += [("gap", ""), ("line", closing)]
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, (width, height), heading)
@@ -162,6 +167,27 @@ def cover_pages(ctx: BuildContext, heading: str, changes: list[CardChange], clos
             y -= mm(5.5)
     canvas.showPage()
     return finish(canvas, buffer, "cover.pdf")
+
+
+def on_paper(key: str, card: Card | None, deck: Deck | None) -> str:
+    """A card as the cover names it, so it can be found in a printed deck: where other cards of
+    the deck share its label, with the values that tell it from them (`RUN: yards 30`), not
+    its place in the data (`RUN (6)`); short values first, at most three."""
+    if card is None or deck is None:
+        return key
+    same = [other for other in deck.cards if other.label == card.label]
+    if len(same) < 2:
+        return key
+    differing = [name for name in deck.fields
+                 if name != deck.label and len({repr(other.get(name)) for other in same}) > 1
+                 and card.get(name) not in (None, "")]
+    differing.sort(key=lambda name: len(str(card.get(name))) > 20)
+    shown = [f"{name} {shortened(str(card.get(name)))}" for name in differing[:3]]
+    return f"{card.label}: {', '.join(shown)}" if shown else key
+
+
+def shortened(value: str, most: int = 30) -> str:
+    return value if len(value) <= most else value[:most - 1].rstrip() + "…"
 
 
 def why_pulled(change: CardChange) -> str:
