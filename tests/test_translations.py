@@ -310,3 +310,22 @@ def test_a_label_with_facts_not_yet_translated_is_told_as_not_yet_not_refused(ro
     result = run("validate", "--game", "12th-player", root=root)
     assert result.exit_code == 1 and "must refer to the same facts" not in result.stderr, result.stderr
     assert "is not translated into de (Deutsch) yet" in result.stderr and "de.yaml:" in result.stderr
+
+
+def test_a_problem_in_a_translated_text_is_told_at_the_translations_line(tmp_path):
+    """An unknown icon or a text too long for its box, written in lang/de.yaml, is named there
+    (the trial's `:blatt:` was told at the English data file, which does not hold it)."""
+    from test_every_edition import babel_root
+    root = babel_root(tmp_path / "root")
+    lang = root / "card_data/babel/lang/de.yaml"
+    text = lang.read_text(encoding="utf-8")
+    line = next(number for number, written in enumerate(text.splitlines(), 1) if "Nimm 1 :lantern: und" in written)
+    lang.write_text(text.replace("Nimm 1 :lantern: und", "Nimm 1 :blatt: und"), encoding="utf-8")
+    refused = run("build", "--game", "babel", "--lang", "de", "--out", str(tmp_path / "out"), root=root)
+    assert refused.exit_code == 1
+    assert f"card_data/babel/lang/de.yaml:{line}: card 'Lamplighter', text: no icon ':blatt:'" in refused.stderr
+    lang.write_text(text.replace("Nimm 1 :lantern: und", "Nimm 1 :lantern: und " + "sehr " * 400), encoding="utf-8")
+    warned = run("build", "--game", "babel", "--lang", "de", "--out", str(tmp_path / "out"), root=root)
+    assert warned.exit_code == 0
+    assert f"card_data/babel/lang/de.yaml:{line}: card 'Lamplighter', text: text 'Nimm 1" in warned.stderr
+    assert "does not fit its box" in warned.stderr

@@ -12,6 +12,7 @@ A card with `count: N` stands for N identical cards. Unknown fields are errors.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -64,15 +65,25 @@ class Card(dict[str, Any]):
     """One card's values; `label` names it in messages, `where` is its place in the file.
     Slots, not a dict of attributes: a 20,000-card deck held two such dicts a card."""
 
-    __slots__ = ("label", "where", "item_lines", "written")
+    __slots__ = ("label", "where", "item_lines", "written", "translated_at")
     label: str
     where: Where | None
     item_lines: dict[str, list[int | None]]   # a list or table field's line of each item (read-only while _NONE_YET)
     written: dict[str, str]   # a text field as written, where it took values from fields or facts (likewise)
+    translated_at: dict[str, Where] | None   # in a translated edition: where each translated text is written
 
     def __init__(self, *values: Any, **named: Any) -> None:
         super().__init__(*values, **named)
         self.label, self.where, self.item_lines, self.written = "?", None, _NONE_YET, _NONE_YET
+        self.translated_at = None
+
+    def place_of(self, fields: Iterable[str]) -> Where | None:
+        """Where the text of `fields` is written: a translation's entry, in a translated
+        edition, else the card itself."""
+        for name in fields:
+            if self.translated_at is not None and name in self.translated_at:
+                return self.translated_at[name]
+        return self.where
 
     def own_written(self) -> dict[str, str]:
         """The card's own `written`, made on first use (cards that fill no text share none)."""
@@ -102,6 +113,7 @@ class Deck:
         for card in self.cards:
             copy = Card(card)
             copy.label, copy.where, copy.item_lines = card.label, card.where, card.item_lines
+            copy.translated_at = card.translated_at
             if card.written is not _NONE_YET:
                 copy.written = dict(card.written)
             cards.append(copy)
@@ -115,6 +127,7 @@ class Deck:
             for _ in range(count):
                 copy = Card(card)
                 copy.label, copy.where, copy.item_lines, copy.written = card.label, card.where, card.item_lines, card.written
+                copy.translated_at = card.translated_at
                 copy["copy"] = len(cards) + 1
                 cards.append(copy)
         return cards

@@ -51,7 +51,7 @@ def translated_context(ctx: Any, translation: Translation) -> Any:
 
 def translated_deck(deck: Deck, by_card: dict[str, dict[str, Entries]],
                     kept: frozenset[str] = frozenset(), facts: Facts | None = None,
-                    shared: Callable[[str], str | None] = lambda text: None,
+                    shared: Callable[[str], tuple[str, Where | None] | None] = lambda text: None,
                     say: Callable[[str, Where | None], str] = lambda text, where: text,
                     unprinted: frozenset[str] = frozenset()) -> Deck:
     """The deck with its card strings translated: each from its card's own entry, else from
@@ -80,10 +80,12 @@ def translated_deck(deck: Deck, by_card: dict[str, dict[str, Entries]],
             sources = indexed.get((card.label, name))
             if sources is None:
                 sources = indexed[card.label, name] = by_source(own)
-            text = own_or_shared(own, sources, value, shared)
+            text, at = own_or_shared(own, sources, value, shared)
             if text and text != value:
                 changed[name] = text
                 translated = True
+                if at is not None:   # a problem with the text is told where the translation is written
+                    changed.translated_at = {**(changed.translated_at or {}), name: at}
         for name in tables:
             rows = card.get(name)
             if isinstance(rows, list):
@@ -105,18 +107,19 @@ def translated_deck(deck: Deck, by_card: dict[str, dict[str, Entries]],
     return Deck(deck.path, deck.fields, cards, list(deck.counts), deck.designed, deck.label)
 
 
-def own_or_shared(entries: Entries, sources: dict[str, int], value: str, shared: Callable[[str], str | None]) -> str:
-    """A card text's translation: its card's entry made from this very text (`sources`: the
-    entries by_source, worked out once for the cards of one name), else the one a label gives
-    every card that prints it, else the card's one entry made from an older text (validate
-    names it out of date); "" when there is none yet."""
+def own_or_shared(entries: Entries, sources: dict[str, int], value: str,
+                  shared: Callable[[str], tuple[str, Where | None] | None]) -> tuple[str, Where | None]:
+    """A card text's translation and where it is written: its card's entry made from this very
+    text (`sources`: the entries by_source, worked out once for the cards of one name), else
+    the one a label gives every card that prints it, else the card's one entry made from an
+    older text (validate names it out of date); "" when there is none yet."""
     exact = sources.get(text_key(value))
     if exact is not None:
-        return entries[exact][0].text.strip()
+        return entries[exact][0].text.strip(), entries[exact][1]
     label = shared(value)
     if label is not None:
         return label
-    return entries[0][0].text.strip() if len(entries) == 1 else ""
+    return (entries[0][0].text.strip(), entries[0][1]) if len(entries) == 1 else ("", None)
 
 
 def translated_game(game: Game, translation: Translation) -> Game:

@@ -141,10 +141,10 @@ class Translation:
         self.missing_labels.setdefault(text, found[1] if found is not None else where)   # empty: not yet
         return text
 
-    def shared_text(self, text: str) -> str | None:
-        """A card text many cards print, translated once among the labels; None when the
-        labels do not hold it (the card's own entry is wanted then)."""
-        return self.label(text) if text in self.labels else None
+    def shared_text(self, text: str) -> tuple[str, Where | None] | None:
+        """A card text many cards print, translated once among the labels, and where; None
+        when the labels do not hold it (the card's own entry is wanted then)."""
+        return (self.label(text), self.labels[text][1]) if text in self.labels else None
 
     @property
     def right_to_left(self) -> bool:

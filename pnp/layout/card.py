@@ -5,7 +5,7 @@ card from pnp.config.deck, a board's lone piece, a card seen from inside a repea
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from pnp.conditions import CardValues
@@ -48,6 +48,10 @@ class RepeatScope(dict[str, Any]):
             return dict.get(self, key)
         return self.card.get(key, default)
 
+    def place_of(self, fields: Iterable[str]) -> Where | None:
+        place_of = getattr(self.card, "place_of", None)
+        return place_of(fields) if place_of is not None else self.where
+
 
 def offset_of(card: Card) -> tuple[float, float]:
     """How far the repeats around this drawing have moved its origin (none outside a repeat)."""
@@ -58,7 +62,11 @@ def who(card: Card) -> str:
     return f"card '{card.label}'"
 
 
-def card_place(card: Card) -> str:
+def card_place(card: Card, fields: Iterable[str] = ()) -> str:
     """Where the card is written, to begin a message: `cards.yaml:12: ` or, for a spreadsheet's
-    row, `cards.xlsx, sheet Cards, row 7: `; nothing for a layout's own piece (a board)."""
-    return f"{card.where.place}: " if card.where is not None else ""
+    row, `cards.xlsx, sheet Cards, row 7: `; nothing for a layout's own piece (a board). A
+    message about the text of `fields` in a translated edition names the translation's line
+    (`lang/de.yaml:29: `), where that text is written."""
+    place_of = getattr(card, "place_of", None)   # a deck's card; a board's piece has none
+    where = place_of(fields) if place_of is not None else card.where
+    return f"{where.place}: " if where is not None else ""

@@ -526,7 +526,7 @@ class TextDrawer(Drawer):
             if shortened:
                 para, used, fits = fit(shortened)
             fields = ", ".join(sorted(self.text.fields)) or "text"
-            self.diagnostics.warn(f"{card_place(card)}{who(card)}, {fields}: text '{_short(written)}' does not fit its box even "
+            self.diagnostics.warn(f"{card_place(card, self.text.fields)}{who(card)}, {fields}: text '{_short(written)}' does not fit its box even "
                                   f"at {spec.min_size:g} pt; "
                                   + ("shortened with '…'" if shortened else "the rest is cut off at the box's edge")
                                   + f" ({spec.origin.file}:{spec.origin.line})")
@@ -583,7 +583,7 @@ class TextDrawer(Drawer):
     def _fail(self, card: Card, message: str) -> NoReturn:
         """A problem with this card's text: told with the card's line, its field and the layout's."""
         fields = ", ".join(sorted(self.text.fields)) or "text"
-        raise PnpError(f"{card_place(card)}{who(card)}, {fields}: {message} (drawn by "
+        raise PnpError(f"{card_place(card, self.text.fields)}{who(card)}, {fields}: {message} (drawn by "
                        f"{self.spec.origin.file}:{self.spec.origin.line})")
 
     def check_markup(self, card: Card, text: str | None = None) -> None:
@@ -601,7 +601,7 @@ class TextDrawer(Drawer):
         (italic without a face is drawn slanted)."""
         if "bold" not in self.family.faces and "<b>" in to_markup(text):
             fields = ", ".join(sorted(self.text.fields)) or "text"
-            self.diagnostics.warn(f"{card_place(card)}{who(card)}, {fields}: the font family "
+            self.diagnostics.warn(f"{card_place(card, self.text.fields)}{who(card)}, {fields}: the font family "
                                   f"'{self.family.name}' has no bold face; **bold** prints in its regular "
                                   f"face ({self.spec.origin.file}:{self.spec.origin.line})")
 
@@ -634,7 +634,7 @@ class TextDrawer(Drawer):
         if lost:
             fields = ", ".join(sorted(self.text.fields)) or "text"
             chars = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in lost)
-            self.diagnostics.warn(f"{card_place(card)}{who(card)}, {fields}: no font in fonts.yaml (nor the fallbacks of "
+            self.diagnostics.warn(f"{card_place(card, self.text.fields)}{who(card)}, {fields}: no font in fonts.yaml (nor the fallbacks of "
                                   f"'{self.family.name}') has {chars}; they print as blank space "
                                   f"({self.spec.origin.file}:{self.spec.origin.line})")
         return fallbacks
