@@ -122,3 +122,18 @@ def test_a_text_that_does_not_fit_is_quoted_as_written_icons_included(mini, tmp_
     set_text(mini, "Take 2 :coin: from " + "the bank and more words " * 40)
     result = build(mini, tmp_path)
     assert "text 'Take 2 :coin: from the bank and more ...'" in result.stderr, result.stderr
+
+
+def test_a_text_box_past_the_cards_edge_is_told_at_its_line(mini, tmp_path):
+    """The trial's text box at x 50 mm, 47 mm wide on a 63.5 mm card printed cut off at the
+    card's edge without a word; a box inside the card says nothing."""
+    layout = mini / "layouts/mini/card.yaml"
+    text = layout.read_text()
+    result = build(mini, tmp_path)
+    assert "past the piece's" not in result.stderr
+    layout.write_text(text.replace("    x: 4mm\n    y: 40mm\n    w: 36mm\n", "    x: 30mm\n    y: 40mm\n    w: 36mm\n"))
+    line = layout.read_text().splitlines().index("    w: 36mm") + 1
+    result = build(mini, tmp_path)
+    assert f"layouts/mini/card.yaml:{line}: " in result.stderr
+    assert "elements[4].w: the text box runs 21.6 mm past the piece's right edge (the piece is 44.5 x 63.5 mm): " \
+        "what it prints there is cut off" in result.stderr
