@@ -98,6 +98,18 @@ def test_text_outside_the_safe_zone_is_named(mini, tmp_path):
     assert "layouts/mini/card.yaml:7: text 'Knight' comes closer than 3.2 mm to the trim" in result.stderr
 
 
+@pytest.mark.parametrize("valign, warned", [("middle", False), ("top", True)])
+def test_turned_text_is_judged_by_where_its_lines_print(mini, tmp_path, valign, warned):
+    """A word turned a quarter in the middle of the card is far from the trim (the trial's
+    back was warned about by its box, the whole card); set at the top of its turned box, it
+    prints along the card's left edge, and is warned about."""
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text() + f"  - {{kind: text, text: SIDEWAYS, rotate: 90, align: center, "
+                                           f"valign: {valign}, size: 12}}\n")
+    result = shop_build(mini, tmp_path, "tgc")
+    assert ("text 'SIDEWAYS' comes closer than 3.2 mm to the trim" in result.stderr) == warned, result.stderr
+
+
 def test_a_shop_preset_is_data_in_the_roots_shops_folder(mini, tmp_path):
     (mini / "shops").mkdir()
     (mini / "shops/proofer.yaml").write_text("name: Proofer\nformat: png\ndpi: 100\nbleed: 0.1in\n")

@@ -482,6 +482,12 @@ class TextSpec(Element, kind="text"):
         return TextDrawer(self, piece)
 
 
+def turned(a: float, b: float, quarter_turns: int) -> tuple[float, float]:
+    """A point turned anticlockwise by 90, 180 or 270 degrees about the origin, as reportlab's
+    `canvas.rotate` turns what is drawn after it."""
+    return {90: (-b, a), 180: (-a, -b), 270: (b, -a)}[quarter_turns]
+
+
 class TextDrawer(Drawer):
     def __init__(self, spec: TextSpec, piece: PieceContext):
         self.spec = spec
@@ -607,14 +613,20 @@ class TextDrawer(Drawer):
 
     def _check_safe_zone(self, para: SetText, text: str, card: Card, x: float, y: float, w: float,
                          used: float) -> None:
-        """Warn when the printed lines (not the box) come closer to the trim than `safe`."""
+        """Warn when the printed lines (not the box) come closer to the trim than `safe`; a
+        turned text's lines turned as `draw` turns them, about its box's centre."""
+        widest = max(para.getActualLineWidths0() or [0])
+        shift = {"center": (w - widest) / 2, "right": w - widest}.get(self.spec.align, 0.0)
+        left, right, bottom, top = x + shift, x + shift + widest, y, y + used
         if self.spec.rotate:
-            left, right = self.rect[0], self.rect[0] + self.rect[2]
-            bottom, top = self.rect[1], self.rect[1] + self.rect[3]
-        else:
-            widest = max(para.getActualLineWidths0() or [0])
-            shift = {"center": (w - widest) / 2, "right": w - widest}.get(self.spec.align, 0.0)
-            left, right, bottom, top = x + shift, x + shift + widest, y, y + used
+            box_x, box_y, box_w, box_h = self.rect
+            centre_x, centre_y = box_x + box_w / 2, box_y + box_h / 2
+            h = box_w if self.spec.rotate in (90, 270) else box_h   # the turned box's height
+            # the lines in the turned frame, whose origin is the box's centre
+            lines_x, lines_y = (left - x - w / 2, right - x - w / 2), (bottom - box_y - h / 2, top - box_y - h / 2)
+            corners = [turned(a, b, self.spec.rotate) for a in lines_x for b in lines_y]
+            left, right = centre_x + min(a for a, _ in corners), centre_x + max(a for a, _ in corners)
+            bottom, top = centre_y + min(b for _, b in corners), centre_y + max(b for _, b in corners)
         dx, dy = offset_of(card)   # inside a repeat
         left, right, bottom, top = left + dx, right + dx, bottom + dy, top + dy
         safe, (width, height) = self.safe, self.piece
