@@ -157,6 +157,10 @@ CASES = [
     ("missing-font-file", FONTS, swap("regular: FjallaOne-Regular.ttf", "regular: Nope.ttf"),
      [FONTS + ":", "display.regular", "font file 'Nope.ttf' not found"]),
     ("unknown-placeholder", RULES, swap("{{contents}}", "{{contnets}}"), [RULES + ":3:", "names no generated table"]),
+    ("placeholder-inside-a-paragraph", RULES, swap("\n{{contents}}", "\nYou need these.\n{{contents}}"),
+     [RULES + ":4:", "'{{contents}}' is inside a paragraph, where it would print as written"]),
+    ("mistyped-placeholder-inside-a-paragraph", RULES, swap("Take turns.", "Take turns. {{card-lst}}"),
+     [RULES + ":7:", "'{{card-lst}}' is inside a paragraph"]),
     ("rules-unknown-icon", RULES, swap("{{contents}}", "{{contents}}\n\nGain a :coni: each turn."),
      [RULES + ":5:", "no icon ':coni:'"]),
     # --- escaping the game folder ----------------------------------------------------------------

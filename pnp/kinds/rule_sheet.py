@@ -56,6 +56,7 @@ Say = Callable[[str], str]   # pnp's own words in the build's language
 Generate = Callable[[str], list[Flowable]]   # the flowables for a `{{name}}` paragraph
 
 _PLACEHOLDER = re.compile(r"^\{\{\s*([A-Za-z][A-Za-z0-9_-]*)\s*\}\}$")
+_STRAY_PLACEHOLDER = re.compile(r"\{\{\s*[A-Za-z][A-Za-z0-9_-]*\s*\}\}")   # one among other text
 ACCENT = colors.HexColor("#1f3a5f")
 
 
@@ -202,6 +203,20 @@ RULE_ICONS: ContextVar[tuple[dict[str, Path], str]] = ContextVar("rule_icons", d
 # where the text being laid out is written (its file, first line, and the block's line within
 # it, kept up to date as blocks are read), so an error in a block names its line
 RULE_TEXT: ContextVar[tuple[str, int, list[int]]] = ContextVar("rule_text", default=("rules.md", 1, [-1]))
+
+
+def refuse_stray_placeholder(paragraph_text: str) -> None:
+    """A `{{name}}` among a paragraph's other text (no blank line before or after it) would
+    print as written, braces and all: refused at its own line."""
+    stray = _STRAY_PLACEHOLDER.search(paragraph_text)
+    if stray is None:
+        return
+    file, line = rule_line()
+    if line is not None:
+        line += paragraph_text.count("\n", 0, stray.start())
+    raise PnpError(f"'{stray.group(0)}' is inside a paragraph, where it would print as written; a table "
+                   f"or the contents list is a paragraph of its own", file=file, line=line,
+                   hint="leave a blank line before and after it")
 
 
 def rule_line() -> tuple[str, int | None]:
@@ -370,6 +385,7 @@ def _blocks(tokens: Sequence[Token], i: int, stop: str | None, styles: Styles,
                     made = [KeepTogether([*headings, made[0]]), *made[1:]]
                 out.extend(made)
             else:
+                refuse_stray_placeholder(content)
                 out.append(paragraph(inline(tokens[i + 1]), styles["body"]))
             i += 3
         elif token.type in ("bullet_list_open", "ordered_list_open"):
