@@ -115,6 +115,22 @@ def test_translate_again_after_a_card_is_renamed_keeps_what_its_entry_said_as_co
     assert not [line for line in told if "fr.yaml" in line and "Lamplighter" in line]
 
 
+def test_a_component_without_a_title_is_asked_for_by_the_id_printed_for_it(tmp_path):
+    """The contents list and the print-all cover print a component's id when it has no title:
+    the trial's French rule sheet listed "board" in English, and translate never asked."""
+    root = babel_root(tmp_path / "root")
+    game = root / "card_data/babel/game.yaml"
+    game.write_text(game.read_text().replace("    title: Road board\n", ""))
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    path = root / "card_data/babel/lang/fr.yaml"
+    assert yaml.safe_load(path.read_text(encoding="utf-8"))["labels"]["board"] == ""
+    assert "card_data/babel/game.yaml:" in path.read_text(encoding="utf-8")   # beside where the id is written
+    filled(path)
+    assert run("build", "--game", "babel", "--lang", "fr", "--out", str(tmp_path / "out"), "-q", root=root).exit_code == 0
+    rules = " ".join(page.extract_text() for page in pdf(tmp_path / "out/babel/rules-a4-fr.pdf").pages)
+    assert "FR board" in rules
+
+
 def test_translate_again_shows_todays_source_beside_a_text_not_yet_written(tmp_path):
     """A card changed since the file was written: an entry still empty shows the card's text
     as it is now (a translator works from it); a translated one keeps the source it was made

@@ -99,6 +99,8 @@ class Component(Tagged, family="component", noun="a map with id and kind"):
         for key in ("title", "description"):
             if getattr(self, key):
                 setattr(changed, key, say(getattr(self, key), self.where_is(key)))
+        if not self.title:   # its id is printed for it (the contents list, the print-all cover)
+            changed.title = say(self.id, self.where_is("id"))
         return changed
 
     def printed_double(self, duplex: str) -> bool:
