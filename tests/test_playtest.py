@@ -471,10 +471,33 @@ def test_proof_changes_draws_old_and_new_faces_side_by_side_with_the_difference_
     assert old_box is not None and new_box is not None
     assert old_box[1] == new_box[1] and old_box[3] == new_box[3]   # the same place on both faces
     # the power is white on the old faces, yellow on the new: drawn from the kept layout
-    colours_left = {picture.getpixel((x, y)) for x in range(old_box[0], old_box[2]) for y in range(old_box[1], old_box[1] + 120)}
-    colours_right = {picture.getpixel((x + half, y)) for x in range(old_box[0], old_box[2]) for y in range(old_box[1], old_box[1] + 120)}
+    first_row = picture.crop((0, 0, picture.width, old_box[1] + 120))   # the first card's boxes alone
+
+    def inside(left: int, right: int) -> set[tuple[int, int, int]]:   # what a box holds, within its white rim
+        box = red_boxes(first_row, left, right)
+        assert box is not None
+        return {picture.getpixel((left + x, y)) for x in range(box[0] + 5, box[2] - 4) for y in range(box[1] + 5, box[3] - 4)}
+    colours_left, colours_right = inside(0, half), inside(half, picture.width)
     assert (255, 255, 255) in colours_left and (255, 255, 255) not in colours_right
     assert any(r > 200 and g > 200 and b < 60 for r, g, b in colours_right)
+
+
+def test_the_boxes_round_a_change_are_seen_on_a_card_of_their_own_red(game, tmp_path):
+    """The trial's crimson card: a box of the mark's red alone vanished on it; a white rim
+    either side of the red shows on any card (this card's red is a shade off the mark's, so
+    the mark can be found)."""
+    from PIL import Image
+    edit(game, "{name: Knight, power: 3, count: 4,", '{name: Knight, power: 3, count: 4, colour: "#d81840",')
+    build(game, "mini", tmp_path)
+    edit(game, "{name: Knight, power: 3,", "{name: Knight, power: 4,")
+    assert run("proof", "--game", "mini", "--out", str(tmp_path), "--changes", root=game).exit_code == 0
+    picture = Image.open(tmp_path / "mini/proof/cards-changes.png").convert("RGB")
+    box = red_boxes(picture, 0, picture.width // 2)
+    assert box is not None
+    left, top, right, bottom = box
+    middle = (top + bottom) // 2
+    across = [picture.getpixel((x, middle)) for x in range(left - 4, left + 6)]   # through the box's left side
+    assert across.count((255, 255, 255)) >= 3 and (220, 20, 60) in across
 
 
 def test_proof_changes_with_nothing_redrawn_writes_nothing(game, tmp_path):
