@@ -108,3 +108,14 @@ def test_a_sheet_wider_than_the_printable_area_is_refused(mini, tmp_path, size, 
         assert f"game.yaml:{line}:" in result.stderr and "larger than the printable area of a4 paper" in result.stderr
     else:
         assert result.exit_code == 0, result.stderr
+
+
+def test_a_min_size_above_the_size_is_an_error_at_its_line(mini):
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text().replace("    size: 8\n", "    size: 8\n    min_size: 12\n", 1))
+    line = layout.read_text().splitlines().index("    min_size: 12") + 1
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert f"layouts/mini/card.yaml:{line}: " in result.stderr and "min_size 12 is larger than size 8" in result.stderr
+    layout.write_text(layout.read_text().replace("    size: 8\n    min_size: 12\n", "    size: 4\n", 1))
+    assert run("validate", "--game", "mini", root=mini).exit_code == 0   # the default min_size, 5, is not a mistake

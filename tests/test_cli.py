@@ -128,3 +128,15 @@ def test_the_paper_size_is_read_in_any_case(tmp_path):
     result = run("build", "--game", "12th-player", "--out", str(tmp_path), "--paper", "A4", "-q", root=REPO)
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "12th-player/cards-a4.pdf").is_file()
+
+
+def test_players_may_be_written_as_a_plain_number(mini):
+    """`players: 2` is a number to YAML: the trial had to quote it. A number of players below
+    one is still refused at its line."""
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("players: 2-4", "players: 2"))
+    assert run("validate", "--game", "mini", root=mini).exit_code == 0
+    assert "mini: Mini (2 players, a4)" in run("list", root=mini).output
+    game.write_text(game.read_text().replace("players: 2", "players: 0"))
+    refused = run("validate", "--game", "mini", root=mini)
+    assert refused.exit_code == 1 and "game.yaml:2: players: 0 is too small; the least allowed is 1" in refused.stderr

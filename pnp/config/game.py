@@ -115,7 +115,7 @@ class Component(Tagged, family="component", noun="a map with id and kind"):
 @dataclass
 class GameSpec(Loaded):
     title: str
-    players: str
+    players: str | int = field(metadata={"min": 1, "max": 100})   # "2-4", or a number as YAML reads `players: 2`
     paper: Literal["letter", "a4"] = "letter"
     description: str = ""
     source: str = ""        # the document the game's facts come from

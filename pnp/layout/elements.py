@@ -491,6 +491,11 @@ def turned(a: float, b: float, quarter_turns: int) -> tuple[float, float]:
 class TextDrawer(Drawer):
     def __init__(self, spec: TextSpec, piece: PieceContext):
         self.spec = spec
+        if "min_size" in getattr(spec, "_key_lines", {}) and isinstance(spec.size, (int, float)) \
+                and isinstance(spec.min_size, (int, float)) and spec.min_size > spec.size:   # as written
+            raise spec.where_is("min_size").error(
+                f"min_size {spec.min_size:g} is larger than size {spec.size:g}: text is set at size and shrunk "
+                f"down to min_size to fit", hint="give a min_size at most the size")
         self.rect = spec.box(piece)
         if self.rect[2] <= 0 or self.rect[3] <= 0:
             key = "inset" if spec.inset is not None else ("w" if self.rect[2] <= 0 else "h")
