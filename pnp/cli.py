@@ -159,6 +159,13 @@ def build(games: tuple[str, ...], every: bool, out: Path, root: Path, request: B
     project = open_project(root, report)
     project.refresh = refresh
     ids = chosen_games(project, games, every)
+    if every and "all" in request.langs:   # every game's every translation: a game with none has nothing to build
+        from pnp.lang import language_codes
+        untranslated = [g for g in ids if not language_codes(root / "card_data" / g)]
+        for game_id in untranslated:
+            click.echo(f"{game_id}: no translations, nothing to build in other languages "
+                       f"(`pnp translate --game {game_id} --lang CODE` starts one)", err=True)
+        ids = [g for g in ids if g not in untranslated]
     presets = chosen_shops(project, request)
     if since and not reprint:
         raise click.UsageError("--since goes with --reprint (or pnp diff)")

@@ -133,6 +133,13 @@ def test_lang_all_for_a_game_without_translations_says_so(tmp_path):
         "card_data/jukem/lang/CODE.yaml" in result.stderr
 
 
+def test_lang_all_with_every_game_builds_the_translated_ones_and_notes_the_others(tmp_path):
+    result = run("build", "--all", "--lang", "all", "--out", str(tmp_path), "-q", root=REPO)
+    assert result.exit_code == 0, result.stderr
+    assert "jukem: no translations, nothing to build in other languages" in result.stderr
+    assert (tmp_path / "12th-player/cards-letter-de.pdf").is_file() and not (tmp_path / "jukem").exists()
+
+
 def test_shop_files_are_made_in_another_language_in_a_folder_named_with_its_code(tmp_path):
     result = run("build", "--game", GAME, "--lang", "de", "--shop", "tgc", "--out", str(tmp_path), root=REPO)
     assert result.exit_code == 0, result.output
