@@ -85,6 +85,10 @@ def checked_out(root: Path, out: Path) -> Path:
             raise click.BadParameter(f"'{out}' is inside {name}/, which pnp reads; choose a folder "
                                      f"outside {', '.join(n + '/' for n in ('card_data',) + SHARED_FOLDERS)}",
                                      param_hint="--out")
+    from pnp.paths import inside, own_folders
+    if inside(resolved, own_folders(), resolved=True):   # its bundled layouts and fonts
+        raise click.BadParameter(f"'{out}' is inside pnp's own files ({own_folders()[0]}), which pnp reads; "
+                                 f"choose a folder of your own", param_hint="--out")
     return out
 
 

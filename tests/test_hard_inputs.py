@@ -57,6 +57,20 @@ def test_an_output_folder_inside_the_sources_is_refused(mini, inside):
     assert not list(mini.rglob("*.pdf"))
 
 
+def test_an_output_folder_in_pnps_own_files_is_refused(mini):
+    """The trial's `--out pnp/bundled/layouts` wrote PDFs among the layouts pnp reads."""
+    import pnp as package
+    from pnp.errors import PnpError
+    from pnp.outputs.folder import OutputFolder
+    bundled = Path(package.__file__).parent / "bundled/layouts"
+    before = sorted(p.name for p in bundled.rglob("*"))
+    result = pnp("build", "--game", "mini", "--root", str(mini), "--out", str(bundled))
+    assert result.returncode == 2 and "is inside pnp's own files" in result.stderr
+    assert sorted(p.name for p in bundled.rglob("*")) == before
+    with pytest.raises(PnpError, match="leads into pnp's own files"):   # a game's folder checked alone too
+        OutputFolder(bundled / "mini").check_place(mini, bundled)
+
+
 # --- crashes and hangs -----------------------------------------------------------------------
 
 def test_yaml_nested_forty_thousand_deep_is_an_error_not_a_crash(mini, tmp_path):

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 from pnp.errors import display_path
 from pnp.errors import PnpError
 from pnp.checkpoints import reached
-from pnp.paths import inside
+from pnp.paths import inside, own_folders
 
 if TYPE_CHECKING:
     from pnp.outputs.pdf import OutputFile
@@ -290,6 +290,9 @@ class OutputFolder:
             if inside(resolved, [Path(root) / name]):
                 raise PnpError(f"{display_path(self.folder)} leads into {name}/, which pnp reads; pnp "
                                f"will not write there: remove the link, or choose another --out")
+        if inside(resolved, own_folders(), resolved=True):
+            raise PnpError(f"{display_path(self.folder)} leads into pnp's own files, which pnp reads; pnp "
+                           f"will not write there: choose another --out")
 
     def _refuse_a_link(self) -> None:
         """The game's folder under --out must be a real folder: a link would send every file,
