@@ -64,7 +64,8 @@ REQUEST_HELP = {
               "line up. 'none': backs on their own pages, to turn over like a book page and glue. "
               "'fold': fronts and backs on one side, to fold and glue (no duplex printer needed).",
     "back_offset": "Shift the backs by X mm right and Y mm down to make up for a printer's shift.",
-    "bleed": "Extend backgrounds past the cut line (3mm if no length).",
+    "bleed": "Extend backgrounds past the cut line by LENGTH, with its unit (3mm, 0.125in, 1/8in); 3mm if "
+             "none is given.",
     "full_bleed": "With --bleed: the whole bleed on every side of every piece (gutters of twice the "
                   "bleed, none shared), at the cost of pieces a sheet (files get a -full-bleed suffix).",
     "shops": "Also write files for a print shop: tgc, mpc, drivethru, tts (Tabletop Simulator), "

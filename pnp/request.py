@@ -139,7 +139,8 @@ def parse_offset(value: str | None) -> tuple[float, float]:
 
 
 def parse_bleed(value: str | None) -> float:
-    """A bleed as shops write it (3mm, 0.125in, 1/8in, a bare number in mm) as points."""
+    """A bleed as shops write it (3mm, 0.125in, 1/8in) as points. A bare number other than 0 is
+    refused, as in a layout: `0.125` may mean inches or millimetres."""
     if value is None:
         return 0.0
     from pnp.config.typed import Where
@@ -148,7 +149,10 @@ def parse_bleed(value: str | None) -> float:
     fraction = re.fullmatch(r"(\d+)\s*/\s*(\d+)\s*([a-z]*)", text.lower())
     if fraction and int(fraction.group(2)):   # 1/8in, as shops write it
         text = f"{int(fraction.group(1)) / int(fraction.group(2))}{fraction.group(3)}"
-    text = text if any(c.isalpha() for c in text) else text + "mm"
+    if not any(c.isalpha() for c in text):
+        if re.fullmatch(r"0*\.?0*", text) and text:
+            return 0.0
+        raise UsageProblem(f"a bleed of '{value}' has no unit; write it with one, e.g. {text}mm or {text}in")
     try:
         length = Length.parse(text, Where("--bleed", None, ""))
     except PnpError as exc:

@@ -140,3 +140,18 @@ def test_players_may_be_written_as_a_plain_number(mini):
     game.write_text(game.read_text().replace("players: 2", "players: 0"))
     refused = run("validate", "--game", "mini", root=mini)
     assert refused.exit_code == 1 and "game.yaml:2: players: 0 is too small; the least allowed is 1" in refused.stderr
+
+
+@pytest.mark.parametrize("bleed, told", [("3", "a bleed of '3' has no unit; write it with one, e.g. 3mm or 3in"),
+                                         ("1/8", "a bleed of '1/8' has no unit")])
+def test_a_bleed_without_a_unit_is_a_usage_error(mini, tmp_path, bleed, told):
+    """`--bleed 0.125` may mean inches or millimetres: the trial's `--bleed 3` was quietly 3 mm."""
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--bleed", bleed, root=mini)
+    assert result.exit_code == 2 and told in result.stderr
+    assert not (tmp_path / "mini").exists()
+
+
+def test_a_bleed_of_0_or_with_a_unit_is_taken(mini, tmp_path):
+    for bleed in ("0", "3mm", "1/8in"):
+        assert run("build", "--game", "mini", "--out", str(tmp_path / bleed.replace("/", "-")), "--bleed", bleed,
+                   "-q", root=mini).exit_code == 0
