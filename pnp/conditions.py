@@ -42,6 +42,9 @@ class Condition:
     uses: tuple[tuple[str, Where], ...]
     test: Callable[[CardValues], bool]
     compared: frozenset[str] = frozenset()
+    # what each comparison wants of its field: (field, "number" or "value", the value written,
+    # where), so a comparison no value of the field's type can meet is an error (`expectations`)
+    expects: tuple[tuple[str, str, object, Where], ...] = ()
 
     @property
     def fields(self) -> frozenset[str]:
@@ -57,6 +60,10 @@ def _joined(parts: list[Condition]) -> tuple[tuple[str, Where], ...]:
 
 def _compared(parts: list[Condition]) -> frozenset[str]:
     return frozenset().union(*(part.compared for part in parts))
+
+
+def _expected(parts: list[Condition]) -> tuple[tuple[str, str, object, Where], ...]:
+    return tuple(expect for part in parts for expect in part.expects)
 
 
 def is_set(value: object) -> bool:
@@ -84,24 +91,65 @@ def parse_condition(value: object, where: Where) -> Condition:
     parts = [_part(key, value[key], where.key(value, key)) for key in value]
     if len(parts) == 1:
         return parts[0]
-    return Condition(_joined(parts), lambda card: all(p.holds(card) for p in parts), _compared(parts))
+    return Condition(_joined(parts), lambda card: all(p.holds(card) for p in parts), _compared(parts),
+                     _expected(parts))
 
 
 def _part(key: object, value: object, where: Where) -> Condition:
     if key == "not":
         inner = parse_condition(value, where)
-        return Condition(inner.uses, lambda card: not inner.holds(card), inner.compared)
+        return Condition(inner.uses, lambda card: not inner.holds(card), inner.compared, inner.expects)
     if key in ("any", "all"):
         if not isinstance(value, list) or not value:
             raise where.error(f"'{key}' takes a list of conditions, e.g. {key}: [{{type: a}}, {{power: {{above: 2}}}}]")
         items = [parse_condition(item, where.item(value, i) if isinstance(value, YamlList) else where)
                  for i, item in enumerate(value)]
         combine = any if key == "any" else all
-        return Condition(_joined(items), lambda card: combine(c.holds(card) for c in items), _compared(items))
+        return Condition(_joined(items), lambda card: combine(c.holds(card) for c in items), _compared(items),
+                         _expected(items))
     name = str(key)
     only_set = isinstance(value, dict) and set(value) == {"set"}   # {set: true}: compares nothing
+    expects = tuple((name, kind, operand, at) for kind, operand, at in _wants(value, where))
     return Condition(((name, where),), _comparison(name, value, where),
-                     frozenset() if only_set else frozenset({name}))
+                     frozenset() if only_set else frozenset({name}), expects)
+
+
+def _wants(wanted: object, where: Where) -> list[tuple[str, object, Where]]:
+    """What a comparison asks of its field's values: ("number", operand) for at_least and the
+    like, ("value", operand) for each value it may equal."""
+    if isinstance(wanted, list):
+        return [("value", item, where) for item in wanted]
+    if not isinstance(wanted, dict):
+        return [("value", wanted, where)]
+    found: list[tuple[str, object, Where]] = []
+    for op, operand in wanted.items():
+        if op in ("is", "one_of"):
+            found += [("value", item, where.key(wanted, op)) for item in (operand if isinstance(operand, list) else [operand])]
+        elif op in ("at_least", "at_most", "above", "below"):
+            found.append(("number", operand, where.key(wanted, op)))
+    return found
+
+
+def expectation_problem(field: str, field_type: str | None, kind: str, operand: object) -> str | None:
+    """Why a comparison can never hold for a field of `field_type`, or None: a number compared
+    with text, a flag with a word, a number field with a word."""
+    if kind == "number" and field_type in ("text", "flag", "list", "table", "colour"):
+        return (f"'{field}' is a {field_type} field, and comparing it as a number never holds; "
+                f"declare it whole or number")
+    if kind == "value" and field_type == "flag" and not isinstance(operand, bool):
+        return f"'{field}' is a flag (true or false), so '{operand}' never matches it; compare it with true or false"
+    if kind == "value" and field_type in ("whole", "number") and isinstance(operand, str) \
+            and not _number_text(operand):
+        return f"'{field}' is a {field_type} field, so the word '{operand}' never matches it"
+    return None
+
+
+def _number_text(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _comparison(name: str, wanted: object, where: Where) -> Callable[[CardValues], bool]:

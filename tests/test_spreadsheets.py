@@ -94,10 +94,10 @@ def test_a_cell_that_would_print_otherwise_as_a_number_makes_its_column_text(tmp
                                  "Bo,10,3,1,7,3,2,false,no\n", fields=None))
     assert {n: f.type for n, f in deck.fields.items()} == \
         {"name": "text", "code": "text", "price": "text", "bonus": "text", "big": "text",
-         "arabic": "text", "odd": "text", "hot": "flag", "yes": "flag"}
+         "arabic": "text", "odd": "text", "hot": "flag", "yes": "text"}
     assert [deck.cards[0][n] for n in ("code", "price", "bonus", "big", "arabic", "odd", "hot", "yes")] == \
-        ["007", "2.50", "+2", "1e3", "١٢", "infinity", True, True]
-    assert (deck.cards[1]["code"], deck.cards[1]["hot"], deck.cards[1]["yes"]) == ("10", False, False)
+        ["007", "2.50", "+2", "1e3", "١٢", "infinity", True, "Yes"]   # yes/no: a quiz card's words, as written
+    assert (deck.cards[1]["code"], deck.cards[1]["hot"], deck.cards[1]["yes"]) == ("10", False, "no")
 
 
 def test_a_csv_flag_column_chooses_what_prints(mini, tmp_path):

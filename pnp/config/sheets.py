@@ -247,19 +247,21 @@ def declared_fields(path: Path) -> SheetFields | None:
 
 
 FLAG_WORDS = {"true": True, "yes": True, "false": False, "no": False}
+BOOLEANS = ("true", "false")   # what a spreadsheet app writes for a checkbox: a column of them is flags
 
 
 def inferred_fields(columns: list[str], body: list[tuple[int, list[Any]]]) -> SheetFields:
     """Each column's type from its values: a flag when every value is one (an XLSX TRUE/FALSE
-    cell, or true, false, yes or no), whole numbers or numbers when every value is one as
-    written, else text, printed as written."""
+    cell, or the text true or false: yes and no are words a quiz card may print, so a column of
+    them stays text), whole numbers or numbers when every value is one as written, else text,
+    printed as written."""
     fields = {}
     for col, name in enumerate(columns):
         if not name or name in BUILTIN_FIELDS:
             continue
         values = [cells[col] for _, cells in body if col < len(cells) and not blank(cells[col])]
         numbers = [as_written(v) for v in values]
-        if values and all(isinstance(v, bool) or isinstance(v, str) and v.strip().lower() in FLAG_WORDS
+        if values and all(isinstance(v, bool) or isinstance(v, str) and v.strip().lower() in BOOLEANS
                           for v in values):
             fields[name] = FieldSpec(type="flag")
         elif values and all(isinstance(n, int) and not isinstance(n, bool)

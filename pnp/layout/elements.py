@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Literal, NoReturn, Protocol
 
 
-from pnp.conditions import Condition, parse_condition
+from pnp.conditions import Condition, expectation_problem, parse_condition
 from pnp.config.typed import FromField, Tagged, Where, check_limits, convert, settings_of
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding, resolve_titles
@@ -203,6 +203,10 @@ class Element(Tagged, family="element"):
                 raise where.error(f"the layout uses the field '{name}', which the cards do not have",
                                   hint=did_you_mean(name, piece.fields)
                                   or f"the cards' fields: {known(piece.fields)}")
+        for field_name, wants, operand, at in condition.expects if condition is not None else ():
+            problem = expectation_problem(field_name, getattr(piece.fields.get(field_name), "type", None), wants, operand)
+            if problem is not None:   # the element would be drawn on no card, or on every one
+                raise at.error(problem)
         for key, value in self.bound_values().items():
             kind = getattr(piece.fields.get(value.name), "type", None)
             if kind in ("flag", "list", "table", "colour"):
