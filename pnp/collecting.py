@@ -15,10 +15,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 
+_paused_before = False   # whether a build or validation has run in this process
+
+
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """No cycle collection inside (processes forked inside inherit the pause); as it was after."""
+    """No cycle collection inside (processes forked inside inherit the pause); as it was after.
+    Where the collector is off for the whole command (`paused_for_the_process`), what an
+    earlier build or language of the same command left is freed first: each held 24 MB of
+    cycles at 5,600 cards, and eleven languages built one after another doubled the peak."""
+    global _paused_before
     enabled = gc.isenabled()
+    if not enabled and _paused_before:
+        free_what_the_pause_left()
+    _paused_before = True
     gc.disable()
     try:
         yield

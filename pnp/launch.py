@@ -45,8 +45,9 @@ def end(done: SystemExit) -> None:
     if not isinstance(code, int) or threading.active_count() > 1 or children_running():
         raise done
     try:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:   # None: closed when pnp started (`>&-`), or no console at all
+                stream.flush()
     except (OSError, ValueError):
         raise done from None
     os._exit(code)

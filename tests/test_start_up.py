@@ -138,3 +138,14 @@ def test_output_still_in_a_buffer_when_the_command_ends_is_written():
     buffered = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
     ended = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=buffered)
     assert ended.returncode == 3 and ended.stdout == "every line " * 50
+
+
+def test_a_command_started_with_its_output_closed_ends_with_its_status(root):
+    """`pnp list >&-`: Python has no sys.stdout then; the review found every command ending in
+    a traceback, exit 1."""
+    for command, closed in ((["list"], "stdout"), (["validate", "--game", "12th-player"], "stderr")):
+        script = (f"import sys\nsys.argv = ['pnp', *{command!r}, '--root', {str(root)!r}]\n"
+                  f"sys.{closed} = None\nfrom pnp.launch import main\nmain()\n")
+        ended = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+        assert ended.returncode == 0, ended.stderr
+        assert "Traceback" not in ended.stderr
