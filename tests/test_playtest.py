@@ -473,10 +473,10 @@ def test_proof_changes_draws_old_and_new_faces_side_by_side_with_the_difference_
     # the power is white on the old faces, yellow on the new: drawn from the kept layout
     first_row = picture.crop((0, 0, picture.width, old_box[1] + 120))   # the first card's boxes alone
 
-    def inside(left: int, right: int) -> set[tuple[int, int, int]]:   # what a box holds, within its white rim
+    def inside(left: int, right: int) -> set[tuple[int, int, int]]:   # what a box holds, within its red
         box = red_boxes(first_row, left, right)
         assert box is not None
-        return {picture.getpixel((left + x, y)) for x in range(box[0] + 5, box[2] - 4) for y in range(box[1] + 5, box[3] - 4)}
+        return {picture.getpixel((left + x, y)) for x in range(box[0] + 3, box[2] - 2) for y in range(box[1] + 3, box[3] - 2)}
     colours_left, colours_right = inside(0, half), inside(half, picture.width)
     assert (255, 255, 255) in colours_left and (255, 255, 255) not in colours_right
     assert any(r > 200 and g > 200 and b < 60 for r, g, b in colours_right)
@@ -496,8 +496,9 @@ def test_the_boxes_round_a_change_are_seen_on_a_card_of_their_own_red(game, tmp_
     assert box is not None
     left, top, right, bottom = box
     middle = (top + bottom) // 2
-    across = [picture.getpixel((x, middle)) for x in range(left - 4, left + 6)]   # through the box's left side
-    assert across.count((255, 255, 255)) >= 3 and (220, 20, 60) in across
+    assert [picture.getpixel((x, middle)) for x in (left - 2, left - 1)] == [(255, 255, 255)] * 2   # the rim, outside
+    assert [picture.getpixel((x, middle)) for x in range(left, left + 3)] == [(220, 20, 60)] * 3
+    assert picture.getpixel((left + 3, middle)) != (255, 255, 255)   # within the red, the card as drawn
 
 
 def test_proof_changes_with_nothing_redrawn_writes_nothing(game, tmp_path):

@@ -28,7 +28,7 @@ FACE_DPI = 100
 GAP = 16
 LABEL = 22            # pixels of text above each pair
 MARK = (220, 20, 60)  # the box round what differs
-RIM = (255, 255, 255)  # either side of it
+RIM = (255, 255, 255)  # round it, outside: the box never covers what changed
 
 
 def changes_proof(project: Project, game_id: str, out: Path, since: str | None) -> tuple[list[Path], list[CardChange], str]:
@@ -91,8 +91,8 @@ def deck_changes(old: GameState, new: GameState, component: Component, changes: 
         boxes = changed_boxes(before.resize(after.size) if before.size != after.size else before, after)
         for x, picture in ((GAP, before), (GAP * 2 + width, after)):
             sheet.paste(picture, (x, y))
-            for left, top, right, bottom in boxes:   # white on each side: seen on a card of the mark's own red
-                draw.rectangle((x + left - 5, y + top - 5, x + right + 4, y + bottom + 4), outline=RIM, width=7)
+            for left, top, right, bottom in boxes:   # white round the red: seen on a card of the mark's own red
+                draw.rectangle((x + left - 5, y + top - 5, x + right + 4, y + bottom + 4), outline=RIM, width=2)
                 draw.rectangle((x + left - 3, y + top - 3, x + right + 2, y + bottom + 2), outline=MARK, width=3)
         y += height + GAP
     buffer = io.BytesIO()
