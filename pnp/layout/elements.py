@@ -511,6 +511,9 @@ class TextDrawer(Drawer):
         self.palette = piece.palette   # colour names in spans: [law|+2]
         self.diagnostics = piece.diagnostics
         self.safe = piece.safe
+        x, y, w, h = self.rect   # a box past the piece's edge: its lines are checked as they print
+        self.spills = spec.rotate == 0 and (x < -0.01 or y < -0.01 or x + w > piece.width + 0.01
+                                            or y + h > piece.height + 0.01)
         self.piece = (piece.width, piece.height)
         self.ink_saver = piece.ink_saver
         self.icons = icons_of(piece.game_dir) if piece.game_dir is not None else {}
@@ -549,6 +552,8 @@ class TextDrawer(Drawer):
         offset = {"top": h - used, "middle": (h - used) / 2, "bottom": 0.0}[valign]
         if self.safe is not None:
             self._check_safe_zone(para, written, card, x, y + offset, w, used)
+        if self.spills:
+            self._check_inside(para, written, card, x, y + offset, w, used)
         if spec.rotate == 0 and fits:
             para.drawOn(canvas, x, y + offset)
             return
@@ -619,6 +624,22 @@ class TextDrawer(Drawer):
             self.diagnostics.warn(f"{card_place(card, self.text.fields)}{who(card)}, {fields}: the font family "
                                   f"'{self.family.name}' has no bold face; **bold** prints in its regular "
                                   f"face ({self.spec.origin.file}:{self.spec.origin.line})")
+
+    def _check_inside(self, para: SetText, text: str, card: Card, x: float, y: float, w: float, used: float) -> None:
+        """Warn when the printed lines of a box that runs past the piece's edge do too: what
+        prints there is cut off with the card."""
+        widest = max(para.getActualLineWidths0() or [0])
+        shift = {"center": (w - widest) / 2, "right": w - widest}.get(self.spec.align, 0.0)
+        dx, dy = offset_of(card)   # inside a repeat
+        left, bottom = x + shift + dx, y + dy
+        width, height = self.piece
+        past = {"left": -left, "right": left + widest - width, "bottom": -bottom, "top": bottom + used - height}
+        side, distance = max(past.items(), key=lambda item: item[1])
+        if distance > 0.5:   # half a point: what a line's side bearing may lend
+            fields = ", ".join(sorted(self.text.fields)) or "text"
+            self.diagnostics.warn(f"{card_place(card, self.text.fields)}{who(card)}, {fields}: text '{_short(text)}' "
+                                  f"prints {distance / mm(1):.1f} mm past the piece's {side} edge, where it is cut "
+                                  f"off ({self.spec.origin.file}:{self.spec.origin.line})")
 
     def _check_safe_zone(self, para: SetText, text: str, card: Card, x: float, y: float, w: float,
                          used: float) -> None:

@@ -166,8 +166,6 @@ class CompiledLayout:
                     f"this layout would draw more than {MAX_DRAWS:,} shapes on every piece "
                     f"(repeats multiply); that is more than any card needs")
             spec.check_fields(piece)
-            if spec.kind == "text":
-                warn_text_cut_off(spec, piece)
             if template.mirror if spec.mirror is None else spec.mirror:
                 warn_unmirrorable(spec, piece)
                 if piece.right_to_left:
@@ -263,24 +261,6 @@ def look_of(card: Card, name: str) -> Look:
     """A card's value for a field, as something that can be compared and hashed."""
     value = card.get(name)
     return repr(value) if isinstance(value, (list, dict)) else value
-
-
-def warn_text_cut_off(spec: Element, piece: PieceContext) -> None:
-    """A text box that runs past the piece's edge: what it prints there is cut off with the
-    card (and in a shop's file, with the bleed), so it is told, whatever the print options."""
-    if not all(isinstance(value, Length) for value in (spec.x, spec.y, spec.w, spec.h)):
-        return   # placed by a card's field
-    left, bottom, w, h = spec.box(piece)
-    past = {"left": -left, "bottom": -bottom, "right": left + w - piece.width, "top": bottom + h - piece.height}
-    side, distance = max(past.items(), key=lambda item: item[1])
-    if distance <= 0.01:
-        return
-    key = {"left": "x", "right": "w", "top": "y", "bottom": "h"}[side]
-    if spec.inset is not None:
-        key = "inset"
-    piece.diagnostics.warn(str(spec.where_is(key).error(
-        f"the text box runs {round(distance / mm(1), 1):g} mm past the piece's {side} edge (the piece is "
-        f"{round(piece.width / mm(1), 1):g} x {round(piece.height / mm(1), 1):g} mm): what it prints there is cut off")))
 
 
 def warn_unmirrorable(spec: Element, piece: PieceContext) -> None:
