@@ -329,6 +329,25 @@ def test_an_earlier_reprint_goes_once_a_later_reprint_or_build_makes_it_out_of_d
     assert mine.read_bytes() == b"my own"
 
 
+def test_a_reprint_with_other_options_leaves_the_earlier_ones_reprint_be(game, tmp_path):
+    """Both compare with the same printed deck: a letter reprint is not out of date because an
+    A4 or a bled one was made (the review found the first deleted by the second)."""
+    build(game, "mini", tmp_path)
+    play_edits(game)
+    run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", "--bleed", root=game)
+    folder = tmp_path / "mini"
+    assert (folder / "cards-a4-reprint.pdf").exists() and (folder / "cards-a4-bleed-reprint.pdf").exists()
+
+
+def test_a_reprint_with_nothing_to_print_into_a_new_folder_writes_nothing(game, tmp_path):
+    build(game, "mini", tmp_path / "printed")
+    record = str(tmp_path / "printed/mini/.pnp-build.json")
+    result = run("build", "--game", "mini", "--out", str(tmp_path / "fresh"), "--reprint", "--since", record, root=game)
+    assert "nothing to reprint" in result.output
+    assert not (tmp_path / "fresh/mini").exists() or not list((tmp_path / "fresh/mini").iterdir())
+
+
 def test_the_cover_names_a_card_that_shares_its_label_by_what_is_printed_on_it(root, tmp_path):
     """Jukem has many RUN cards: the cover tells which by its yards, as on paper, not by its
     place in the data (`RUN (6)`), which no card shows."""

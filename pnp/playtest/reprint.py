@@ -79,15 +79,22 @@ def reprint_game(project: Project, game_id: str, out: Path, paper: str | None, o
             name = earlier.name
     finally:
         DRAFT.reset(marked)
+    # a reprint with these options, made earlier, is out of date; one with others still stands
+    with_these_options = {reprint_name(f"{component.id}-{options.paper}{options.variant}.pdf")
+                          for component in checked.game.components}
+
+    def superseded(file_name: str) -> bool:
+        return is_reprint(file_name) and file_name in with_these_options
     if not files:   # nothing to print again: an earlier reprint's files are out of date all the same
-        folder.commit([], keep_record=True, superseded=is_reprint)
+        if any((folder.folder / earlier_reprint).exists() for earlier_reprint in with_these_options):
+            folder.commit([], keep_record=True, superseded=superseded)
         return [], name, folder.removed
     for file, _ in files:   # the deck printed with other options: its cards would not match
         printed = folder.folder / file.name.replace("-reprint.pdf", ".pdf")
         if not printed.exists():
             project.diagnostics.warn(f"{file.name}: there is no {printed.name} in {display_path(folder.folder)} to "
                                      f"match; give --reprint the paper and print options you printed with")
-    paths = folder.commit([file for file, _ in files], keep_record=True, superseded=is_reprint)
+    paths = folder.commit([file for file, _ in files], keep_record=True, superseded=superseded)
     return [Reprinted(path, file.pages, len(file.data), note) for path, (file, note) in zip(paths, files)], name, \
         folder.removed
 

@@ -14,5 +14,6 @@ def reprint_name(name: str) -> str:
 
 
 def is_reprint(name: str) -> bool:
-    """A reprint file's name: each later reprint or build of the whole game makes it out of date."""
+    """A reprint file's name: a later build of the whole game makes it out of date, and so does
+    a later reprint with the same options."""
     return name.endswith(REPRINT + ".pdf")
