@@ -94,3 +94,13 @@ def test_only_a_restated_rule_sheet_says_its_words_are_ours(mini, tmp_path):
     game = mini / "card_data/mini/game.yaml"
     game.write_text(game.read_text().replace("    source: rules.md\n", "    source: rules.md\n    restated: true\n"))
     assert "rules in our own words · page 1" in footer(tmp_path / "retold")
+
+
+def test_a_placeholder_in_inline_code_prints_as_written(mini, tmp_path):
+    """A rule sheet that tells its reader about `{{name}}` in code means it to print: only a
+    placeholder among a paragraph's plain text is an error (the review found code refused)."""
+    from conftest import build, pdf
+    rules = mini / "card_data/mini/rules.md"
+    rules.write_text(rules.read_text() + "\nSay `{{name}}` aloud.\n")
+    assert build(mini, "mini", tmp_path).exit_code == 0
+    assert "Say {{name}} aloud." in pdf(tmp_path / "mini/rules-a4.pdf").pages[0].extract_text()

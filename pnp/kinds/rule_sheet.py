@@ -208,7 +208,8 @@ RULE_TEXT: ContextVar[tuple[str, int, list[int]]] = ContextVar("rule_text", defa
 def refuse_stray_placeholder(paragraph_text: str) -> None:
     """A `{{name}}` among a paragraph's other text (no blank line before or after it) would
     print as written, braces and all: refused at its own line."""
-    stray = _STRAY_PLACEHOLDER.search(paragraph_text)
+    code_spans_blanked = re.sub(r"(`+).*?\1", lambda span: " " * len(span.group(0)), paragraph_text, flags=re.S)
+    stray = _STRAY_PLACEHOLDER.search(code_spans_blanked)   # `{{name}}` in code is meant to print as written
     if stray is None:
         return
     file, line = rule_line()
