@@ -170,6 +170,8 @@ def build(games: tuple[str, ...], every: bool, out: Path, root: Path, request: B
             click.echo(f"{game_id}: no translations, nothing to build in other languages "
                        f"(`pnp translate --game {game_id} --lang CODE` starts one)", err=True)
         ids = [g for g in ids if g not in untranslated]
+        if not ids:
+            fail("no game here has a translation; `pnp translate --game ID --lang CODE` starts one")
     presets = chosen_shops(project, request)
     if since and not reprint:
         raise click.UsageError("--since goes with --reprint (or pnp diff)")

@@ -138,6 +138,8 @@ def test_lang_all_with_every_game_builds_the_translated_ones_and_notes_the_other
     assert result.exit_code == 0, result.stderr
     assert "jukem: no translations, nothing to build in other languages" in result.stderr
     assert (tmp_path / "12th-player/cards-letter-de.pdf").is_file() and not (tmp_path / "jukem").exists()
+    none = run("build", "--all", "--lang", "all", "--out", str(tmp_path / "none"), root=REPO / "examples/hex-map")
+    assert none.exit_code == 1 and "no game here has a translation" in none.stderr   # nothing at all to build
 
 
 def test_shop_files_are_made_in_another_language_in_a_folder_named_with_its_code(tmp_path):
