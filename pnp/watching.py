@@ -50,7 +50,7 @@ def changes(root: Path, game_ids: list[str], stop: threading.Event,
         try:
             for batch in watchfiles.watch(*folders, watch_filter=noise, stop_event=stop, debounce=1000,
                                           step=SETTLE_MS, rust_timeout=LOOK_AGAIN_MS, yield_on_timeout=True,
-                                          raise_interrupt=False, poll_delay_ms=int(poll_seconds * 1000)):
+                                          raise_interrupt=True, poll_delay_ms=int(poll_seconds * 1000)):
                 yield {Path(path) for _, path in batch}
                 now = [folder for folder in watched_folders(root, game_ids) if folder.is_dir()]
                 if now != folders:

@@ -180,3 +180,15 @@ def test_a_watch_round_counts_the_files_it_redrew_not_the_ones_it_kept(root, tmp
     rebuilt, unchanged = int(counted.group(1)), int(counted.group(2))
     # every file is one or the other; a redrawn file whose bytes came out the same keeps its time
     assert rebuilt + unchanged == len(before) and rebuilt >= redrawn > 0 and unchanged >= 1, told
+
+
+def test_ctrl_c_while_watch_waits_for_an_edit_stops_it(watching):
+    """The review found a Ctrl-C while watch waited caught by the file watcher, which stopped,
+    and pnp watching again: it took a kill to end it."""
+    import signal
+    process, out, errors = watching
+    errors.wait_for("watching for changes")
+    time.sleep(0.5)   # inside the watcher's wait
+    process.send_signal(signal.SIGINT)
+    errors.wait_for("stopped watching", timeout=15)
+    assert process.wait(timeout=15) == 0
