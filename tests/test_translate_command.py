@@ -89,6 +89,8 @@ def test_translate_again_keeps_what_is_translated_and_adds_what_is_new(tmp_path)
     assert data["cards"]["cards.yaml"]["Lamplighter"]["name"]["text"] == "FR Lamplighter"
     assert data["cards"]["cards.yaml"]["Ferry"]["text"] == {"source": "Cross the river.", "text": ""}
     assert data["labels"]["ROAD"] == "FR ROAD"
+    lines = path.read_text(encoding="utf-8").splitlines()   # a translated label keeps its place beside it
+    assert lines[lines.index('  "ROAD": "FR ROAD"') - 1].endswith("layouts/babel/card.yaml:7")
 
 
 def test_translate_again_after_a_card_is_renamed_keeps_what_its_entry_said_as_comments(tmp_path):

@@ -81,11 +81,12 @@ def left_over(earlier: str, dropped: list[str]) -> str:
 
 
 def labels_asked(project: Project, game: Game, decks: dict[str, Deck], have: Translation) -> dict[str, Where | None]:
-    """The fixed words a build in the language asks for and the file lacks (label -> where it
-    is written, None for pnp's own words): the game drawn in memory, its print-all cover too."""
+    """The fixed words a build in the language asks for (label -> where it is written, None
+    for pnp's own words), those the file has too, so each keeps its place beside it: the game
+    drawn in memory, its print-all cover too."""
     from pnp.commands.validate import draw_in_language
     from pnp.lang.apply import translated_context
-    probe = replace(have, labels=dict(have.labels), missing_labels={}, rule_sheets={})
+    probe = replace(have, labels={}, missing_labels={}, rule_sheets={})
     options = replace(PrintOptions(), paper=game.spec.paper, lang=have.code)
     draw_in_language(translated_context(BuildContext(project, game, decks, options), probe))
     return probe.missing_labels
@@ -110,6 +111,9 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
     lines.append("labels:   # fixed words: layout text, titles, table headings, pnp's own words, and card")
     lines.append("          # text that several cards print, translated once for all of them")
     for source, (text, _) in have.labels.items():
+        written_at = asked.get(source)
+        if written_at is not None:
+            lines.append(f"  # {written_at.place}")
         lines.append(f"  {quoted(source)}: {quoted(text)}")
     for source, asked_where in asked.items():
         if source in have.labels:
