@@ -160,8 +160,6 @@ class OutputFolder:
                 raise PnpError(f"two files of one build are named {file.name}")
             names.add(file.name)
         self._refuse_a_link()
-        if self.folder.is_dir():   # a file pnp would not overwrite, refused before its lock is made there
-            self._refuse_foreign(files, self._read_manifest())
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             with self._locked():
@@ -311,8 +309,6 @@ class OutputFolder:
         if not self.folder.is_dir() and not self.folder.is_symlink():
             return
         self._refuse_a_link()
-        if not os.path.lexists(self.folder / JOURNAL) and not self._own_leftovers():
-            return   # nothing cut short: no lock made in a folder pnp may yet refuse to write in (a user's own)
         try:
             with self._locked():
                 self._recover()
@@ -477,15 +473,13 @@ class OutputFolder:
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
-    def _own_leftovers(self) -> list[Path]:
-        return [leftover for prefix in (PART, OLD) for leftover in self.folder.rglob(f"{prefix}*")]
-
     def _remove_own_leftovers(self) -> None:
         """Temporary files of a build that was killed before its journal: pnp's own by their
         prefix, safe to clear under the lock once any journal has been dealt with."""
-        for leftover in self._own_leftovers():
-            if leftover.is_file() and not leftover.is_symlink():
-                leftover.unlink(missing_ok=True)
+        for prefix in (PART, OLD):
+            for leftover in self.folder.rglob(f"{prefix}*"):
+                if leftover.is_file() and not leftover.is_symlink():
+                    leftover.unlink(missing_ok=True)
 
     def _read_manifest(self) -> Json:
         try:
