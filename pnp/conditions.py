@@ -131,16 +131,23 @@ def _wants(wanted: object, where: Where) -> list[tuple[str, object, Where]]:
 
 
 def expectation_problem(field: str, field_type: str | None, kind: str, operand: object) -> str | None:
-    """Why a comparison can never hold for a field of `field_type`, or None: a number compared
-    with text, a flag with a word, a number field with a word."""
+    """Why a comparison can never hold for a field of `field_type` (in the deck being drawn: a
+    layout several decks share may mean it for one of them), or None: a number compared with
+    text, a flag with a word, a number field with a word, a text field with YAML's reading of an
+    unquoted yes or no."""
     if kind == "number" and field_type in ("text", "flag", "list", "table", "colour"):
-        return (f"'{field}' is a {field_type} field, and comparing it as a number never holds; "
+        return (f"'{field}' is a {field_type} field in these cards, and comparing it as a number never holds; "
                 f"declare it whole or number")
-    if kind == "value" and field_type == "flag" and not isinstance(operand, bool):
-        return f"'{field}' is a flag (true or false), so '{operand}' never matches it; compare it with true or false"
-    if kind == "value" and field_type in ("whole", "number") and isinstance(operand, str) \
-            and not _number_text(operand):
-        return f"'{field}' is a {field_type} field, so the word '{operand}' never matches it"
+    if kind != "value" or operand is None:   # None: the cards where it is blank
+        return None
+    if field_type == "flag" and not (same(True, operand) or same(False, operand)):
+        return (f"'{field}' is a flag (true or false) in these cards, so '{operand}' never matches it; "
+                f"compare it with true or false")
+    if field_type in ("whole", "number") and isinstance(operand, str) and not _number_text(operand):
+        return f"'{field}' is a {field_type} field in these cards, so the word '{operand}' never matches it"
+    if field_type == "text" and isinstance(operand, bool):
+        return (f"'{field}' is text in these cards, and YAML reads this value as {str(operand).lower()} (an "
+                f"unquoted yes, no, on, off, true or false); quote it to compare with the words, e.g. \"Yes\"")
     return None
 
 

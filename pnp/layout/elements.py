@@ -205,8 +205,8 @@ class Element(Tagged, family="element"):
                                   or f"the cards' fields: {known(piece.fields)}")
         for field_name, wants, operand, at in condition.expects if condition is not None else ():
             problem = expectation_problem(field_name, getattr(piece.fields.get(field_name), "type", None), wants, operand)
-            if problem is not None:   # the element would be drawn on no card, or on every one
-                raise at.error(problem)
+            if problem is not None:   # drawn on no card of this deck, or on every one
+                piece.diagnostics.warn(str(at.error(problem)))
         for key, value in self.bound_values().items():
             kind = getattr(piece.fields.get(value.name), "type", None)
             if kind in ("flag", "list", "table", "colour"):
