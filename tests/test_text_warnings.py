@@ -138,3 +138,42 @@ def test_text_printed_past_the_cards_edge_is_told_with_its_card(mini, tmp_path):
     told = [line for line in result.stderr.splitlines() if "past the piece's right edge" in line]
     assert any("card 'Knight', text: text 'Moves in an L.' prints " in line for line in told)
     assert all(line.endswith("where it is cut off (" + str(layout) + ":23)") for line in told), told
+
+
+def test_turned_text_printed_past_the_edge_is_told_and_inside_it_is_not(mini, tmp_path):
+    """A word turned a quarter, in a box whose turned extent runs past the card: told when its
+    lines do (the review found turned text no longer checked), not when they print inside."""
+    layout = mini / "layouts/mini/card.yaml"
+    text = layout.read_text()
+    layout.write_text(text + "  - {kind: text, text: SIDEWAYS LABEL, rotate: 90, valign: middle, align: center, "
+                             "x: 36mm, y: 20mm, w: 20mm, h: 40mm}\n")
+    told = build(mini, tmp_path).stderr
+    assert "text 'SIDEWAYS LABEL' prints" in told and "past the piece's right edge" in told
+    layout.write_text(text + "  - {kind: text, text: SIDEWAYS LABEL, rotate: 90, valign: middle, align: center, "
+                             "x: 2mm, y: 20mm, w: 20mm, h: 40mm}\n")
+    assert "past the piece's" not in build(mini, tmp_path).stderr
+
+
+def test_text_in_a_repeats_cells_or_a_right_to_left_edition_is_not_told_falsely(tmp_path):
+    """A repeat's cell is a piece placed by the repeat, and right-to-left lines start from the
+    other side: the review found 214 false warnings in the playing-cards example's pips, and
+    Hebrew names told past the left edge though they printed inside."""
+    import shutil
+
+    from conftest import REPO
+    from test_every_edition import babel_root
+    cards = tmp_path / "cards"
+    shutil.copytree(REPO / "examples/playing-cards", cards, symlinks=True)
+    front = next((cards / "layouts").glob("*/front.yaml"))
+    front.write_text(front.read_text().replace(
+        '      - {kind: image, src: "icons/{suit}.svg"}\n',
+        '      - {kind: image, src: "icons/{suit}.svg"}\n'
+        '      - {kind: text, text: "{i}", size: 6, align: center, y: 9mm, h: 3mm}\n'))
+    result = run("build", "--all", "--out", str(tmp_path / "out"), "-q", root=cards)
+    assert result.exit_code == 0, result.stderr
+    assert "past the piece's" not in result.stderr
+    root = babel_root(tmp_path / "babel")
+    card = root / "layouts/babel/card.yaml"
+    card.write_text(card.read_text() + '  - {kind: text, text: "{name}", size: 7, x: 5mm, y: 80mm, w: 70mm, h: 4mm}\n')
+    result = run("build", "--game", "babel", "--lang", "he", "--out", str(tmp_path / "he"), "-q", root=root)
+    assert result.exit_code == 0 and "past the piece's" not in result.stderr

@@ -93,6 +93,18 @@ def test_translate_again_keeps_what_is_translated_and_adds_what_is_new(tmp_path)
     assert lines[lines.index('  "ROAD": "FR ROAD"') - 1].endswith("layouts/babel/card.yaml:7")
 
 
+def test_translate_again_with_nothing_changed_writes_the_same_file(tmp_path):
+    """Every comment the first run wrote stays, pnp's own words' included (the second review
+    found sixteen `# pnp's own words` lines dropped by a second run)."""
+    root = babel_root(tmp_path / "root")
+    path = root / "card_data/babel/lang/fr.yaml"
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    first = path.read_text(encoding="utf-8")
+    assert "  # pnp's own words" in first
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    assert path.read_text(encoding="utf-8") == first
+
+
 def test_translate_again_after_a_card_is_renamed_keeps_what_its_entry_said_as_comments(tmp_path):
     """The old name's entry is dropped (validate would refuse it), and what it said is kept at
     the file's end, through later runs too, so a translator's work is never lost."""

@@ -111,9 +111,9 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
     lines.append("labels:   # fixed words: layout text, titles, table headings, pnp's own words, and card")
     lines.append("          # text that several cards print, translated once for all of them")
     for source, (text, _) in have.labels.items():
-        written_at = asked.get(source)
-        if written_at is not None:
-            lines.append(f"  # {written_at.place}")
+        if source in asked:   # where the label is written, as the first run wrote it
+            written_at = asked[source]
+            lines.append(f"  # {written_at.place}" if written_at is not None else "  # pnp's own words")
         lines.append(f"  {quoted(source)}: {quoted(text)}")
     for source, asked_where in asked.items():
         if source in have.labels:

@@ -20,7 +20,7 @@ from pnp.conditions import Condition, expectation_problem, parse_condition
 from pnp.config.typed import FromField, Tagged, Where, check_limits, convert, settings_of
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.layout.binding import Binding, resolve_titles
-from pnp.layout.card import Card, CardFields, card_place, offset_of, who
+from pnp.layout.card import Card, CardFields, RepeatScope, card_place, offset_of, who
 from pnp.layout.icons import TOKEN, icons_of, load_icon, with_tokens, without_tokens
 from pnp.layout.text import (MarkupError, fit_paragraph, palette_spans, plain, simple_characters, span_markup,
                              to_markup)
@@ -511,9 +511,14 @@ class TextDrawer(Drawer):
         self.palette = piece.palette   # colour names in spans: [law|+2]
         self.diagnostics = piece.diagnostics
         self.safe = piece.safe
-        x, y, w, h = self.rect   # a box past the piece's edge: its lines are checked as they print
-        self.spills = spec.rotate == 0 and (x < -0.01 or y < -0.01 or x + w > piece.width + 0.01
-                                            or y + h > piece.height + 0.01)
+        # a box past the piece's edge, turned as drawn: its lines are checked as they print; not
+        # in a right-to-left build (its lines start from the other side) or a repeat's cell
+        x, y, w, h = self.rect
+        half_w, half_h = (h / 2, w / 2) if spec.rotate in (90, 270) else (w / 2, h / 2)
+        centre_x, centre_y = x + w / 2, y + h / 2
+        self.spills = not piece.right_to_left and (
+            centre_x - half_w < -0.01 or centre_y - half_h < -0.01
+            or centre_x + half_w > piece.width + 0.01 or centre_y + half_h > piece.height + 0.01)
         self.piece = (piece.width, piece.height)
         self.ink_saver = piece.ink_saver
         self.icons = icons_of(piece.game_dir) if piece.game_dir is not None else {}
@@ -627,13 +632,18 @@ class TextDrawer(Drawer):
 
     def _check_inside(self, para: SetText, text: str, card: Card, x: float, y: float, w: float, used: float) -> None:
         """Warn when the printed lines of a box that runs past the piece's edge do too: what
-        prints there is cut off with the card."""
-        widest = max(para.getActualLineWidths0() or [0])
-        shift = {"center": (w - widest) / 2, "right": w - widest}.get(self.spec.align, 0.0)
-        dx, dy = offset_of(card)   # inside a repeat
-        left, bottom = x + shift + dx, y + dy
+        prints there is cut off with the card. A repeat's cell is a piece of its own, placed
+        by the repeat: not checked."""
+        if isinstance(card, RepeatScope):
+            return
+        left, right, bottom, top = self._printed_extent(para, x, y, w, used)
+        box_x, box_y, box_w, box_h = self.rect   # lines past their box are cut off at it (`draw` clips)
+        half_w, half_h = (box_h / 2, box_w / 2) if self.spec.rotate in (90, 270) else (box_w / 2, box_h / 2)
+        centre_x, centre_y = box_x + box_w / 2, box_y + box_h / 2
+        left, right = max(left, centre_x - half_w), min(right, centre_x + half_w)
+        bottom, top = max(bottom, centre_y - half_h), min(top, centre_y + half_h)
         width, height = self.piece
-        past = {"left": -left, "right": left + widest - width, "bottom": -bottom, "top": bottom + used - height}
+        past = {"left": -left, "right": right - width, "bottom": -bottom, "top": top - height}
         side, distance = max(past.items(), key=lambda item: item[1])
         if distance > 0.5:   # half a point: what a line's side bearing may lend
             fields = ", ".join(sorted(self.text.fields)) or "text"
@@ -643,8 +653,23 @@ class TextDrawer(Drawer):
 
     def _check_safe_zone(self, para: SetText, text: str, card: Card, x: float, y: float, w: float,
                          used: float) -> None:
-        """Warn when the printed lines (not the box) come closer to the trim than `safe`; a
-        turned text's lines turned as `draw` turns them, about its box's centre."""
+        """Warn when the printed lines (not the box) come closer to the trim than `safe`."""
+        left, right, bottom, top = self._printed_extent(para, x, y, w, used)
+        dx, dy = offset_of(card)   # inside a repeat
+        left, right, bottom, top = left + dx, right + dx, bottom + dy, top + dy
+        safe, (width, height) = self.safe, self.piece
+        assert safe is not None   # only called for a piece with a safe zone
+        if left < safe - 0.01 or bottom < safe - 0.01 or right > width - safe + 0.01 or top > height - safe + 0.01:
+            where = self.spec.origin
+            self.diagnostics.warn(f"{where.file}:{where.line}: text '{_short(text)}' comes closer than "
+                                  f"{safe / mm(1):.1f} mm to the trim, outside the print shop's "
+                                  f"safe zone")
+
+    def _printed_extent(self, para: SetText, x: float, y: float, w: float,
+                        used: float) -> tuple[float, float, float, float]:
+        """Where the lines print (left, right, bottom, top), from where `draw` sets them (`x`,
+        `y` the lines' bottom left, `w` the width they are set in); a turned text's lines turned
+        as `draw` turns them, about its box's centre."""
         widest = max(para.getActualLineWidths0() or [0])
         shift = {"center": (w - widest) / 2, "right": w - widest}.get(self.spec.align, 0.0)
         left, right, bottom, top = x + shift, x + shift + widest, y, y + used
@@ -657,15 +682,7 @@ class TextDrawer(Drawer):
             corners = [turned(a, b, self.spec.rotate) for a in lines_x for b in lines_y]
             left, right = centre_x + min(a for a, _ in corners), centre_x + max(a for a, _ in corners)
             bottom, top = centre_y + min(b for _, b in corners), centre_y + max(b for _, b in corners)
-        dx, dy = offset_of(card)   # inside a repeat
-        left, right, bottom, top = left + dx, right + dx, bottom + dy, top + dy
-        safe, (width, height) = self.safe, self.piece
-        assert safe is not None   # only called for a piece with a safe zone
-        if left < safe - 0.01 or bottom < safe - 0.01 or right > width - safe + 0.01 or top > height - safe + 0.01:
-            where = self.spec.origin
-            self.diagnostics.warn(f"{where.file}:{where.line}: text '{_short(text)}' comes closer than "
-                                  f"{safe / mm(1):.1f} mm to the trim, outside the print shop's "
-                                  f"safe zone")
+        return left, right, bottom, top
 
     def _fallbacks(self, text: str, card: Card) -> tuple[Styled, ...]:
         """The family's fallback fonts when the text has characters its own face lacks (none
