@@ -520,6 +520,18 @@ def test_the_boxes_round_a_change_are_seen_on_a_card_of_their_own_red(game, tmp_
     assert picture.getpixel((left + 3, middle)) != (255, 255, 255)   # within the red, the card as drawn
 
 
+def test_the_label_over_a_changed_card_is_one_line_above_it(game, tmp_path):
+    """A changed text of several lines, or one too long for the sheet, was drawn line after line
+    over the cards below its label: one line now, cut with an ellipsis."""
+    from PIL import Image
+    build(game, "mini", tmp_path)
+    edit(game, "text: Moves in a line.", 'text: "Moves in a line,\\nthen stops, and waits for the others to move past it."')
+    assert run("proof", "--game", "mini", "--out", str(tmp_path), "--changes", root=game).exit_code == 0
+    picture = Image.open(tmp_path / "mini/proof/cards-changes.png").convert("RGB")
+    below_the_line = {picture.getpixel((x, y)) for x in range(picture.width) for y in range(16 + 16, 16 + 22)}
+    assert below_the_line == {(235, 235, 235)}   # the sheet's grey between the label and the cards
+
+
 def test_proof_changes_with_nothing_redrawn_writes_nothing(game, tmp_path):
     build(game, "mini", tmp_path)
     edit(game, "{name: Bishop, power: 2, count: 2", "{name: Bishop, power: 2, count: 3")

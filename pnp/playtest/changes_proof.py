@@ -86,7 +86,7 @@ def deck_changes(old: GameState, new: GameState, component: Component, changes: 
     draw = ImageDraw.Draw(sheet)
     y = GAP
     for label, before, after in rows:
-        draw.text((GAP, y + 4), f"{label}   (old | new)", fill=(20, 20, 20))
+        draw.text((GAP, y + 4), one_line(draw, f"{label}   (old | new)", sheet.width - 2 * GAP), fill=(20, 20, 20))
         y += LABEL
         boxes = changed_boxes(before.resize(after.size) if before.size != after.size else before, after)
         for x, picture in ((GAP, before), (GAP * 2 + width, after)):
@@ -120,6 +120,17 @@ def changed_boxes(before: Image.Image, after: Image.Image, gap: int = 6) -> list
                 boxes.append((band[0], start + band[1], band[2], start + band[3]))
             start = None
     return boxes
+
+
+def one_line(draw: ImageDraw.ImageDraw, text: str, width: float) -> str:
+    """The text on one line that fits `width` pixels, its line breaks as spaces, ending in …
+    where it is cut: a changed card text, written over several lines, was drawn over the cards."""
+    text = " ".join(text.split())
+    if draw.textlength(text) <= width:
+        return text
+    while text and draw.textlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 def fields_note(change: CardChange) -> str:
