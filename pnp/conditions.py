@@ -124,7 +124,8 @@ def _wants(wanted: object, where: Where) -> list[tuple[str, object, Where]]:
     found: list[tuple[str, object, Where]] = []
     for op, operand in wanted.items():
         if op in ("is", "one_of"):
-            found += [("value", item, where.key(wanted, op)) for item in (operand if isinstance(operand, list) else [operand])]
+            items = operand if isinstance(operand, list) else [operand]
+            found += [("value", item, where.key(wanted, op)) for item in items]
         elif op in ("at_least", "at_most", "above", "below"):
             found.append(("number", operand, where.key(wanted, op)))
     return found

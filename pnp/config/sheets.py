@@ -246,7 +246,6 @@ def declared_fields(path: Path) -> SheetFields | None:
     return spec
 
 
-FLAG_WORDS = {"true": True, "yes": True, "false": False, "no": False}
 BOOLEANS = ("true", "false")   # what a spreadsheet app writes for a checkbox: a column of them is flags
 
 

@@ -2,7 +2,7 @@
 writes for them (its sorted keys, its line break after every sixth entry, its numbers),
 without the general machinery it formats every object with, which cost a 5,600-card deck
 0.07 s of the 0.13 s its two parts spent being saved. A page with anything else on it (links,
-boxes, transparency, shading, a rotation's own box) is written by reportlab, as before."""
+boxes, transparency, shading) is written by reportlab, as before."""
 
 from __future__ import annotations
 
