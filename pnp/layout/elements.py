@@ -513,12 +513,9 @@ class TextDrawer(Drawer):
         self.safe = piece.safe
         # a box past the piece's edge, turned as drawn: its lines are checked as they print; not
         # in a right-to-left build (its lines start from the other side) or a repeat's cell
-        x, y, w, h = self.rect
-        half_w, half_h = (h / 2, w / 2) if spec.rotate in (90, 270) else (w / 2, h / 2)
-        centre_x, centre_y = x + w / 2, y + h / 2
-        self.spills = not piece.right_to_left and (
-            centre_x - half_w < -0.01 or centre_y - half_h < -0.01
-            or centre_x + half_w > piece.width + 0.01 or centre_y + half_h > piece.height + 0.01)
+        left, right, bottom, top = self.turned_box()
+        self.spills = not piece.right_to_left and (left < -0.01 or bottom < -0.01 or right > piece.width + 0.01
+                                                   or top > piece.height + 0.01)
         self.piece = (piece.width, piece.height)
         self.ink_saver = piece.ink_saver
         self.icons = icons_of(piece.game_dir) if piece.game_dir is not None else {}
@@ -637,11 +634,8 @@ class TextDrawer(Drawer):
         if isinstance(card, RepeatScope):
             return
         left, right, bottom, top = self._printed_extent(para, x, y, w, used)
-        box_x, box_y, box_w, box_h = self.rect   # lines past their box are cut off at it (`draw` clips)
-        half_w, half_h = (box_h / 2, box_w / 2) if self.spec.rotate in (90, 270) else (box_w / 2, box_h / 2)
-        centre_x, centre_y = box_x + box_w / 2, box_y + box_h / 2
-        left, right = max(left, centre_x - half_w), min(right, centre_x + half_w)
-        bottom, top = max(bottom, centre_y - half_h), min(top, centre_y + half_h)
+        box_left, box_right, box_bottom, box_top = self.turned_box()   # lines past their box are cut off at it
+        left, right, bottom, top = max(left, box_left), min(right, box_right), max(bottom, box_bottom), min(top, box_top)
         width, height = self.piece
         past = {"left": -left, "right": right - width, "bottom": -bottom, "top": top - height}
         side, distance = max(past.items(), key=lambda item: item[1])
@@ -664,6 +658,12 @@ class TextDrawer(Drawer):
             self.diagnostics.warn(f"{where.file}:{where.line}: text '{_short(text)}' comes closer than "
                                   f"{safe / mm(1):.1f} mm to the trim, outside the print shop's "
                                   f"safe zone")
+
+    def turned_box(self) -> tuple[float, float, float, float]:
+        """The box (left, right, bottom, top) as its text is turned about its centre."""
+        x, y, w, h = self.rect
+        half_w, half_h = (h / 2, w / 2) if self.spec.rotate in (90, 270) else (w / 2, h / 2)
+        return x + w / 2 - half_w, x + w / 2 + half_w, y + h / 2 - half_h, y + h / 2 + half_h
 
     def _printed_extent(self, para: SetText, x: float, y: float, w: float,
                         used: float) -> tuple[float, float, float, float]:
