@@ -45,6 +45,8 @@ class Condition:
     # what each comparison wants of its field: (field, "number" or "value", the value written,
     # where), so a comparison no value of the field's type can meet is an error (`expectations`)
     expects: tuple[tuple[str, str, object, Where], ...] = ()
+    # the fields it tests only for being set (`when: bonus`), where: a text of "no" counts as set
+    set_tests: tuple[tuple[str, Where], ...] = ()
 
     @property
     def fields(self) -> frozenset[str]:
@@ -66,6 +68,25 @@ def _expected(parts: list[Condition]) -> tuple[tuple[str, str, object, Where], .
     return tuple(expect for part in parts for expect in part.expects)
 
 
+def _set_tests(parts: list[Condition]) -> tuple[tuple[str, Where], ...]:
+    return tuple(test for part in parts for test in part.set_tests)
+
+
+NO_WORDS = ("no", "false", "off", "none", "0")   # a text that says "not set", which still counts as set
+
+
+def set_test_problem(field: str, values: list[object]) -> str | None:
+    """Why testing a field for being set may not say what its cards mean: some of them hold a
+    text that says no, which counts as set."""
+    saying_no = sorted({value.strip() for value in values if isinstance(value, str) and value.strip().lower() in NO_WORDS})
+    if not saying_no:
+        return None
+    count = sum(1 for value in values if isinstance(value, str) and value.strip() in saying_no)
+    return (f"when: {field} holds for every card whose {field} is written, and {count} {'says' if count == 1 else 'say'} "
+            f"{' or '.join(repr(word) for word in saying_no)}, which is text, so set; declare {field} "
+            f"a flag (type: flag) for yes and no to count, or compare it: {{{field}: \"yes\"}}")
+
+
 def is_set(value: object) -> bool:
     return value is not None and value is not False and value != "" and value != []
 
@@ -84,7 +105,8 @@ def parse_condition(value: object, where: Where) -> Condition:
         name = value.strip()
         if not name:
             raise where.error("when: names a field, or compares one: {field: value}")
-        return Condition(((name, where),), lambda card: is_set(card.get(name)))   # set or not: compares nothing
+        return Condition(((name, where),), lambda card: is_set(card.get(name)),   # set or not: compares nothing
+                         set_tests=((name, where),))
     if not isinstance(value, dict) or not value:
         raise where.error(f"when: expected a field name or a map such as {{type: captain}}, "
                           f"found {type_name(value)}")
@@ -92,13 +114,14 @@ def parse_condition(value: object, where: Where) -> Condition:
     if len(parts) == 1:
         return parts[0]
     return Condition(_joined(parts), lambda card: all(p.holds(card) for p in parts), _compared(parts),
-                     _expected(parts))
+                     _expected(parts), _set_tests(parts))
 
 
 def _part(key: object, value: object, where: Where) -> Condition:
     if key == "not":
         inner = parse_condition(value, where)
-        return Condition(inner.uses, lambda card: not inner.holds(card), inner.compared, inner.expects)
+        return Condition(inner.uses, lambda card: not inner.holds(card), inner.compared, inner.expects,
+                         inner.set_tests)
     if key in ("any", "all"):
         if not isinstance(value, list) or not value:
             raise where.error(f"'{key}' takes a list of conditions, e.g. {key}: [{{type: a}}, {{power: {{above: 2}}}}]")
@@ -106,7 +129,7 @@ def _part(key: object, value: object, where: Where) -> Condition:
                  for i, item in enumerate(value)]
         combine = any if key == "any" else all
         return Condition(_joined(items), lambda card: combine(c.holds(card) for c in items), _compared(items),
-                         _expected(items))
+                         _expected(items), _set_tests(items))
     name = str(key)
     only_set = isinstance(value, dict) and set(value) == {"set"}   # {set: true}: compares nothing
     expects = tuple((name, kind, operand, at) for kind, operand, at in _wants(value, where))

@@ -460,3 +460,23 @@ def test_a_text_sheet_too_wide_or_long_is_refused(tmp_path, text):
     with pytest.raises(PnpError) as caught:
         load_sheet_deck(sheet(tmp_path, "crew.csv", text, fields=None))
     assert "more than pnp reads" in str(caught.value) and caught.value.file == "crew.csv"
+
+
+def test_when_on_a_yes_no_text_column_is_warned_about_with_how_to_mean_it(mini, tmp_path):
+    """A column of yes and no stays text (a quiz card prints those words), so `when: hot` holds
+    for "no" too: told at the when's line, with the two ways to mean yes and no."""
+    folder = mini / "card_data/mini"
+    (folder / "cards.yaml").unlink()
+    (folder / "cards.csv").write_text("name,power,count,hot,colour,text\n"
+                                      "Knight,3,4,yes,#224466,Moves.\nBishop,2,2,no,#224466,Slides.\n")
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("data: cards.yaml", "data: cards.csv"))
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text() + "  - {kind: text, text: FIRE, when: hot, y: 56mm, h: 6mm}\n")
+    line = len(layout.read_text().splitlines())
+    result = build(mini, "mini", tmp_path / "out")
+    assert result.exit_code == 0
+    assert f"layouts/mini/card.yaml:{line}: " in result.stderr
+    assert "when: hot holds for every card whose hot is written, and 2 say 'no'" in result.stderr   # the Bishops
+    layout.write_text(layout.read_text().replace("when: hot,", 'when: {hot: "yes"},'))
+    assert "when: hot holds" not in build(mini, "mini", tmp_path / "out").stderr   # meant as written: nothing told

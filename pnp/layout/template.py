@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pnp.conditions import set_test_problem
 from pnp.config.typed import Where, load_as, where_of
 from pnp.yaml_source import YamlMap, display_path, load_yaml, source_text
 from pnp.paths import gate
@@ -157,6 +158,7 @@ class CompiledLayout:
     def __init__(self, template: Template, piece: PieceContext):
         self.name = template.name
         self.width, self.height, self.bleed = piece.width, piece.height, piece.bleed
+        self.diagnostics = piece.diagnostics
         self.drawers: list[Drawer] = []
         work = 0
         for spec in template.elements:
@@ -188,6 +190,7 @@ class CompiledLayout:
         when its looks are few (at most a quarter of the cards), else drawn card by card."""
         limit = max(2, len(cards) // 4)
         columns: dict[str, list[Look]] = {}   # each field's value on every card, worked out once
+        self.check_set_tests(cards)
 
         def looks(fields: frozenset[str]) -> int:
             for name in fields:
@@ -235,6 +238,15 @@ class CompiledLayout:
             else:
                 look = tuple(look_of(card, name) for name in fields)
                 canvas.doForm(self._form(canvas, index, look, drawers, card))
+
+    def check_set_tests(self, cards: Sequence[Card]) -> None:
+        """A `when: field` over text some cards write as "no": it holds for them too (the text
+        is set), which a yes-or-no column in a spreadsheet seldom means; told at its line."""
+        for drawer in self.drawers:
+            for name, where in drawer.when.set_tests if drawer.when is not None else ():
+                problem = set_test_problem(name, [card.get(name) for card in cards])
+                if problem is not None:
+                    self.diagnostics.warn(str(where.error(problem)))
 
     def _form(self, canvas: Canvas, index: int, look: tuple[Look, ...], drawers: list[Drawer], card: Card) -> str:
         drawn = forms_of(canvas)
