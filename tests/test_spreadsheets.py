@@ -100,17 +100,23 @@ def test_a_cell_that_would_print_otherwise_as_a_number_makes_its_column_text(tmp
     assert (deck.cards[1]["code"], deck.cards[1]["hot"], deck.cards[1]["yes"]) == ("10", False, "no")
 
 
-def test_a_csv_flag_column_chooses_what_prints(mini, tmp_path):
-    """`when: hot` on a CSV column of true and false: only the true cards print it."""
+def mini_from_csv(mini: Path, rows: str) -> Path:
+    """The mini game with its cards in a CSV of `rows` (under a header) and no fields file;
+    its front layout, to add to."""
     folder = mini / "card_data/mini"
     (folder / "cards.yaml").unlink()
-    (folder / "cards.csv").write_text("name,power,count,hot,code,colour,text\n"
-                                      "Knight,3,4,true,007,#224466,Moves.\nBishop,2,2,false,010,#224466,Slides.\n")
+    (folder / "cards.csv").write_text(rows)
     game = folder / "game.yaml"
     game.write_text(game.read_text().replace("data: cards.yaml", "data: cards.csv"))
-    layout = mini / "layouts/mini/card.yaml"
-    layout.write_text(layout.read_text() + "  - {kind: text, text: HOT, when: hot, y: 60mm, h: 8mm}\n"
-                      "  - {kind: text, text: \"No. {code}\", y: 70mm, h: 8mm}\n")
+    return mini / "layouts/mini/card.yaml"
+
+
+def test_a_csv_flag_column_chooses_what_prints(mini, tmp_path):
+    """`when: hot` on a CSV column of true and false: only the true cards print it."""
+    layout = mini_from_csv(mini, "name,power,count,hot,code,colour,text\n"
+                                 "Knight,3,4,true,007,#224466,Moves.\nBishop,2,2,false,010,#224466,Slides.\n")
+    layout.write_text(layout.read_text() + "  - {kind: text, text: HOT, size: 8, when: hot, y: 58.5mm, h: 4.5mm}\n"
+                      "  - {kind: text, text: \"No. {code}\", size: 7, y: 35.5mm, h: 4mm}\n")
     result = build(mini, "mini", tmp_path / "out")
     assert result.exit_code == 0, result.stderr
     text = "".join(page.extract_text() for page in pdf(tmp_path / "out/mini/cards-a4.pdf").pages)
@@ -465,13 +471,8 @@ def test_a_text_sheet_too_wide_or_long_is_refused(tmp_path, text):
 def test_when_on_a_yes_no_text_column_is_warned_about_with_how_to_mean_it(mini, tmp_path):
     """A column of yes and no stays text (a quiz card prints those words), so `when: hot` holds
     for "no" too: told at the when's line, with the two ways to mean yes and no."""
-    folder = mini / "card_data/mini"
-    (folder / "cards.yaml").unlink()
-    (folder / "cards.csv").write_text("name,power,count,hot,colour,text\n"
-                                      "Knight,3,4,yes,#224466,Moves.\nBishop,2,2,no,#224466,Slides.\n")
-    game = folder / "game.yaml"
-    game.write_text(game.read_text().replace("data: cards.yaml", "data: cards.csv"))
-    layout = mini / "layouts/mini/card.yaml"
+    layout = mini_from_csv(mini, "name,power,count,hot,colour,text\n"
+                                 "Knight,3,4,yes,#224466,Moves.\nBishop,2,2,no,#224466,Slides.\n")
     layout.write_text(layout.read_text() + "  - {kind: text, text: FIRE, when: hot, y: 56mm, h: 6mm}\n")
     line = len(layout.read_text().splitlines())
     result = build(mini, "mini", tmp_path / "out")

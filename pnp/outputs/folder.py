@@ -216,11 +216,8 @@ class OutputFolder:
             component = listed_component(entry)
             if component is None or component in components:
                 continue
-            try:
-                path = self.target(name)
-            except PnpError:   # a manifest edited by hand: leave it
-                continue
-            if path.is_symlink() or path.is_dir() or (path.exists() and not self._holds(name, listed_digest(entry))):
+            path = self._still_ours(name, entry)
+            if path is None:
                 continue
             if not could_have_written(name, component):
                 continue   # a manifest from someone else cannot have pnp delete a file it never makes
@@ -234,6 +231,17 @@ class OutputFolder:
             self._write_json(MANIFEST, dict(sorted(manifest.items())))
         return removed
 
+    def _still_ours(self, name: str, entry: Json) -> Path | None:
+        """The path of a file the manifest lists, if pnp may remove it: inside the folder, a
+        plain file (or already gone), still holding what pnp wrote; None otherwise."""
+        try:
+            path = self.target(name)
+        except PnpError:   # a manifest edited by hand: leave it
+            return None
+        if path.is_symlink() or path.is_dir() or (path.exists() and not self._holds(name, listed_digest(entry))):
+            return None
+        return path
+
     def _remove_superseded(self, manifest: Json, written: set[str], superseded: Callable[[str], bool]) -> list[Path]:
         """Remove the files pnp wrote that `superseded` names, other than those just `written`,
         each only if it still holds what pnp wrote."""
@@ -241,11 +249,8 @@ class OutputFolder:
         for name, entry in sorted(manifest.items()):
             if name in written or not superseded(name):
                 continue
-            try:
-                path = self.target(name)
-            except PnpError:   # a manifest edited by hand: leave it
-                continue
-            if path.is_symlink() or path.is_dir() or (path.exists() and not self._holds(name, listed_digest(entry))):
+            path = self._still_ours(name, entry)
+            if path is None:
                 continue
             path.unlink(missing_ok=True)
             del manifest[name]
