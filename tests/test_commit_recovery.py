@@ -453,3 +453,27 @@ def test_proof_into_a_game_output_folder_that_links_into_card_data_is_refused(mi
     result = run("proof", "--game", "mini", "--out", str(out), root=mini)
     assert result.exit_code == 1 and "is a link" in result.stderr, result.stderr
     assert not (mini / "card_data/mini/proof").exists()
+
+
+def test_a_build_waiting_on_a_lock_taken_away_locks_the_new_one(tmp_path):
+    """A build that created the lock and had nothing to keep removes it as it lets go; one
+    waiting on that file then locks the file now there, so no two builds hold the folder."""
+    import threading
+    import time
+    folder = output_folder.OutputFolder(tmp_path / "mine")
+    folder.folder.mkdir()
+    order = []
+
+    def waiting() -> None:
+        with folder._locked():
+            order.append(("second", os.stat(folder.folder / ".pnp.lock").st_ino))
+
+    with folder._locked():
+        first = os.stat(folder.folder / ".pnp.lock").st_ino
+        other = threading.Thread(target=waiting)
+        other.start()
+        time.sleep(0.3)   # the other opens this lock file and waits on it
+        order.append(("first", first))
+    other.join(5)
+    assert [who for who, _ in order] == ["first", "second"]
+    assert not (folder.folder / ".pnp.lock").exists()   # nothing of pnp's there: no lock left either

@@ -191,3 +191,18 @@ def test_an_edited_output_is_not_overwritten_but_an_unchanged_one_is(mini, tmp_p
     assert result.exit_code == 1 and "rules-a4.pdf was not written by pnp, or was changed" in result.stderr
     assert rules.read_bytes().endswith(b"% my annotation\n")
     assert len(pdf(tmp_path / "mini/cards-a4.pdf").pages) == 2
+
+
+def test_a_refused_build_leaves_a_users_folder_as_it_was(mini, tmp_path):
+    """pnp's lock is its own file: a build refused in a folder of someone else's files takes
+    it away again, and one that wrote there keeps it for the next."""
+    folder = tmp_path / "mini"
+    folder.mkdir(parents=True)
+    (folder / "cards-a4.pdf").write_bytes(b"%PDF-1.4 my own file")
+    before = sorted(p.name for p in folder.iterdir())
+    result = run("build", "--game", "mini", "--out", str(tmp_path), root=mini)
+    assert result.exit_code == 1 and "was not written by pnp" in result.stderr
+    assert sorted(p.name for p in folder.iterdir()) == before
+    (folder / "cards-a4.pdf").unlink()
+    build(mini, "mini", tmp_path)
+    assert (folder / ".pnp.lock").is_file() and (folder / ".pnp-manifest.json").is_file()

@@ -460,23 +460,59 @@ class OutputFolder:
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
         """The folder's lock, a plain file opened without following a link: a `.pnp.lock`
-        that is a link (or a pipe) is refused, and never creates a file where it points."""
+        that is a link (or a pipe) is refused, and never creates a file where it points. A lock
+        this build created in a folder where pnp keeps nothing else (a build refused there) is
+        removed as it lets go."""
         path = self.folder / LOCK
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, FILE_MODE)
-        except OSError as exc:
-            if exc.errno == errno.ELOOP:
-                raise PnpError(f"{display_path(path)} is a link; pnp's lock must be a plain file: "
-                               f"remove it and build again") from None
-            raise
-        with os.fdopen(fd, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise PnpError(f"{display_path(path)} is not a plain file; remove it and build again")
-            fcntl.flock(handle, fcntl.LOCK_EX)
+        while True:
+            fd, created = self._lock_opened(path)
+            with os.fdopen(fd, "rb") as handle:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    raise PnpError(f"{display_path(path)} is not a plain file; remove it and build again")
+                fcntl.flock(handle, fcntl.LOCK_EX)
+                if not self._still_the_lock(path, fd):
+                    continue   # removed by the build that held it: lock the file there now
+                try:
+                    yield
+                finally:
+                    if created and not self._holds_pnp_files():
+                        path.unlink(missing_ok=True)   # a refused build leaves a user's folder as it was
+                    fcntl.flock(handle, fcntl.LOCK_UN)
+                return
+
+    @staticmethod
+    def _lock_opened(path: Path) -> tuple[int, bool]:
+        """The lock file opened without following a link, and whether this call created it."""
+        flags = os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+        while True:
             try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
+                try:
+                    return os.open(path, flags | os.O_CREAT | os.O_EXCL, FILE_MODE), True
+                except FileExistsError:
+                    return os.open(path, flags), False
+            except FileNotFoundError:
+                continue   # removed between the two opens: create it
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    raise PnpError(f"{display_path(path)} is a link; pnp's lock must be a plain file: "
+                                   f"remove it and build again") from None
+                raise
+
+    @staticmethod
+    def _still_the_lock(path: Path, fd: int) -> bool:
+        """Whether the file locked is still the one at `path`: a build that created the lock
+        and had nothing to keep removes it as it lets go."""
+        try:
+            named, held = os.lstat(path), os.fstat(fd)
+        except FileNotFoundError:
+            return False
+        return (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
+
+    def _holds_pnp_files(self) -> bool:
+        """Whether pnp keeps anything in the folder besides its lock: a manifest, a journal or
+        a build record."""
+        return any(os.path.lexists(self.folder / name) for name in (MANIFEST, JOURNAL)) or \
+            any(self.folder.glob(".pnp-build*.json"))
 
     def _remove_own_leftovers(self) -> None:
         """Temporary files of a build that was killed before its journal: pnp's own by their
