@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from pnp import __version__
-from pnp.cli_request import PAPER_HELP, Option, build_request_options, usage_error
+from pnp.cli_request import PAPER_HELP, Option, build_request_options, negative_bleed, usage_error
 from pnp.diagnostics import MAX_SHOWN
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.inputs import SHARED_FOLDERS
@@ -92,7 +92,15 @@ def checked_out(root: Path, out: Path) -> Path:
     return out
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Commands(click.Group):
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        refused = negative_bleed(args)   # before click misreads it
+        if refused is not None:
+            raise refused
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(version=__version__, prog_name="pnp")
 def cli() -> None:
     """pnp turns YAML card and game data into print-and-play PDFs.

@@ -8,13 +8,14 @@ REQUEST_OPTIONS whose parameter name is a BuildRequest field (pnp.request says t
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
 import click
 
-from pnp.request import DUPLEX, PAPERS, BuildRequest, UsageProblem, parse_bleed, parse_offset
+from pnp.request import DUPLEX, MAX_BLEED_MM, PAPERS, BuildRequest, UsageProblem, parse_bleed, parse_offset
 
 Command = Callable[..., Any]
 Option = Callable[[Command], Command]   # what click.option gives: a command's decorator
@@ -35,6 +36,20 @@ def parsed_with(parse: Callable[[Any], Any]) -> Callable[[Any, Any, Any], Any]:
         except UsageProblem as exc:
             raise click.BadParameter(exc.message) from None
     return callback
+
+
+def negative_bleed(args: list[str]) -> click.UsageError | None:
+    """`--bleed -3mm` (or `--bleed=-3mm`) as the usage error it is. click reads a value after
+    `--bleed`, whose value may be left out, that starts with `-` as an option of its own and
+    would say "No such option: -3"."""
+    for before, arg in zip([""] + args, args):
+        if arg == "--":
+            break
+        value = arg.partition("=")[2] if arg.startswith("--bleed=") else arg if before == "--bleed" else ""
+        if re.match(r"-\.?\d", value):
+            return click.BadParameter(f"bleed is a length from 0 to {MAX_BLEED_MM} mm, not {value}",
+                                      param_hint="'--bleed'")
+    return None
 
 
 PAPER_HELP = "Paper size (default: the game's own, usually letter)."

@@ -155,3 +155,13 @@ def test_a_bleed_of_0_or_with_a_unit_is_taken(mini, tmp_path):
     for bleed in ("0", "3mm", "1/8in"):
         assert run("build", "--game", "mini", "--out", str(tmp_path / bleed.replace("/", "-")), "--bleed", bleed,
                    "-q", root=mini).exit_code == 0
+
+
+@pytest.mark.parametrize("given", [["--bleed", "-3mm"], ["--bleed=-3mm"], ["--bleed", "-.5in"]])
+def test_a_negative_bleed_is_told_as_one(mini, tmp_path, given):
+    """click reads a value starting with `-` after an option whose value may be left out as an
+    option of its own ("No such option: -3")."""
+    result = run("build", "--game", "mini", "--out", str(tmp_path), *given, root=mini)
+    assert result.exit_code == 2
+    assert f"bleed is a length from 0 to 10 mm, not {given[-1].removeprefix('--bleed=')}" in result.stderr
+    assert not (tmp_path / "mini").exists()
