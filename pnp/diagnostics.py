@@ -48,8 +48,8 @@ class Diagnostics:
         self._heard.append(heard)
         try:
             yield heard
-        finally:
-            self._heard.remove(heard)
+        finally:   # by identity: an outer block may have heard the same words
+            self._heard = [other for other in self._heard if other is not heard]
 
 
 class Report(Diagnostics):

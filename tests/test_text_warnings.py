@@ -177,3 +177,24 @@ def test_text_in_a_repeats_cells_or_a_right_to_left_edition_is_not_told_falsely(
     card.write_text(card.read_text() + '  - {kind: text, text: "{name}", size: 7, x: 5mm, y: 80mm, w: 70mm, h: 4mm}\n')
     result = run("build", "--game", "babel", "--lang", "he", "--out", str(tmp_path / "he"), "-q", root=root)
     assert result.exit_code == 0 and "past the piece's" not in result.stderr
+
+
+def test_each_game_of_a_run_keeps_and_tells_its_own_warnings(mini, tmp_path):
+    """A game's build record keeps the warnings its own build gave, as given: the next game of
+    `build --all` kept the first one's too, and a rebuild with nothing changed told them with
+    the game's name twice ("mini: mini: ...")."""
+    import json
+    import shutil
+    shutil.copytree(mini / "card_data/mini", mini / "card_data/other")
+    set_text(mini, "Touchdown 🏈 now")
+    first = run("build", "--all", "--out", str(tmp_path), "-j1", root=mini)
+    assert first.exit_code == 0, first.stderr
+    told = [line for line in first.stderr.splitlines() if "🏈" in line]
+    assert len(told) == 1 and told[0].startswith("warning: mini: ") and "mini/cards.yaml:8: card 'Knight'" in told[0]
+    assert json.loads((tmp_path / "other/.pnp-build.json").read_text())["warnings"] == []
+    kept = json.loads((tmp_path / "mini/.pnp-build.json").read_text())["warnings"]
+    assert len(kept) == 1 and not kept[0].startswith("mini: ") and "mini/cards.yaml:8: card 'Knight'" in kept[0]
+    again = run("build", "--all", "--out", str(tmp_path), "-j1", root=mini)
+    assert [line for line in again.stderr.splitlines() if "🏈" in line] == told
+    alone = run("build", "--game", "other", "--out", str(tmp_path), root=mini)
+    assert "🏈" not in alone.stderr

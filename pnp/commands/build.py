@@ -51,6 +51,17 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
                options: PrintOptions, shops: Sequence[ShopPreset] = (),
                progress: Callable[[int], Callable[..., None]] | None = None,
                keep_printed: bool = False, jobs: int = 1) -> list[Written]:
+    """Build every component of one game into out/<game_id>/ (see _build_game). Its record
+    keeps the warnings this game's build gave, as given: not another game's of the same run,
+    nor the name of the game a run of several tells before each."""
+    with project.diagnostics.listening() as heard:
+        return _build_game(project, game_id, out, paper, options, shops, progress, keep_printed, jobs, heard)
+
+
+def _build_game(project: Project, game_id: str, out: Path, paper: str | None,
+                options: PrintOptions, shops: Sequence[ShopPreset],
+                progress: Callable[[int], Callable[..., None]] | None,
+                keep_printed: bool, jobs: int, heard: list[str]) -> list[Written]:
     """Build every component of one game into out/<game_id>/.
 
     Everything is rendered in memory first and written only when all of it succeeded, all
@@ -128,7 +139,7 @@ def build_game(project: Project, game_id: str, out: Path, paper: str | None,
             playtest = {**playtest, "kept": True}   # from a build before the watch: stands in
         else:
             playtest = game_record(project.root, game, decks, ctx.compiled, recorded)
-    paths = folder.commit([file for file, _ in rendered], unchanged, project.diagnostics.warnings,
+    paths = folder.commit([file for file, _ in rendered], unchanged, list(dict.fromkeys(heard)),
                           components=output_components(game), playtest=playtest,
                           parts=reuse.parts if unchanged is not None else None,
                           icons=icons if unchanged is not None else None, superseded=superseded)
