@@ -206,7 +206,9 @@ def build(games: tuple[str, ...], every: bool, out: Path, root: Path, request: B
         conclude(report)
         return
     jobs = jobs or os.cpu_count() or 1
-    report.each_game(ids, lambda game_id: build_as_asked(project, game_id, out, request, presets, quiet, jobs))
+    from pnp.commands.games_apart import games_built_apart
+    ahead = games_built_apart(project, ids, out, request, presets, jobs, quiet)
+    report.each_game(ids, lambda game_id: build_as_asked(project, game_id, out, request, presets, quiet, jobs, ahead))
     conclude(report)
 
 

@@ -56,7 +56,7 @@ def test_validating_games_in_two_processes_reports_what_one_does(root, monkeypat
     edit(root / "card_data/monster-ball/game.yaml", "front: monster-ball/token", "front: monster-ball/token\n    gap: 0mm")
     apart: list[set[str]] = []
     real = processes.forked
-    monkeypatch.setattr(processes, "forked", lambda *args: (apart.append(set(found := real(*args))), found)[1])
+    monkeypatch.setattr(processes, "forked", lambda *args, **kw: (apart.append(set(found := real(*args, **kw))), found)[1])
     one = run("validate", "--all", "--jobs", "1", root=root)
     assert apart == []
     two = run("validate", "--all", "--jobs", "2", root=root)
@@ -73,11 +73,12 @@ def test_a_process_that_dies_leaves_its_work_to_the_command(root, monkeypatch):
     is done in the command's own process, with the same report, and no traceback."""
     import os
 
+    from pnp import processes
     from pnp.commands import validate
     one = run("validate", "--all", "--jobs", "1", root=root)
-    real = validate.heard_validating
-    monkeypatch.setattr(validate, "heard_validating",
-                        lambda project, id: os._exit(9) if id == "big-ten" else real(project, id))
+    real = validate.validate_game
+    monkeypatch.setattr(validate, "validate_game", lambda project, id, jobs=1:
+                        os._exit(9) if id == "big-ten" and processes.in_child() else real(project, id, jobs))
     two = run("validate", "--all", "--jobs", "2", root=root)
     assert (two.exit_code, two.output, two.stderr) == (one.exit_code, one.output, one.stderr)
     assert one.exit_code == 0 and "big-ten: ok" in one.output

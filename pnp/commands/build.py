@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -21,6 +21,7 @@ from pnp.inputs import BuildInputs
 from pnp.request import BuildRequest
 
 if TYPE_CHECKING:   # the drawing code is imported only once a build has something to draw
+    from pnp.commands.games_apart import Built
     from pnp.commands.parallel import Drawn
     from pnp.commands.progress import ProgressBar
     from pnp.config.game import Component, Game
@@ -345,10 +346,19 @@ def languages_built(project: Project, game_id: str, out: Path, request: BuildReq
 
 
 def build_as_asked(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence[ShopPreset] = (),
-                   quiet: bool = False, jobs: int = 1) -> None:
-    """`pnp build` of one game: each language with its progress bar, then the files it wrote."""
+                   quiet: bool = False, jobs: int = 1, ahead: Mapping[str, tuple[Built, list[str]]] = {}) -> None:
+    """`pnp build` of one game: each language with its progress bar, then the files it wrote.
+    A game `ahead` holds was built in another process (pnp.commands.games_apart): its
+    warnings and files are told."""
     from pnp.commands.progress import ProgressBar, summarise
-    for label, written in languages_built(project, game_id, out, request, shops,
-                                          lambda label: ProgressBar(label, enabled=not quiet), jobs=jobs):
+    built: Iterable[tuple[str, list[Written]]]
+    if game_id in ahead:
+        built, heard = ahead[game_id]
+        for warning in heard:
+            project.diagnostics.warn(warning)
+    else:
+        built = languages_built(project, game_id, out, request, shops,
+                                lambda label: ProgressBar(label, enabled=not quiet), jobs=jobs)
+    for label, written in built:
         if not quiet:
             summarise(label, written, out)

@@ -21,8 +21,10 @@ class ProgressBar:
         self.enabled = enabled and sys.stderr.isatty()
         self.bar: Any = None   # click's progress bar, once started
 
-    def start(self, total: int) -> Callable[..., None]:
-        if not self.enabled or total < 200:
+    def start(self, total: int, least: int = 200) -> Callable[..., None]:
+        """The bar's update, shown for `total` steps when there are at least `least` (pieces:
+        a build of fewer is done before a bar would help)."""
+        if not self.enabled or total < least:
             return lambda steps=1: None
         self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
         self.bar.__enter__()

@@ -9,7 +9,6 @@ game's lang/ folder is drawn too, and what it lacks is reported (pnp.lang.check)
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 
 from pnp.collecting import collector_paused, free_what_the_pause_left
@@ -25,14 +24,11 @@ Validated = tuple[list[str], int]   # a game's rule and translation problems, an
 
 def validate_games(project: Project, report: Report, ids: list[str], jobs: int = 1) -> dict[str, Validated]:
     """`report.each_game` over validate_game. With `jobs` above one, the games are checked that
-    many at a time in forked processes (each game's warnings told again here, in the order of
-    `ids`), so the report is the one a single process gives; a game that fails in its process
-    is checked again here, which tells its one clear error."""
-    ahead: dict[str, tuple[Validated, list[str]]] = {}
-    if jobs > 1 and len(ids) > 1:
-        from pnp.processes import forked
-        drawing_code_imported()
-        ahead = forked(biggest_first(project, ids), lambda game_id: heard_validating(project, game_id), jobs)
+    many at a time in forked processes (pnp.commands.games_apart: each game's warnings told
+    again here, in the order of `ids`), so the report is the one a single process gives; a game
+    that fails in its process is checked again here, which tells its one clear error."""
+    from pnp.commands.games_apart import games_apart
+    ahead = games_apart(project, ids, lambda game_id: validate_game(project, game_id), jobs)
 
     def validated(game_id: str) -> Validated:
         if game_id not in ahead:
@@ -42,37 +38,6 @@ def validate_games(project: Project, report: Report, ids: list[str], jobs: int =
             project.diagnostics.warn(warning)
         return result
     return report.each_game(ids, validated)
-
-
-def heard_validating(project: Project, game_id: str) -> tuple[Validated, list[str]]:
-    """In a child: a game validated, with every warning its validation gave."""
-    with project.diagnostics.listening() as heard:
-        return validate_game(project, game_id), heard
-
-
-def drawing_code_imported() -> None:
-    """What every game's drawing imports, imported once before the fork rather than in each
-    process."""
-    import pnp.exporters.print_all  # noqa: F401
-    import pnp.kinds  # noqa: F401
-    import pnp.kinds.rule_sheet  # noqa: F401
-    import pnp.layout.template  # noqa: F401
-
-
-def biggest_first(project: Project, ids: list[str]) -> list[str]:
-    """The games by the work they take, biggest first, so that the processes finish together:
-    the size of a game's files, once for the game and once more for each translation, which
-    draws it all again."""
-    from pnp.lang import language_codes
-
-    def work(game_id: str) -> int:
-        folder = project.root / "card_data" / game_id
-        try:
-            size = sum(entry.stat().st_size for entry in os.scandir(folder) if entry.is_file(follow_symlinks=False))
-            return size * (1 + len(language_codes(folder)))
-        except OSError:   # told when the game is read
-            return 0
-    return sorted(ids, key=work, reverse=True)
 
 
 @collector_paused()

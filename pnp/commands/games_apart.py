@@ -1,0 +1,98 @@
+"""Several games at once, each in a forked process of its own (`pnp build` and `pnp validate`
+of more than one game): the four bundled games are small, and a game's own components are too
+few to share out, so games are the work worth spreading over the cores.
+
+Each process is a fork of the command, with the drawing code imported once before it; what it
+made and the warnings it gave come back to be told in the order of the games, as one process
+tells them. A game that fails in its process is done again in the command's own, which tells
+its one clear error."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+from pnp.errors import PnpError
+from pnp import processes
+
+if TYPE_CHECKING:
+    from pnp.commands.build import Written
+    from pnp.config.shop import ShopPreset
+    from pnp.project import Project
+    from pnp.request import BuildRequest
+
+Result = TypeVar("Result")
+Built = list[tuple[str, list["Written"]]]   # each language built: its label, and the files written
+
+
+def games_apart(project: Project, ids: list[str], task: Callable[[str], Result], jobs: int,
+                done: Callable[[], None] | None = None) -> dict[str, tuple[Result, list[str]]]:
+    """task(game) for each game, `jobs` at a time in forked processes, biggest first, each with
+    the warnings it gave; {} when fewer than two games (or one core) leave nothing to share.
+    `done` is called as each game ends."""
+    if len(ids) < 2 or not processes.can_fork(jobs):
+        return {}
+    drawing_code_imported()
+
+    def heard(game_id: str) -> tuple[Result, list[str]]:
+        with project.diagnostics.listening() as warnings:
+            return task(game_id), warnings
+    return processes.forked(biggest_first(project, ids), heard, jobs, done=done)
+
+
+def games_built_apart(project: Project, ids: list[str], out: Path, request: BuildRequest,
+                      shops: Sequence[ShopPreset], jobs: int, quiet: bool = False) -> dict[str, tuple[Built, list[str]]]:
+    """The games of a `pnp build` that need drawing, built apart (pnp.commands.build's
+    languages_built), with one progress bar counting the games; a game whose files are up to
+    date is left to the command, which tells so at once."""
+    from pnp.commands.build import languages_built
+    from pnp.commands.progress import ProgressBar
+    to_build = [game_id for game_id in ids if not up_to_date(project, game_id, out, request, shops)]
+    if len(to_build) < 2 or not processes.can_fork(jobs):
+        return {}
+    with ProgressBar(f"{len(to_build)} games", enabled=not quiet) as bar:
+        tick = bar.start(len(to_build), least=2)
+        return games_apart(project, to_build, lambda game_id: list(languages_built(project, game_id, out, request, shops)),
+                           jobs, lambda: tick(1))
+
+
+def up_to_date(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence[ShopPreset]) -> bool:
+    """Whether every language of the game asked for was last built from what it reads now:
+    only which games to share out, so any doubt counts as not (the build itself decides)."""
+    from pnp.cache import fingerprint
+    from pnp.outputs.folder import OutputFolder
+    try:
+        for lang in request.languages(project.root / "card_data" / game_id, game_id):
+            inputs = fingerprint(project.root, game_id, request.options_for(lang=lang), request.paper, tuple(shops))
+            if OutputFolder(out / game_id, language=lang).up_to_date(inputs) is None:
+                return False
+    except (PnpError, OSError):
+        return False
+    return True
+
+
+def drawing_code_imported() -> None:
+    """What every game's drawing imports, imported once before the fork rather than in each
+    process."""
+    import pnp.exporters.print_all  # noqa: F401
+    import pnp.kinds  # noqa: F401
+    import pnp.kinds.rule_sheet  # noqa: F401
+    import pnp.layout.template  # noqa: F401
+
+
+def biggest_first(project: Project, ids: list[str]) -> list[str]:
+    """The games by the work they take, biggest first, so that the processes finish together:
+    the size of a game's files, once for the game and once more for each translation, which
+    draws it all again."""
+    from pnp.lang import language_codes
+
+    def work(game_id: str) -> int:
+        folder = project.root / "card_data" / game_id
+        try:
+            size = sum(entry.stat().st_size for entry in os.scandir(folder) if entry.is_file(follow_symlinks=False))
+            return size * (1 + len(language_codes(folder)))
+        except OSError:   # told when the game is read
+            return 0
+    return sorted(ids, key=work, reverse=True)

@@ -1,0 +1,63 @@
+"""`pnp build` of several games builds them in processes of their own (issue 31, every core):
+the files, the report and the exit status are one process's, a game that fails included."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import run
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+def every_file(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != ".pnp.lock"}
+
+
+@pytest.fixture
+def games_forked(monkeypatch) -> list[set[str]]:
+    """The games each call shared out to processes finished there."""
+    from pnp import processes
+    apart: list[set[str]] = []
+    real = processes.forked
+    monkeypatch.setattr(processes, "forked", lambda *args, **kw: (apart.append(set(found := real(*args, **kw))), found)[1])
+    return apart
+
+
+def test_games_built_apart_give_the_files_and_report_of_one_process(root, tmp_path, games_forked):
+    edit(root / "card_data/jukem/cards.yaml", "title: {type: text", "title: {type: txet")   # a load error
+    # a warning: tokens touching, 8 across, leave no margin for marks on Letter
+    edit(root / "card_data/monster-ball/game.yaml", "front: monster-ball/token", "front: monster-ball/token\n    gap: 0mm")
+    one = run("build", "--all", "--out", str(tmp_path / "one"), "--jobs", "1", root=root)
+    assert games_forked == []
+    two = run("build", "--all", "--out", str(tmp_path / "two"), "--jobs", "2", root=root)
+    assert games_forked == [{"12th-player", "big-ten", "monster-ball"}]   # jukem failed there, told here
+
+    def told(result, out: str) -> str:
+        return re.sub(r"\d+\.\d\d s\b", "T s", result.output.replace(str(tmp_path / out), "OUT"))
+    assert (two.exit_code, told(two, "two"), two.stderr) == (one.exit_code, told(one, "one"), one.stderr)
+    assert one.exit_code == 1 and "jukem/cards.yaml" in one.stderr
+    assert "warning: monster-ball: tokens: the horizontal cut" in one.stderr
+    assert told(one, "one").index("12th-player:") < told(one, "one").index("big-ten:") < told(one, "one").index("monster-ball:")
+    assert every_file(tmp_path / "two") == every_file(tmp_path / "one")   # records and manifests too
+    assert len(every_file(tmp_path / "one")) > 30
+
+
+def test_games_already_up_to_date_are_not_shared_out(root, tmp_path, games_forked):
+    """A build where one game changed draws that game alone, in this process (its own
+    components may still go to processes)."""
+    out = str(tmp_path / "out")
+    assert run("build", "--all", "--out", out, "-q", root=root).exit_code == 0
+    assert games_forked == [{"12th-player", "big-ten", "jukem", "monster-ball"}]
+    edit(root / "card_data/big-ten/defense.yaml", 'name: "Run Blitz"', 'name: "Safety Blitz"')
+    again = run("build", "--all", "--out", out, root=root)
+    assert again.exit_code == 0 and games_forked == [{"12th-player", "big-ten", "jukem", "monster-ball"}]
+    assert "jukem: up to date" in again.output and "big-ten:\n" in again.output
