@@ -150,9 +150,9 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
               "and add; a board's changed tiles. Files end in -reprint; the full build's files and its "
               "record stay as they are.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Processes to work in at once (default: the number of cores): components, the "
-              "parts of a deck over 320 sheets, and the rules checked while drawing; the files are "
-              "the same whatever the number.")
+              help="Processes to work in at once (default: the number of cores): the games of --all "
+              "(or of several --game), components, the parts of a deck over 320 sheets, and the rules "
+              "checked while drawing; the files are the same whatever the number.")
 @since_option
 def build(games: tuple[str, ...], every: bool, out: Path, root: Path, request: BuildRequest, refresh: bool,
           quiet: bool, reprint: bool, since: str | None, jobs: int | None) -> None:
