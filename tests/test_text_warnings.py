@@ -198,3 +198,19 @@ def test_each_game_of_a_run_keeps_and_tells_its_own_warnings(mini, tmp_path):
     assert [line for line in again.stderr.splitlines() if "🏈" in line] == told
     alone = run("build", "--game", "other", "--out", str(tmp_path), root=mini)
     assert "🏈" not in alone.stderr
+
+
+def test_text_past_the_edge_in_a_right_to_left_edition_is_told_on_the_side_it_prints(tmp_path):
+    """A mirrored layout in Hebrew sets a name from the right of its mirrored box: a box 10 mm
+    past the card's left edge prints past its right edge there, and is told so (right-to-left
+    editions were not checked at all)."""
+    from test_every_edition import babel_root
+    root = babel_root(tmp_path / "babel")
+    card = root / "layouts/babel/card.yaml"
+    card.write_text(card.read_text() + '  - {kind: text, text: "{name}", size: 7, x: -10mm, y: 80mm, w: 40mm, h: 4mm}\n')
+    result = run("build", "--game", "babel", "--lang", "he", "--out", str(tmp_path / "he"), "-q", root=root)
+    told = [line for line in result.stderr.splitlines() if "past the piece's" in line]
+    assert result.exit_code == 0 and told and all("past the piece's right edge" in line for line in told), told
+    result = run("build", "--game", "babel", "--out", str(tmp_path / "en"), "-q", root=root)
+    told = [line for line in result.stderr.splitlines() if "past the piece's" in line]
+    assert told and all("past the piece's left edge" in line for line in told), told

@@ -511,11 +511,10 @@ class TextDrawer(Drawer):
         self.palette = piece.palette   # colour names in spans: [law|+2]
         self.diagnostics = piece.diagnostics
         self.safe = piece.safe
-        # a box past the piece's edge, turned as drawn: its lines are checked as they print; not
-        # in a right-to-left build (its lines start from the other side) or a repeat's cell
+        # a box past the piece's edge, turned as drawn: its lines are checked as they print (not
+        # in a repeat's cell)
         left, right, bottom, top = self.turned_box()
-        self.spills = not piece.right_to_left and (left < -0.01 or bottom < -0.01 or right > piece.width + 0.01
-                                                   or top > piece.height + 0.01)
+        self.spills = left < -0.01 or bottom < -0.01 or right > piece.width + 0.01 or top > piece.height + 0.01
         self.piece = (piece.width, piece.height)
         self.ink_saver = piece.ink_saver
         self.icons = icons_of(piece.game_dir) if piece.game_dir is not None else {}
@@ -671,7 +670,7 @@ class TextDrawer(Drawer):
         `y` the lines' bottom left, `w` the width they are set in); a turned text's lines turned
         as `draw` turns them, about its box's centre."""
         widest = max(para.getActualLineWidths0() or [0])
-        shift = {"center": (w - widest) / 2, "right": w - widest}.get(self.spec.align, 0.0)
+        shift = {"center": (w - widest) / 2, "right": w - widest}.get(para.align, 0.0)   # as set: right to left too
         left, right, bottom, top = x + shift, x + shift + widest, y, y + used
         if self.spec.rotate:
             box_x, box_y, box_w, box_h = self.rect

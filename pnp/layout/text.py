@@ -42,6 +42,8 @@ class SetText(Protocol):
     """Text set in its box, drawn from the box's bottom-left: PlainLines, or StyledLines
     (pnp.layout.runs); both answer as reportlab's Paragraph does."""
 
+    align: str   # where its lines start, as drawn: a right-to-left paragraph's `left` is from the right
+
     def getActualLineWidths0(self) -> list[float]: ...   # noqa: N802 - the name reportlab's Paragraph has
 
     def drawOn(self, canvas: Canvas, x: float, y: float) -> None: ...   # noqa: N802
