@@ -204,3 +204,32 @@ def test_a_sheets_ink_stays_out_of_the_strip_an_inkjet_leaves_blank(out, name):
     left, top, right, bottom = inked
     assert left >= strip - 1 and top >= strip - 1, (left / scale / 72 * 25.4, top / scale / 72 * 25.4)
     assert image.width - right >= strip - 1 and image.height - bottom >= strip - 1
+
+
+def test_each_side_kicks_off_from_its_70_in_its_own_half(out):
+    """The document's yard lines count down to the goal a side attacks: it kicks off from the
+    70 with its teammates behind the 50, and a kick of 4 grids or more must still land on the
+    field. The field once numbered them from each side's own goal, which put the kick-off 30
+    yards from the other end zone and every good kick past it."""
+    import pypdfium2 as pdfium
+    document = pdfium.PdfDocument(str(out / "field-whole.pdf"))
+    text = document[0].get_textpage()
+
+    def found(word: str) -> list[tuple[float, float]]:
+        """Where each `word` on the field starts (x, y) in mm from the bottom left."""
+        search, spots = text.search(word, match_case=True), []
+        while (hit := search.get_next()) is not None:
+            left, bottom, _, _ = text.get_charbox(hit[0])
+            spots.append((left / 72 * 25.4, bottom / 72 * 25.4))
+        return spots
+    law_goal, chaos_goal = 88.9, 850.9   # the goal lines, in mm from the left: Law defends the left
+    midfield = (law_goal + chaos_goal) / 2
+    (law_label,), (chaos_label,) = found("LAW KICKS OFF FROM ITS 70"), found("CHAOS KICKS OFF FROM ITS 70")
+    assert law_goal < law_label[0] < midfield < chaos_label[0] - 60 < chaos_goal
+    top, bottom = 203, 203   # Law reads its numbers along the top, Chaos along the bottom (turned)
+    law_70 = [x for x, y in found("70") if y > top and abs(x - law_label[0]) < 40]
+    chaos_70 = [x for x, y in found("70") if y < bottom and abs(x - chaos_label[0]) < 80]
+    assert law_70 and chaos_70, found("70")
+    hundreds = sorted(found("100"))
+    assert [y > top for _, y in hundreds] == [True, False]   # Law's 100 at its own goal (left); Chaos's at the right
+    assert abs(hundreds[0][0] - law_goal) < 15 and abs(hundreds[1][0] - chaos_goal) < 15
