@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from pnp import __version__
-from pnp.cli_request import PAPER_HELP, Option, build_request_options, negative_bleed, usage_error
+from pnp.cli_request import PAPER_HELP, Option, RequestCommand, build_request_options, usage_error
 from pnp.diagnostics import MAX_SHOWN
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.inputs import SHARED_FOLDERS
@@ -92,15 +92,7 @@ def checked_out(root: Path, out: Path) -> Path:
     return out
 
 
-class Commands(click.Group):
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        refused = negative_bleed(args)   # before click misreads it
-        if refused is not None:
-            raise refused
-        return super().parse_args(ctx, args)
-
-
-@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(version=__version__, prog_name="pnp")
 def cli() -> None:
     """pnp turns YAML card and game data into print-and-play PDFs.
@@ -135,7 +127,7 @@ root_option = click.option("--root", type=click.Path(file_okay=False, path_type=
                            default=Path("."), show_default=False, help=ROOT_HELP)
 
 
-@cli.command()
+@cli.command(cls=RequestCommand)
 @game_option
 @all_option
 @out_option()
@@ -388,7 +380,7 @@ def odds(game_id: str, deck_id: str | None, hand: int, wheres: tuple[str, ...], 
         click.echo(line)
 
 
-@cli.command()
+@cli.command(cls=RequestCommand)
 @game_option
 @all_option
 @out_option()

@@ -38,18 +38,29 @@ def parsed_with(parse: Callable[[Any], Any]) -> Callable[[Any, Any, Any], Any]:
     return callback
 
 
-def negative_bleed(args: list[str]) -> click.UsageError | None:
-    """`--bleed -3mm` (or `--bleed=-3mm`) as the usage error it is. click reads a value after
-    `--bleed`, whose value may be left out, that starts with `-` as an option of its own and
-    would say "No such option: -3"."""
+def negative_bleed(args: list[str]) -> str | None:
+    """The value of a `--bleed -3mm` (or `--bleed=-3mm`) among a command's arguments: click
+    reads a value after `--bleed`, whose value may be left out, that starts with `-` as an
+    option of its own and would say "No such option: -3"."""
     for before, arg in zip([""] + args, args):
         if arg == "--":
             break
         value = arg.partition("=")[2] if arg.startswith("--bleed=") else arg if before == "--bleed" else ""
         if re.match(r"-\.?\d", value):
-            return click.BadParameter(f"bleed is a length from 0 to {MAX_BLEED_MM} mm, not {value}",
-                                      param_hint="'--bleed'")
+            return value
     return None
+
+
+class RequestCommand(click.Command):
+    """A command taking the print options (build, watch): a negative `--bleed` is told as
+    the usage error it is."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        negative = None if {"-h", "--help"} & set(args) else negative_bleed(args)
+        if negative is not None:
+            raise click.BadParameter(f"bleed is a length from 0 to {MAX_BLEED_MM} mm, not {negative}",
+                                     ctx=ctx, param_hint="'--bleed'")
+        return super().parse_args(ctx, args)
 
 
 PAPER_HELP = "Paper size (default: the game's own, usually letter)."

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conftest import REPO, run
@@ -165,3 +167,14 @@ def test_a_negative_bleed_is_told_as_one(mini, tmp_path, given):
     assert result.exit_code == 2
     assert f"bleed is a length from 0 to 10 mm, not {given[-1].removeprefix('--bleed=')}" in result.stderr
     assert not (tmp_path / "mini").exists()
+
+
+def test_a_translation_up_to_date_names_its_games_folder(tmp_path):
+    """`(4 files in OUT/babel (he))` named a folder that does not exist."""
+    from test_every_edition import babel_root
+    root = babel_root(tmp_path / "babel")
+    out = tmp_path / "out"
+    assert run("build", "--game", "babel", "--lang", "he", "--out", str(out), "-q", root=root).exit_code == 0
+    again = run("build", "--game", "babel", "--lang", "he", "--out", str(out), root=root)
+    assert re.search(rf"babel \(he\): up to date, nothing changed since the last build \(\d+ files in "
+                     rf"{re.escape(str(out / 'babel'))}\)\n", again.output), again.output

@@ -477,3 +477,13 @@ def test_a_build_waiting_on_a_lock_taken_away_locks_the_new_one(tmp_path):
     other.join(5)
     assert [who for who, _ in order] == ["first", "second"]
     assert not (folder.folder / ".pnp.lock").exists()   # nothing of pnp's there: no lock left either
+
+
+def test_an_output_folder_removed_before_its_lock_is_an_error_not_a_wait(tmp_path):
+    """A user's `rm -rf output` between pnp making the folder and locking it: the lock cannot
+    be made, which is one error (a review found pnp retrying for ever at full speed)."""
+    code = ("from pathlib import Path\nfrom pnp.outputs.folder import OutputFolder\n"
+            f"with OutputFolder(Path({str(tmp_path / 'gone')!r}))._locked():\n    pass\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20,
+                          cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 1 and "FileNotFoundError" in done.stderr

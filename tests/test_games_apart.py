@@ -61,3 +61,36 @@ def test_games_already_up_to_date_are_not_shared_out(root, tmp_path, games_forke
     again = run("build", "--all", "--out", out, root=root)
     assert again.exit_code == 0 and games_forked == [{"12th-player", "big-ten", "jukem", "monster-ball"}]
     assert "jukem: up to date" in again.output and "big-ten:\n" in again.output
+
+
+def test_ctrl_c_while_games_built_apart_are_written_waits_for_the_renames(mini, tmp_path):
+    """The games drawn in other processes are written by the command itself, game by game: a
+    Ctrl-C to the whole group (as a terminal sends it) while a game's files are renamed lets
+    them finish and says so. Written in the processes, the files were killed mid-rename with
+    the message that the folder was as it was."""
+    import os
+    import shutil
+    import signal
+    import subprocess
+    import sys
+    import time
+    shutil.copytree(mini / "card_data/mini", mini / "card_data/other")
+    out = tmp_path / "out"
+    assert run("build", "--all", "--out", str(out), "-q", root=mini).exit_code == 0
+    for game in ("mini", "other"):
+        edit(mini / f"card_data/{game}/cards.yaml", "Moves in an L.", "Jumps.")
+    marker = tmp_path / "renaming"
+    process = subprocess.Popen([sys.executable, "-m", "pnp", "build", "--all", "--out", str(out), "--root", str(mini),
+                                "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                               env={**os.environ, "PNP_TEST_POINT": f"renaming:{marker}"})
+    deadline = time.monotonic() + 120
+    while not marker.exists():
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.01)
+    os.killpg(process.pid, signal.SIGINT)
+    marker.unlink()
+    _, errors = process.communicate(timeout=60)
+    assert process.returncode == 130 and b"Traceback" not in errors
+    assert b"holds this build's files" in errors and b"as it was" not in errors, errors
+    left = [p.name for p in out.rglob("*") if p.name.startswith((".pnp-part.", ".pnp-old.", ".pnp-journal"))]
+    assert left == []

@@ -14,7 +14,7 @@ from pnp.cache import fingerprint, inputs_read, salt
 from pnp.checkpoints import reached
 from pnp.collecting import collector_paused
 from pnp.commands.timing import timed
-from pnp.outputs.folder import OutputFolder
+from pnp.outputs.folder import Json, OutputFolder
 from pnp.playtest.reprint_names import OUTDATED_REPRINT, is_reprint
 from pnp.errors import PnpError, ValidationFailed
 from pnp.inputs import BuildInputs
@@ -47,23 +47,64 @@ class Written:
                            # it was a reprint this build makes out of date
 
 
-@collector_paused()
+@dataclass
+class Prepared:
+    """One game's build drawn and checked, its files waiting to be written (`written`): what
+    OutputFolder.commit takes. A build with nothing to draw (up to date) holds its files as
+    they are (`kept`). A process that builds games apart hands this back, so every file is
+    written by the command's own process, where a Ctrl-C waits for the renames."""
+    folder: OutputFolder
+    kept: list[Written] | None = None
+    rendered: list[tuple[OutputFile, float | None]] | None = None
+    unchanged: str | None = None
+    warnings: list[str] | None = None
+    components: set[str] | None = None
+    playtest: Json | None = None
+    parts: Json | None = None
+    icons: Json | None = None
+    superseded: Callable[[str], bool] | None = None
+
+    def written(self) -> list[Written]:
+        """The files written (or kept, up to date), each with what it took."""
+        if self.kept is not None:
+            return self.kept
+        assert self.rendered is not None
+        rendered, folder = self.rendered, self.folder
+        paths = folder.commit([file for file, _ in rendered], self.unchanged, self.warnings or [],
+                              components=self.components, playtest=self.playtest,
+                              parts=self.parts, icons=self.icons, superseded=self.superseded)
+        return [Written(path, file.pages, len(file.data), spent or 0.0, reused=spent is None)
+                for path, (file, spent) in zip(paths, rendered)] + \
+            [Written(path, 0, 0, 0.0, removed=OUTDATED_REPRINT if is_reprint(path.name) else "its component is no longer in game.yaml")
+             for path in folder.removed]
+
+
 def build_game(project: Project, game_id: str, out: Path, paper: str | None,
                options: PrintOptions, shops: Sequence[ShopPreset] = (),
                progress: Callable[[int], Callable[..., None]] | None = None,
                keep_printed: bool = False, jobs: int = 1) -> list[Written]:
-    """Build every component of one game into out/<game_id>/ (see _build_game). Its record
-    keeps the warnings this game's build gave, as given: not another game's of the same run,
-    nor the name of the game a run of several tells before each."""
+    """Build every component of one game into out/<game_id>/ (prepared_game), and write the
+    files."""
+    return prepared_game(project, game_id, out, paper, options, shops, progress, keep_printed, jobs).written()
+
+
+@collector_paused()
+def prepared_game(project: Project, game_id: str, out: Path, paper: str | None,
+                  options: PrintOptions, shops: Sequence[ShopPreset] = (),
+                  progress: Callable[[int], Callable[..., None]] | None = None,
+                  keep_printed: bool = False, jobs: int = 1) -> Prepared:
+    """One game's build, drawn and ready to write (see _prepared_game). Its record keeps the
+    warnings this game's build gave, as given: not another game's of the same run, nor the
+    name of the game a run of several tells before each."""
     with project.diagnostics.listening() as heard:
-        return _build_game(project, game_id, out, paper, options, shops, progress, keep_printed, jobs, heard)
+        return _prepared_game(project, game_id, out, paper, options, shops, progress, keep_printed, jobs, heard)
 
 
-def _build_game(project: Project, game_id: str, out: Path, paper: str | None,
-                options: PrintOptions, shops: Sequence[ShopPreset],
-                progress: Callable[[int], Callable[..., None]] | None,
-                keep_printed: bool, jobs: int, heard: list[str]) -> list[Written]:
-    """Build every component of one game into out/<game_id>/.
+def _prepared_game(project: Project, game_id: str, out: Path, paper: str | None,
+                    options: PrintOptions, shops: Sequence[ShopPreset],
+                    progress: Callable[[int], Callable[..., None]] | None,
+                    keep_printed: bool, jobs: int, heard: list[str]) -> Prepared:
+    """Every component of one game drawn for out/<game_id>/, to be written by Prepared.written.
 
     Everything is rendered in memory first and written only when all of it succeeded, all
     files at once (see OutputFolder), so a failed build leaves the earlier output as it was.
@@ -85,8 +126,8 @@ def _build_game(project: Project, game_id: str, out: Path, paper: str | None,
     if previous is not None:
         for warning in folder.last_warnings():   # still true: the input is the same
             project.diagnostics.warn(warning)
-        return [Written(folder.folder / f["name"], f["pages"], f["size"], 0.0, reused=True)
-                for f in previous]
+        return Prepared(folder, kept=[Written(folder.folder / f["name"], f["pages"], f["size"], 0.0, reused=True)
+                                      for f in previous])
     from pnp.outputs.pdf import DRAFT
     from pnp.outputs.reuse import Reuse, component_keys
     from pnp.processes import Ahead
@@ -140,14 +181,10 @@ def _build_game(project: Project, game_id: str, out: Path, paper: str | None,
             playtest = {**playtest, "kept": True}   # from a build before the watch: stands in
         else:
             playtest = game_record(project.root, game, decks, ctx.compiled, recorded)
-    paths = folder.commit([file for file, _ in rendered], unchanged, list(dict.fromkeys(heard)),
-                          components=output_components(game), playtest=playtest,
-                          parts=reuse.parts if unchanged is not None else None,
-                          icons=icons if unchanged is not None else None, superseded=superseded)
-    return [Written(path, file.pages, len(file.data), spent or 0.0, reused=spent is None)
-            for path, (file, spent) in zip(paths, rendered)] + \
-        [Written(path, 0, 0, 0.0, removed=OUTDATED_REPRINT if is_reprint(path.name) else "its component is no longer in game.yaml")
-         for path in folder.removed]
+    return Prepared(folder, rendered=rendered, unchanged=unchanged, warnings=list(dict.fromkeys(heard)),
+                    components=output_components(game), playtest=playtest,
+                    parts=reuse.parts if unchanged is not None else None,
+                    icons=icons if unchanged is not None else None, superseded=superseded)
 
 
 def stands_in(folder: OutputFolder) -> bool:
@@ -333,6 +370,16 @@ def languages_built(project: Project, game_id: str, out: Path, request: BuildReq
     it names none; with `as_written`, that too), each as (label, files written).
     `progress(label)` gives the bar a build reports its steps to; `keep_printed` is build_game's
     (pnp watch)."""
+    for label, prepared in languages_prepared(project, game_id, out, request, shops, progress, as_written,
+                                              keep_printed, jobs):
+        yield label, prepared.written()
+
+
+def languages_prepared(project: Project, game_id: str, out: Path, request: BuildRequest,
+                       shops: Sequence[ShopPreset] = (), progress: Callable[[str], ProgressBar] | None = None,
+                       as_written: bool = False, keep_printed: bool = False,
+                       jobs: int = 1) -> Iterator[tuple[str, Prepared]]:
+    """languages_built's builds, each drawn and ready to write."""
     languages = request.languages(project.root / "card_data" / game_id, game_id)
     if as_written and None not in languages:
         languages.insert(0, None)
@@ -340,25 +387,26 @@ def languages_built(project: Project, game_id: str, out: Path, request: BuildReq
         label = f"{game_id} ({lang})" if lang else game_id
         bar = progress(label) if progress is not None else None
         with bar if bar is not None else nullcontext():
-            written = build_game(project, game_id, out, request.paper, request.options_for(lang=lang), shops,
-                                 bar.start if bar is not None else None, keep_printed=keep_printed, jobs=jobs)
-        yield label, written
+            prepared = prepared_game(project, game_id, out, request.paper, request.options_for(lang=lang), shops,
+                                     bar.start if bar is not None else None, keep_printed=keep_printed, jobs=jobs)
+        yield label, prepared
 
 
 def build_as_asked(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence[ShopPreset] = (),
-                   quiet: bool = False, jobs: int = 1, ahead: Mapping[str, tuple[Built, list[str]]] = {}) -> None:
+                   quiet: bool = False, jobs: int = 1, ahead: dict[str, tuple[Built, list[str]]] | None = None) -> None:
     """`pnp build` of one game: each language with its progress bar, then the files it wrote.
-    A game `ahead` holds was built in another process (pnp.commands.games_apart): its
-    warnings and files are told."""
+    A game `ahead` holds was drawn in another process (pnp.commands.games_apart): its warnings
+    are told, and its files written here."""
     from pnp.commands.progress import ProgressBar, summarise
     built: Iterable[tuple[str, list[Written]]]
-    if game_id in ahead:
-        built, heard = ahead[game_id]
+    if ahead is not None and game_id in ahead:
+        prepared, heard = ahead.pop(game_id)   # once: a game named twice is up to date the second time
         for warning in heard:
             project.diagnostics.warn(warning)
+        built = ((label, each.written()) for label, each in prepared)
     else:
         built = languages_built(project, game_id, out, request, shops,
                                 lambda label: ProgressBar(label, enabled=not quiet), jobs=jobs)
     for label, written in built:
         if not quiet:
-            summarise(label, written, out)
+            summarise(label, written, out / game_id)

@@ -18,13 +18,13 @@ from pnp.errors import PnpError
 from pnp import processes
 
 if TYPE_CHECKING:
-    from pnp.commands.build import Written
+    from pnp.commands.build import Prepared
     from pnp.config.shop import ShopPreset
     from pnp.project import Project
     from pnp.request import BuildRequest
 
 Result = TypeVar("Result")
-Built = list[tuple[str, list["Written"]]]   # each language built: its label, and the files written
+Built = list[tuple[str, "Prepared"]]   # each language of a game: its label, and its build ready to write
 
 
 def games_apart(project: Project, ids: list[str], task: Callable[[str], Result], jobs: int,
@@ -44,17 +44,19 @@ def games_apart(project: Project, ids: list[str], task: Callable[[str], Result],
 
 def games_built_apart(project: Project, ids: list[str], out: Path, request: BuildRequest,
                       shops: Sequence[ShopPreset], jobs: int, quiet: bool = False) -> dict[str, tuple[Built, list[str]]]:
-    """The games of a `pnp build` that need drawing, built apart (pnp.commands.build's
-    languages_built), with one progress bar counting the games; a game whose files are up to
-    date is left to the command, which tells so at once."""
-    from pnp.commands.build import languages_built
+    """The games of a `pnp build` that need drawing, drawn apart (pnp.commands.build's
+    languages_prepared), with one progress bar counting the games. Their files are written by
+    the command, game by game, as one process writes them: a Ctrl-C then waits for a game's
+    renames, and a game that fails here leaves nothing written to draw it again. A game whose
+    files are up to date is left to the command, which tells so at once."""
+    from pnp.commands.build import languages_prepared
     from pnp.commands.progress import ProgressBar
-    to_build = [game_id for game_id in ids if not up_to_date(project, game_id, out, request, shops)]
+    to_build = [game_id for game_id in dict.fromkeys(ids) if not up_to_date(project, game_id, out, request, shops)]
     if len(to_build) < 2 or not processes.can_fork(jobs):
         return {}
     with ProgressBar(f"{len(to_build)} games", enabled=not quiet) as bar:
         tick = bar.start(len(to_build), least=2)
-        return games_apart(project, to_build, lambda game_id: list(languages_built(project, game_id, out, request, shops)),
+        return games_apart(project, to_build, lambda game_id: list(languages_prepared(project, game_id, out, request, shops)),
                            jobs, lambda: tick(1))
 
 

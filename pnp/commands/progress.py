@@ -40,13 +40,14 @@ class ProgressBar:
         return False
 
 
-def summarise(game_id: str, written: list[Written], out: Path) -> None:
-    """Every file a build wrote, with its pages, size and the time it took."""
+def summarise(label: str, written: list[Written], folder: Path) -> None:
+    """Every file a build wrote into `folder`, with its pages, size and the time it took;
+    `label` names the game (and its language)."""
     if written and all(item.reused for item in written):
-        click.echo(f"{game_id}: up to date, nothing changed since the last build "
-                   f"({len(written)} files in {out / game_id})")
+        click.echo(f"{label}: up to date, nothing changed since the last build "
+                   f"({len(written)} files in {folder})")
         return
-    click.echo(f"{game_id}:")
+    click.echo(f"{label}:")
     for item in written:
         if item.removed:
             click.echo(f"  {item.path}  removed: {item.removed}")

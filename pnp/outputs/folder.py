@@ -486,10 +486,11 @@ class OutputFolder:
         flags = os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
         while True:
             try:
-                try:
-                    return os.open(path, flags | os.O_CREAT | os.O_EXCL, FILE_MODE), True
-                except FileExistsError:
-                    return os.open(path, flags), False
+                return os.open(path, flags | os.O_CREAT | os.O_EXCL, FILE_MODE), True
+            except FileExistsError:
+                pass
+            try:
+                return os.open(path, flags), False
             except FileNotFoundError:
                 continue   # removed between the two opens: create it
             except OSError as exc:
