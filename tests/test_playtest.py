@@ -134,6 +134,26 @@ def test_a_changed_layout_changes_every_face_it_draws_but_no_back(game, tmp_path
     assert "back" not in output.replace("BACK", "")
 
 
+def test_a_layout_chosen_per_card_changes_the_faces_drawn_with_it(game, tmp_path):
+    """A deck that picks its front by a field: a change to one of the layouts it chooses
+    between marks the cards drawn with that layout, and a reprint holds them (the trial's
+    fixed captain's layout was told as no card changed, nothing to reprint)."""
+    (game / "layouts/mini/king.yaml").write_text("extends: mini/card\nelements:\n"
+                                                 "  - {kind: text, text: CROWNED, size: 9, colour: white, y: 60mm, h: 6mm}\n")
+    edit(game, "front: mini/card", "front: {by: name, layouts: {King: mini/king}, default: mini/card}",
+         "card_data/mini/game.yaml")
+    build(game, "mini", tmp_path)
+    edit(game, "text: CROWNED", "text: CROWNED KING", "layouts/mini/king.yaml")
+    output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+    assert output.count("face drawn differently (its layout or pictures changed)") == 1, output
+    assert "King" in output and "Knight" not in output
+    reprint = run("build", "--game", "mini", "--reprint", "--out", str(tmp_path), root=game)
+    assert reprint.exit_code == 0 and "nothing to reprint" not in reprint.output, reprint.output
+    edit(game, "size: 30", "size: 28", "layouts/mini/card.yaml")   # the default, which the King's extends
+    output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+    assert output.count("face drawn differently (its layout or pictures changed)") == 5, output
+
+
 def test_diff_since_an_earlier_record_and_since_a_git_revision(game, tmp_path):
     build(game, "mini", tmp_path)
     kept = tmp_path / "printed.json"

@@ -57,10 +57,31 @@ def layout_names(spec: Any) -> list[str]:
     """The layout names a deck's front or back names: one, or those it chooses between."""
     if isinstance(spec, str):
         return [spec]
+    names = getattr(spec, "names", None)   # a LayoutChoice, as loaded: {by, layouts, default}
+    if callable(names):
+        return list(names())
     if isinstance(spec, dict):
         names = [str(n) for n in (spec.get("layouts") or {}).values()]
         return names + ([str(spec["default"])] if spec.get("default") else [])
     return []
+
+
+def looks_of(root: Path, spec: Any, side: Any, known: dict[str, Path], pictures: str) -> Callable[[Any], bytes]:
+    """How one side of each card looks: its layout files' and the game's pictures' digest.
+    Where the deck chooses the layout per card (`side` picks it), each card's is the chosen
+    layout's, so a change to one layout marks the cards drawn with it alone."""
+    pick = getattr(side, "pick", None)
+    if pick is None:
+        whole = files_digest(layout_files(root, layout_names(spec), known), pictures).encode() if side is not None else b""
+        return lambda card: whole
+    by_name: dict[str, bytes] = {}
+
+    def look(card: Any) -> bytes:
+        name = pick(card).name
+        if name not in by_name:
+            by_name[name] = files_digest(layout_files(root, [name], known), pictures).encode()
+        return by_name[name]
+    return look
 
 
 EXTENDS = re.compile(r"^extends:\s*[\"']?([^\"'\s#]+)", re.MULTILINE)
@@ -172,14 +193,13 @@ def game_record(root: Path, game: Game, decks: dict[str, Deck],
             continue
         front, back = compiled[component.id]
         deck = decks[component.id]
-        front_look = files_digest(layout_files(root, layout_names(getattr(component, "front", None)), known), pictures).encode()
+        front_look = looks_of(root, getattr(component, "front", None), front, known, pictures)
         front_fields = values_of(front.fields, deck.fields)
-        back_look = files_digest(layout_files(root, layout_names(getattr(component, "back", None)), known), pictures).encode() \
-            if back is not None else b""
+        back_look = looks_of(root, getattr(component, "back", None), back, known, pictures)
         back_fields = values_of(back.fields, deck.fields) if back is not None else values_of((), {})
         cards = [[key, count, card_place(card),
-                  side_digest(front_look, front_fields, card),
-                  side_digest(back_look, back_fields, card) if back is not None else None]
+                  side_digest(front_look(card), front_fields, card),
+                  side_digest(back_look(card), back_fields, card) if back is not None else None]
                  for key, card, count in zip(card_keys([c.label for c in deck.cards]), deck.cards, deck.counts)]
         where = deck.cards[0].where if deck.cards else None
         record_decks[component.id] = {"file": relative(root, where.file) if where is not None else "", "cards": cards}
