@@ -139,7 +139,7 @@ def test_a_layout_chosen_per_card_changes_the_faces_drawn_with_it(game, tmp_path
     between marks the cards drawn with that layout, and a reprint holds them (the trial's
     fixed captain's layout was told as no card changed, nothing to reprint)."""
     (game / "layouts/mini/king.yaml").write_text("extends: mini/card\nelements:\n"
-                                                 "  - {kind: text, text: CROWNED, size: 9, colour: white, y: 60mm, h: 6mm}\n")
+                                                 "  - {kind: text, text: CROWNED, size: 9, colour: white, y: 50mm, h: 6mm}\n")
     edit(game, "front: mini/card", "front: {by: name, layouts: {King: mini/king}, default: mini/card}",
          "card_data/mini/game.yaml")
     build(game, "mini", tmp_path)
@@ -149,6 +149,12 @@ def test_a_layout_chosen_per_card_changes_the_faces_drawn_with_it(game, tmp_path
     assert "King" in output and "Knight" not in output
     reprint = run("build", "--game", "mini", "--reprint", "--out", str(tmp_path), root=game)
     assert reprint.exit_code == 0 and "nothing to reprint" not in reprint.output, reprint.output
+    # the old face is drawn from the record's copy of the chosen layout: CROWNED, not CROWNED KING
+    proof = run("proof", "--game", "mini", "--out", str(tmp_path), "--changes", root=game)
+    assert proof.exit_code == 0, proof.output + proof.stderr
+    from PIL import Image
+    picture = Image.open(tmp_path / "mini/proof/cards-changes.png").convert("RGB")
+    assert red_boxes(picture, picture.width // 2, picture.width) is not None   # round what differs from the old face
     edit(game, "size: 30", "size: 28", "layouts/mini/card.yaml")   # the default, which the King's extends
     output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
     assert output.count("face drawn differently (its layout or pictures changed)") == 5, output
