@@ -178,3 +178,20 @@ def test_a_translation_up_to_date_names_its_games_folder(tmp_path):
     again = run("build", "--game", "babel", "--lang", "he", "--out", str(out), root=root)
     assert re.search(rf"babel \(he\): up to date, nothing changed since the last build \(\d+ files in "
                      rf"{re.escape(str(out / 'babel'))}\)\n", again.output), again.output
+
+
+@pytest.mark.parametrize("players", ["lots", "4-2", "2 to 4", "0-3"])
+def test_players_that_are_no_number_or_range_are_refused_at_their_line(mini, players):
+    """`players: lots` printed in pnp list as "(lots players, a4)"."""
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("players: 2-4", f"players: {players}"))
+    refused = run("validate", "--game", "mini", root=mini)
+    assert refused.exit_code == 1 and "Traceback" not in refused.stderr
+    assert f"game.yaml:2: players: '{players}' is not a number of players or a range of them" in refused.stderr
+
+
+@pytest.mark.parametrize("players", ["2", "2-4", "2–4", "1+", "3"])
+def test_players_as_a_number_or_range_are_taken(mini, players):
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("players: 2-4", f"players: {players}"))
+    assert run("validate", "--game", "mini", root=mini).exit_code == 0

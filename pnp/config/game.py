@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,6 +139,23 @@ class Game:
         return self.spec.title
 
 
+PLAYERS = re.compile(r"(\d+)(?:\s*[-–]\s*(\d+)|\s*\+)?")   # 2, 2-4 (or 2–4), 2+
+
+
+def check_players(spec: GameSpec) -> None:
+    """`players:` is a number or a range of them (`2-4`, `2+`): `lots` or `4-2` printed in
+    `pnp list` and on the print-all cover as written."""
+    if isinstance(spec.players, int):
+        return   # its bounds are checked as loaded
+    written = spec.players.strip()
+    found = PLAYERS.fullmatch(written)
+    low, high = (int(found.group(1)), int(found.group(2) or found.group(1))) if found else (0, 0)
+    if not found or not 1 <= low <= high <= 100:
+        raise spec.where_is("players").error(
+            f"'{spec.players}' is not a number of players or a range of them",
+            hint="write a number from 1 to 100 or a range, e.g. 2, 2-4 or 2+")
+
+
 def load_game(root: Path, game_id: str) -> Game:
     folder = root / "card_data" / game_id
     manifest = folder / "game.yaml"
@@ -156,6 +174,7 @@ def load_game(root: Path, game_id: str) -> Game:
     node = load_yaml(manifest)
     where = where_of(node)
     spec = load_as(GameSpec, node, where)
+    check_players(spec)
     seen: set[str] = set()
     for component in spec.components:
         if component.id in seen:
