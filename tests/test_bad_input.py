@@ -119,3 +119,22 @@ def test_a_min_size_above_the_size_is_an_error_at_its_line(mini):
     assert f"layouts/mini/card.yaml:{line}: " in result.stderr and "min_size 12 is larger than size 8" in result.stderr
     layout.write_text(layout.read_text().replace("    size: 8\n    min_size: 12\n", "    size: 4\n", 1))
     assert run("validate", "--game", "mini", root=mini).exit_code == 0   # the default min_size, 5, is not a mistake
+
+
+@pytest.mark.parametrize("key, written, told", [
+    ("columns", "columns: [name, pwoer]", "tables.power.columns: the table for deck 'cards' has a column 'pwoer' the "
+                                          "cards do not have"),
+    ("deck", "deck: cardz", "tables.power.deck: the table names the deck 'cardz', which the game does not have"),
+])
+def test_a_rule_sheet_table_naming_what_the_game_lacks_is_told_at_its_line(mini, key, written, told):
+    """The trial's misspelt column was told with game.yaml alone, no line and no field."""
+    game = mini / "card_data/mini/game.yaml"
+    text = game.read_text().replace("    source: rules.md\n", "    source: rules.md\n    tables:\n"
+                                    "      power:\n        deck: cards\n        columns: [name, power]\n")
+    game.write_text(text.replace("columns: [name, power]" if key == "columns" else "deck: cards\n        columns",
+                                 written if key == "columns" else written + "\n        columns"))
+    (mini / "card_data/mini/rules.md").write_text("# Rules\n\n{{power}}\n")
+    line = next(n for n, text in enumerate(game.read_text().splitlines(), 1) if text.strip().startswith(f"{key}:"))
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert f"game.yaml:{line}: components[2].{told}" in result.stderr, result.stderr

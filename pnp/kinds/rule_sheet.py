@@ -628,15 +628,15 @@ def summary_rows(deck: Deck, spec: RulesTableSpec) -> list[list[str]]:
 
 def deck_table(ctx: BuildContext, spec: RulesTableSpec, styles: Styles) -> Table:
     if spec.deck not in ctx.decks:
-        raise PnpError(f"table names the deck '{spec.deck}', which the game does not have",
-                       file=str(ctx.game.manifest), hint=f"decks: {', '.join(ctx.decks)}")
+        raise spec.where_is("deck").error(f"the table names the deck '{spec.deck}', which the game does not have",
+                                          hint=f"decks: {', '.join(ctx.decks)}")
     deck = select(ctx.decks[spec.deck], spec.where)
     for column in spec.columns:
         for name in column.split("+"):
             if name != "count" and name not in deck.fields:
-                raise PnpError(f"the table for deck '{spec.deck}' has a column '{name}' the cards do "
-                               f"not have", file=display_path(ctx.game.manifest),
-                               hint=did_you_mean(name, deck.fields) or f"fields: {', '.join(deck.fields)}")
+                raise spec.where_is("columns").error(
+                    f"the table for deck '{spec.deck}' has a column '{name}' the cards do not have",
+                    hint=did_you_mean(name, deck.fields) or f"fields: {', '.join(deck.fields)}")
     headings = spec.headings or [c.replace("_", " ").capitalize() for c in spec.columns]
     rows = []
     if spec.summarise_by:
