@@ -481,3 +481,16 @@ def test_when_on_a_yes_no_text_column_is_warned_about_with_how_to_mean_it(mini, 
     assert "when: hot holds for every card whose hot is written, and 2 say 'no'" in result.stderr   # the Bishops
     layout.write_text(layout.read_text().replace("when: hot,", 'when: {hot: "yes"},'))
     assert "when: hot holds" not in build(mini, "mini", tmp_path / "out").stderr   # meant as written: nothing told
+
+
+def test_a_repeat_with_more_items_than_points_names_the_sheets_row(mini):
+    """A card of a CSV sheet whose count outgrows a repeat's points: told at its row, as
+    every other problem of a sheet's card is (the trial's was told at the file alone)."""
+    layout = mini_from_csv(mini, "name,power,count,speed,colour,text\n"
+                                 "Knight,3,4,2,#224466,Moves.\nBishop,2,2,7,#224466,Slides.\n")
+    layout.write_text(layout.read_text() + "  - kind: repeat\n    count: \"{speed}\"\n"
+                      "    at: [[10%, 90%], [30%, 90%], [50%, 90%], [70%, 90%], [90%, 90%], [50%, 80%]]\n"
+                      "    elements:\n      - {kind: ellipse, w: 2mm, h: 2mm, fill: white}\n")
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert "cards.csv, row 3: card 'Bishop': 7 items but only 6 points to put them at" in result.stderr, result.stderr

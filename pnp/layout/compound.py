@@ -493,9 +493,13 @@ class RepeatDrawer(Drawer):
             if have else f"the arrangement '{self.spec.at}' is empty"
 
     def _card_error(self, card: Card, message: str) -> PnpError:
+        """A problem with this card's items or points, told where the card is written (its
+        line, or its sheet's row), else at the layout's line."""
         where, layout = card.where, self.spec.origin
-        return PnpError(f"{who(card)}: {message} (drawn by {layout.file}:{layout.line})",
-                        file=where.file if where else layout.file, line=where.line if where else layout.line)
+        told = f"{who(card)}: {message} (drawn by {layout.file}:{layout.line})"
+        if where is not None:
+            return PnpError(card_place(card) + told)
+        return PnpError(told, file=layout.file, line=layout.line)
 
     def _children(self, canvas: Canvas, scope: RepeatScope) -> None:
         for child in self.children:
