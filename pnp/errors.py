@@ -87,3 +87,10 @@ def type_name(value: object) -> str:
     if value is None:
         return "nothing"
     return type(value).__name__
+
+
+def in_one_line(text: str, most: int = 40) -> str:
+    """`text` fit for a one-line message: each run of white space (line breaks too) as one
+    space, cut to `most` characters with '...'."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= most else flat[:most - 3] + "..."

@@ -542,3 +542,18 @@ def test_a_field_no_component_prints_is_not_asked_for(root, tmp_path):
     assert teams and all(set(fields) == {"short"} for fields in teams.values()), teams
     told = run("validate", "--game", "big-ten", "--all-problems", root=root).stderr
     assert "Special teams 1" not in told and "teams.yaml" in told   # the short names are still asked
+
+
+def test_a_label_of_several_lines_is_told_in_one(mini):
+    """A translated label that drops its {power} hole: the label's line break went into the
+    message, which then took three lines."""
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text().replace('    text: "{power}"', '    text: "Power is\\n{power}"'))
+    (mini / "card_data/mini/lang").mkdir()
+    (mini / "card_data/mini/lang/fr.yaml").write_text('labels:\n  "Power is\\n{power}": "Kraft"\n')
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1
+    told = [line for line in result.stderr.splitlines() if "holes" in line]
+    assert told and told[0].endswith("fr.yaml:2: labels.Power is {power}: the translation must keep the same "
+                                     "{field} holes as 'Power is {power}'"), result.stderr
+    assert "Power is\n" not in result.stderr

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeVar
 
 from pnp.yaml_source import YamlList, YamlMap, type_name
-from pnp.errors import PnpError, did_you_mean, is_row, known
+from pnp.errors import PnpError, did_you_mean, in_one_line, is_row, known
 from pnp.units import Length
 
 T = TypeVar("T")
@@ -43,7 +43,10 @@ class Where:
             line = node.key_line(key)
         else:
             line = node._key_lines.get(key, self.line) if isinstance(node, Loaded) else self.line
-        return Where(self.file, line, f"{self.field}.{key}" if self.field else str(key))
+        name = str(key)
+        if not name.isprintable():   # a label written over several lines: the message stays one line
+            name = in_one_line(name)
+        return Where(self.file, line, f"{self.field}.{name}" if self.field else name)
 
     def item(self, node: object, index: int) -> "Where":
         line = node.item_line(index) if isinstance(node, YamlList) else self.line

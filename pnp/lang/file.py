@@ -34,7 +34,7 @@ from pnp.paths import file_error, gate
 from pnp.config.deck import Card, Deck, FieldSpec
 from pnp.config.game import Game
 from pnp.config.typed import Loaded, Where, load_as, where_of
-from pnp.errors import PnpError, did_you_mean, known
+from pnp.errors import PnpError, did_you_mean, in_one_line, known
 from pnp.lang import lang_file
 from pnp.layout.binding import Binding
 from pnp.yaml_source import YamlMap, display_path, load_yaml
@@ -216,9 +216,9 @@ def load_translation(game: Game, decks: dict[str, Deck], code: str, dropped: lis
         at = where.key(node, "labels").key(node["labels"], source)
         before, after = Binding(source, at), Binding(text, at)
         if text.strip() and before.fields != after.fields:
-            raise at.error(f"the translation must keep the same {{field}} holes as '{source}'")
+            raise at.error(f"the translation must keep the same {{field}} holes as '{in_one_line(source)}'")
         if text.strip() and (before.facts != after.facts or before.titles != after.titles):   # "": not yet
-            raise at.error(f"the translation must refer to the same facts as '{source}' "
+            raise at.error(f"the translation must refer to the same facts as '{in_one_line(source)}' "
                            f"({', '.join(sorted(before.facts | before.titles)) or 'none'}), so it "
                            f"cannot print another number")
         labels[source] = (text, at)
