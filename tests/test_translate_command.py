@@ -557,3 +557,31 @@ def test_a_label_of_several_lines_is_told_in_one(mini):
     assert told and told[0].endswith("fr.yaml:2: labels.Power is {power}: the translation must keep the same "
                                      "{field} holes as 'Power is {power}'"), result.stderr
     assert "Power is\n" not in result.stderr
+
+
+def test_translate_again_after_a_layout_word_changes_keeps_the_old_label_as_a_comment(tmp_path):
+    """The trial's back said CREW, then THE CREW: the old label stayed among the labels, as if
+    still printed. It goes to the comments at the file's end, as a renamed card's text does."""
+    root = babel_root(tmp_path / "root")
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    path = root / "card_data/babel/lang/fr.yaml"
+    filled(path)
+    layout = root / "layouts/babel/card.yaml"
+    layout.write_text(layout.read_text().replace('text: "ROAD"', 'text: "THE ROAD"'))
+    again = run("translate", "--game", "babel", "--lang", "fr", root=root)
+    assert again.exit_code == 0, again.stderr
+    assert "1 for what the game no longer has, kept as comments" in again.output, again.output
+    labels = yaml.safe_load(path.read_text(encoding="utf-8"))["labels"]
+    assert "ROAD" not in labels and labels["THE ROAD"] == ""
+    assert '#   label "ROAD": FR ROAD' in path.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.mark.parametrize("code", ["de", "he"])
+def test_translate_again_keeps_every_label_the_bundled_translations_have(root, code):
+    """Nothing the 12th Player prints is dropped as no longer printed: its own wording of pnp's
+    words (the rule sheet's "page") included, which a build takes without asking."""
+    path = root / f"card_data/12th-player/lang/{code}.yaml"
+    before = yaml.safe_load(path.read_text(encoding="utf-8"))["labels"]
+    again = run("translate", "--game", "12th-player", "--lang", code, root=root)
+    assert again.exit_code == 0 and "no longer has" not in again.output, again.output
+    assert yaml.safe_load(path.read_text(encoding="utf-8"))["labels"] == before

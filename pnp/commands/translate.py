@@ -1,7 +1,7 @@
 """`pnp translate --game ID --lang CODE`: write card_data/ID/lang/CODE.yaml with every string the
 game prints that needs a translation, each beside its source text and where that is written,
 or bring the file up to date: what it has is kept, what the game now asks for is added with an
-empty text, entries for cards, fields or rule sheets the game no longer has are dropped, and
+empty text, entries for cards, fields, labels or rule sheets the game no longer has are dropped, and
 what they said is kept as comments at the file's end (a renamed card's text is not lost).
 
 What needs a translation is found by drawing the game in the language in memory, as a build
@@ -20,7 +20,7 @@ from pnp.errors import PnpError
 from pnp.lang import CODE, lang_file
 from pnp.paths import write_inside
 from pnp.lang.file import (Entries, Translation, by_source, cards_printing, data_file_name, data_files, entry_for,
-                           load_translation, rules_hash, text_key, values_of)
+                           load_translation, pnp_words, rules_hash, text_key, values_of)
 from pnp.lang.needs import not_asked_by_file
 from pnp.project import Project
 from pnp.options import PrintOptions
@@ -56,7 +56,8 @@ def translate_game(project: Project, game_id: str, code: str) -> tuple[Path, int
     else:
         have = Translation(code, "", display_path(path), {}, {}, {})
     asked = labels_asked(project, game, decks, have)
-    text = file_text(game, decks, have, asked, code) + left_over(earlier, dropped)
+    text = file_text(game, decks, have, asked, code, dropped)
+    text += left_over(earlier, dropped)
     path.parent.mkdir(exist_ok=True)
     temporary.write_text(text, encoding="utf-8")
     temporary.replace(path)
@@ -72,8 +73,8 @@ def left_over(earlier: str, dropped: list[str]) -> str:
     if not kept and not dropped:
         return ""
     if not kept:
-        kept = [LEFT_OVER + " what the entries for a card, field or rule sheet the game no",
-                "# longer has said, kept so nothing written is lost. Copy what you need, then delete these lines."]
+        kept = [LEFT_OVER + " what the entries for a card, field, label or rule sheet the game",
+                "# no longer has said, kept so nothing written is lost. Copy what you need, then delete these lines."]
     for entry in dropped:
         first, *rest = entry.split("\n")
         kept += [f"#   {first}"] + [f"#     {line}" for line in rest]
@@ -97,7 +98,11 @@ def quoted(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict[str, Where | None], code: str) -> str:
+def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict[str, Where | None], code: str,
+              dropped: list[str]) -> str:
+    """The lang file's text: what `have` translates and what is still `asked`. A label the game
+    no longer prints (no build asks for it, no cards share it, not one of pnp's own words) is
+    left out, its translation added to `dropped`."""
     lines = [f"# {game.spec.title} in {code}: every string it prints that needs a translation,",
              "# each with its source text and where that is written. Fill in each empty text (\"\");",
              "# `pnp validate` lists what is left. Run `pnp translate` again after changing the game:",
@@ -110,7 +115,12 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
     shared = shared_texts(game, decks, kept, have)
     lines.append("labels:   # fixed words: layout text, titles, table headings, pnp's own words, and card")
     lines.append("          # text that several cards print, translated once for all of them")
+    own_words = pnp_words(code)   # pnp's own words, which a file may word its own way: kept
     for source, (text, _) in have.labels.items():
+        if source not in asked and source not in shared and source not in own_words:   # printed no more
+            if text.strip():
+                dropped.append(f"label {quoted(source)}: {text}")
+            continue
         if source in asked:   # where the label is written, as the first run wrote it
             written_at = asked[source]
             lines.append(f"  # {written_at.place}" if written_at is not None else "  # pnp's own words")
