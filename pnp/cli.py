@@ -198,8 +198,10 @@ def build(games: tuple[str, ...], every: bool, out: Path, root: Path, request: B
         conclude(report)
         return
     jobs = jobs or os.cpu_count() or 1
-    from pnp.commands.games_apart import games_built_apart
-    ahead = games_built_apart(project, ids, out, request, presets, jobs, quiet)
+    ahead = None
+    if len(ids) > 1:   # one game draws its components apart instead (not even this imported)
+        from pnp.commands.games_apart import games_built_apart
+        ahead = games_built_apart(project, ids, out, request, presets, jobs, quiet)
     report.each_game(ids, lambda game_id: build_as_asked(project, game_id, out, request, presets, quiet, jobs, ahead))
     conclude(report)
 

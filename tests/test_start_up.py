@@ -57,8 +57,10 @@ def test_a_rebuild_with_nothing_changed_imports_no_drawing_code(root, tmp_path):
     assert (out / "12th-player" / "cards-letter.pdf").is_file()
     again = loaded_modules("build", "--game", "12th-player", "--root", str(root), "--out", str(out), "-q")
     assert drawing_code(again) == []
-    # nor the schema, nor a YAML reader: the game is never loaded
+    # nor the schema, nor a YAML reader: the game is never loaded; nor, for one game, what
+    # shares games out to processes
     assert not [name for name in again if name == "yaml" or name.startswith(("pnp.config.", "pnp.kinds"))]
+    assert "pnp.commands.games_apart" not in again and "pnp.processes" not in again
     (root / "card_data/12th-player/rules.md").write_text(
         (root / "card_data/12th-player/rules.md").read_text() + "\n", encoding="utf-8")
     changed = loaded_modules("build", "--game", "12th-player", "--root", str(root), "--out", str(out), "-q")
