@@ -35,6 +35,6 @@ BASE_NOTE = """# base/card is pnp's own layout (docs/format.md, "The base layout
 # before these elements:
 #   background: the card's colour, run into the bleed (an element with the same id
 #               replaces it, in place)
-#   panel:      a cream (#fbf8ef) box with rounded corners, 3 mm inside the cut line
+#   panel:      a cream (#fbf8ef) box with rounded corners, 4 mm inside the cut line
 # To change the panel, add an element with `id: panel`; to draw none, replace it with a box
 # that draws nothing: - {kind: box, id: panel}. Or leave out `extends` and draw it all here."""
