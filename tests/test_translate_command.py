@@ -585,3 +585,33 @@ def test_translate_again_keeps_every_label_the_bundled_translations_have(root, c
     again = run("translate", "--game", "12th-player", "--lang", code, root=root)
     assert again.exit_code == 0 and "no longer has" not in again.output, again.output
     assert yaml.safe_load(path.read_text(encoding="utf-8"))["labels"] == before
+
+
+def test_translate_again_keeps_a_label_one_card_still_prints_and_pnps_own_words(mini):
+    """Two cards shared a text, translated once among the labels; one changes its text: the
+    other still prints the label, which stays (a review found it dropped, the card built in
+    English). pnp's own words only some print options ask for stay too, in a language pnp
+    ships none of its words in."""
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("text: Moves along a diagonal.", "text: Moves in an L."))
+    assert run("translate", "--game", "mini", "--lang", "fr", root=mini).exit_code == 0
+    path = mini / "card_data/mini/lang/fr.yaml"
+    filled(path)
+    short_edge = ("Print at 100 % (actual size, not fit to page), on both sides of the paper, "
+                  "turning it on the short edge.")
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert data["labels"]["Moves in an L."] == "FR Moves in an L."   # shared: one label
+    data["labels"][short_edge] = "Imprimer à 100 %, recto verso, en tournant sur le bord court."
+    for entry in data["rules"].values():
+        entry["text"] = "## Règles\n\n{{contents}}\n"   # the mini game has no icons
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    cards.write_text(cards.read_text().replace("text: Moves in an L.", "text: Jumps over.", 1))
+    again = run("translate", "--game", "mini", "--lang", "fr", root=mini)
+    assert again.exit_code == 0 and "no longer has" not in again.output, again.output
+    labels = yaml.safe_load(path.read_text(encoding="utf-8"))["labels"]
+    assert labels["Moves in an L."] == "FR Moves in an L." and short_edge in labels
+    out = mini / "out"
+    built = run("build", "--game", "mini", "--lang", "fr", "--out", str(out), "--duplex", "short-edge", root=mini)
+    assert built.exit_code == 0 and "Print at 100 %" not in built.stderr, built.stderr
+    text = " ".join(page.extract_text() for page in pdf(out / "mini/cards-a4-short-edge-fr.pdf").pages)
+    assert "FR Moves in an L." in text

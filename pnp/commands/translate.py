@@ -20,7 +20,7 @@ from pnp.errors import PnpError
 from pnp.lang import CODE, lang_file
 from pnp.paths import write_inside
 from pnp.lang.file import (Entries, Translation, by_source, cards_printing, data_file_name, data_files, entry_for,
-                           load_translation, pnp_words, rules_hash, text_key, values_of)
+                           load_translation, pnp_word_sources, rules_hash, text_key, values_of)
 from pnp.lang.needs import not_asked_by_file
 from pnp.project import Project
 from pnp.options import PrintOptions
@@ -101,8 +101,8 @@ def quoted(text: str) -> str:
 def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict[str, Where | None], code: str,
               dropped: list[str]) -> str:
     """The lang file's text: what `have` translates and what is still `asked`. A label the game
-    no longer prints (no build asks for it, no cards share it, not one of pnp's own words) is
-    left out, its translation added to `dropped`."""
+    no longer prints (no build asks for it, no card has it, not one of pnp's own words) is left
+    out, its translation added to `dropped`."""
     lines = [f"# {game.spec.title} in {code}: every string it prints that needs a translation,",
              "# each with its source text and where that is written. Fill in each empty text (\"\");",
              "# `pnp validate` lists what is left. Run `pnp translate` again after changing the game:",
@@ -115,9 +115,12 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
     shared = shared_texts(game, decks, kept, have)
     lines.append("labels:   # fixed words: layout text, titles, table headings, pnp's own words, and card")
     lines.append("          # text that several cards print, translated once for all of them")
-    own_words = pnp_words(code)   # pnp's own words, which a file may word its own way: kept
+    # still printed, though this drawing did not ask: pnp's own words (some print options
+    # alone ask for them) and any card's text (one card left of those that shared it)
+    printed = pnp_word_sources() | {value for deck in decks.values() for card in deck.cards
+                                    for value in card.values() if isinstance(value, str)}
     for source, (text, _) in have.labels.items():
-        if source not in asked and source not in shared and source not in own_words:   # printed no more
+        if source not in asked and source not in shared and source not in printed:   # printed no more
             if text.strip():
                 dropped.append(f"label {quoted(source)}: {text}")
             continue

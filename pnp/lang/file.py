@@ -186,6 +186,15 @@ def _pnp_words(code: str) -> dict[str, str]:
     return {str(key): str(value) for key, value in (node.get("words") or {}).items()}
 
 
+@functools.lru_cache(maxsize=1)
+def pnp_word_sources() -> frozenset[str]:
+    """Every English text pnp itself may print in a translated build (the words its bundled
+    languages translate), whichever print options ask for it."""
+    from pnp.resources import words_folder
+    return frozenset(source for path in sorted(words_folder().glob("*.yaml"))
+                     for source in pnp_words(path.stem))
+
+
 def has_words(text: str) -> bool:
     """Whether the text has a letter to translate outside its {field} holes and `:icons:`."""
     from pnp.layout.icons import ICON
