@@ -9,6 +9,7 @@ from __future__ import annotations
 import shutil
 import unicodedata
 
+import pypdf
 import pypdfium2
 import pytest
 
@@ -229,3 +230,22 @@ def test_every_font_an_edition_names_is_embedded(editions, code):
                     if id(xobject) not in seen and "/Resources" in xobject:
                         seen.add(id(xobject))
                         stack.append(xobject["/Resources"])
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_no_bundled_rule_sheet_has_a_page_of_footer_alone(root, tmp_path, paper):
+    """Every page of every bundled game's rule sheet, in every language it has, prints more
+    than its footer: the German 12th Player gained a second page holding only its footer when a
+    table filled its last column exactly and the space after it began a new page."""
+    out = tmp_path / "out"
+    for game in ("12th-player", "big-ten", "jukem", "monster-ball"):
+        langs = ["--lang", "all"] if (root / "card_data" / game / "lang").is_dir() else []
+        for extra in ([], langs) if langs else ([],):
+            result = run("build", "--game", game, "--out", str(out), "--paper", paper, "-q", *extra, root=root)
+            assert result.exit_code == 0, result.stderr
+    sheets = sorted(out.glob(f"*/rules-{paper}*.pdf"))
+    assert len(sheets) == 6
+    for sheet in sheets:
+        for number, page in enumerate(pypdf.PdfReader(str(sheet)).pages, 1):
+            lines = [line for line in page.extract_text().splitlines() if line.strip()]
+            assert len(lines) > 2, f"{sheet.name} page {number}: {lines}"

@@ -564,12 +564,24 @@ def capped(widths: list[float], total: float) -> list[float]:
     return [min(each, cap) for each in widths]
 
 
+class Gap(Spacer):   # type: ignore[misc]  # reportlab ships without types
+    """Space after a block that shrinks to what is left of the column: a gap that does not fit
+    ends the column, not starts another (a table filling the last column exactly left a
+    page holding only its footer)."""
+
+    _ZEROSIZE = True   # asked to fit even in no room at all
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        width, height = super().wrap(available_width, available_height)
+        return width, max(0.0, min(height, available_height))
+
+
 def generated(ctx: BuildContext, component: RulesComponent, name: str, styles: Styles, path: Path) -> list[Flowable]:
     """The flowables for a `{{name}}` paragraph."""
     if name == "contents":
         return [contents_list(ctx, styles)]
     if name in component.tables:
-        return [deck_table(ctx, component.tables[name], styles), Spacer(1, 4)]
+        return [deck_table(ctx, component.tables[name], styles), Gap(1, 4)]
     known = ", ".join(["contents", *component.tables]) or "contents"
     file, line = rule_line()
     raise PnpError(f"'{{{{{name}}}}}' names no generated table; known: {known}", file=file, line=line)
