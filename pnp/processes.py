@@ -34,13 +34,15 @@ def can_fork(jobs: int) -> bool:
 
 
 def forked(ids: list[str], task: Callable[[str], Result | None], jobs: int,
-           stop: Callable[[], None] | None = None, done: Callable[[], None] | None = None) -> dict[str, Result]:
+           stop: Callable[[], None] | None = None,
+           done: Callable[[str, Result | None], None] | None = None) -> dict[str, Result]:
     """task(id) for each id, in `jobs` forked processes, each taking the next id as it is done
     (in the order given: the biggest first balances best); the results by id. An id whose
     task failed in its process (raised, gave None, or the process was killed) is left out, for
     the caller to do again in its own process. `stop`, called while the processes work, may
-    raise to end them all at once (the build's rules refused it); `done` is called as each
-    task ends (a progress bar)."""
+    raise to end them all at once (the build's rules refused it); `done(id, result)` is called
+    as each task ends, with None for one that failed (a progress bar; a build writes each game
+    as it comes)."""
     if len(ids) < 2 or not can_fork(jobs):
         return {}
     waiting = list(range(len(ids)))
@@ -62,7 +64,7 @@ def forked(ids: list[str], task: Callable[[str], Result | None], jobs: int,
                 if answer is not None:
                     found[ids[index]] = cast(Result, answer)
                 if done is not None:
-                    done()
+                    done(ids[index], cast("Result | None", answer))
                 if waiting and worker.alive and worker.give(waiting[0]):
                     waiting.pop(0)
                 else:

@@ -94,3 +94,45 @@ def test_ctrl_c_while_games_built_apart_are_written_waits_for_the_renames(mini, 
     assert b"holds this build's files" in errors and b"as it was" not in errors, errors
     left = [p.name for p in out.rglob("*") if p.name.startswith((".pnp-part.", ".pnp-old.", ".pnp-journal"))]
     assert left == []
+
+
+def test_a_big_game_is_not_shared_out_but_built_by_the_command(mini, tmp_path, games_forked):
+    """A game over SMALL_GAME shares its own components out instead: the command, which writes
+    what processes hand back, never holds two big games' files at once (a review measured 676 MB
+    against 300 MB for four big decks with a shop's pictures)."""
+    import shutil
+
+    from pnp.commands.games_apart import SMALL_GAME
+    for copy in ("other", "huge"):
+        shutil.copytree(mini / "card_data/mini", mini / f"card_data/{copy}")
+    cards = mini / "card_data/huge/cards.yaml"
+    cards.write_text("# " + "x" * SMALL_GAME + "\n" + cards.read_text())
+    built = run("build", "--all", "--out", str(tmp_path / "out"), "--jobs", "2", root=mini)
+    assert built.exit_code == 0, built.stderr
+    assert games_forked == [{"mini", "other"}]
+    assert (tmp_path / "out/huge/cards-a4.pdf").is_file()
+
+
+def test_each_game_drawn_apart_is_written_as_it_comes_in(mini, tmp_path, monkeypatch):
+    """The command writes a game as soon as its process hands it back, so it holds one game's
+    files at a time, not every game's until the last is drawn."""
+    import shutil
+
+    from pnp.commands import build, games_apart
+    shutil.copytree(mini / "card_data/mini", mini / "card_data/other")
+    events: list[str] = []
+    real_written, real_apart = build.Prepared.written, games_apart.games_apart
+
+    def written(self):
+        if self.kept is None:
+            events.append(f"written {self.folder.folder.name}")
+        return real_written(self)
+
+    def apart(*args, **kw):
+        found = real_apart(*args, **kw)
+        events.append("all drawn")
+        return found
+    monkeypatch.setattr(build.Prepared, "written", written)
+    monkeypatch.setattr(games_apart, "games_apart", apart)
+    assert run("build", "--all", "--out", str(tmp_path / "out"), "--jobs", "2", root=mini).exit_code == 0
+    assert sorted(events[:2]) == ["written mini", "written other"] and events[2:] == ["all drawn"], events

@@ -65,7 +65,8 @@ class Prepared:
     superseded: Callable[[str], bool] | None = None
 
     def written(self) -> list[Written]:
-        """The files written (or kept, up to date), each with what it took."""
+        """The files written (or kept, up to date), each with what it took. Written once: the
+        files' bytes are let go, and a second call tells the same."""
         if self.kept is not None:
             return self.kept
         assert self.rendered is not None
@@ -73,10 +74,12 @@ class Prepared:
         paths = folder.commit([file for file, _ in rendered], self.unchanged, self.warnings or [],
                               components=self.components, playtest=self.playtest,
                               parts=self.parts, icons=self.icons, superseded=self.superseded)
-        return [Written(path, file.pages, len(file.data), spent or 0.0, reused=spent is None)
-                for path, (file, spent) in zip(paths, rendered)] + \
+        self.kept = [Written(path, file.pages, len(file.data), spent or 0.0, reused=spent is None)
+                     for path, (file, spent) in zip(paths, rendered)] + \
             [Written(path, 0, 0, 0.0, removed=OUTDATED_REPRINT if is_reprint(path.name) else "its component is no longer in game.yaml")
              for path in folder.removed]
+        self.rendered = None
+        return self.kept
 
 
 def build_game(project: Project, game_id: str, out: Path, paper: str | None,

@@ -28,10 +28,11 @@ Built = list[tuple[str, "Prepared"]]   # each language of a game: its label, and
 
 
 def games_apart(project: Project, ids: list[str], task: Callable[[str], Result], jobs: int,
-                done: Callable[[], None] | None = None) -> dict[str, tuple[Result, list[str]]]:
+                done: Callable[[str, tuple[Result, list[str]] | None], None] | None = None
+                ) -> dict[str, tuple[Result, list[str]]]:
     """task(game) for each game, `jobs` at a time in forked processes, biggest first, each with
     the warnings it gave; {} when fewer than two games (or one core) leave nothing to share.
-    `done` is called as each game ends."""
+    `done(game, what it gave)` is called as each game ends (None: it failed there)."""
     if len(ids) < 2 or not processes.can_fork(jobs):
         return {}
     drawing_code_imported()
@@ -45,19 +46,30 @@ def games_apart(project: Project, ids: list[str], task: Callable[[str], Result],
 def games_built_apart(project: Project, ids: list[str], out: Path, request: BuildRequest,
                       shops: Sequence[ShopPreset], jobs: int, quiet: bool = False) -> dict[str, tuple[Built, list[str]]]:
     """The games of a `pnp build` that need drawing, drawn apart (pnp.commands.build's
-    languages_prepared), with one progress bar counting the games. Their files are written by
-    the command, game by game, as one process writes them: a Ctrl-C then waits for a game's
-    renames, and a game that fails here leaves nothing written to draw it again. A game whose
-    files are up to date is left to the command, which tells so at once."""
+    languages_prepared), with one progress bar counting the games. Each game's files are
+    written by the command as the game comes in (so it holds one game's files at a time), as
+    one process writes them: a Ctrl-C then waits for a game's renames, and a game that fails
+    apart has nothing written when it is drawn again. What each wrote is told later, in the
+    order of the games. A game whose files are up to date is left to the command, which tells
+    so at once."""
     from pnp.commands.build import languages_prepared
     from pnp.commands.progress import ProgressBar
-    to_build = [game_id for game_id in dict.fromkeys(ids) if not up_to_date(project, game_id, out, request, shops)]
+    to_build = [game_id for game_id in dict.fromkeys(ids)
+                if work(project, game_id) <= SMALL_GAME and not up_to_date(project, game_id, out, request, shops)]
     if len(to_build) < 2 or not processes.can_fork(jobs):
         return {}
     with ProgressBar(f"{len(to_build)} games", enabled=not quiet) as bar:
         tick = bar.start(len(to_build), least=2)
+
+        def written_now(game_id: str, drawn: tuple[Built, list[str]] | None) -> None:
+            tick(1)
+            for _, prepared in drawn[0] if drawn is not None else ():
+                try:
+                    prepared.written()   # kept: the command tells it when it comes to this game
+                except PnpError:
+                    break   # told then too: writing it again meets the same refusal
         return games_apart(project, to_build, lambda game_id: list(languages_prepared(project, game_id, out, request, shops)),
-                           jobs, lambda: tick(1))
+                           jobs, written_now)
 
 
 def up_to_date(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence[ShopPreset]) -> bool:
@@ -84,17 +96,24 @@ def drawing_code_imported() -> None:
     import pnp.layout.template  # noqa: F401
 
 
-def biggest_first(project: Project, ids: list[str]) -> list[str]:
-    """The games by the work they take, biggest first, so that the processes finish together:
-    the size of a game's files, once for the game and once more for each translation, which
-    draws it all again."""
-    from pnp.lang import language_codes
+# A game whose files hold more than this (a deck of some 1,400 cards) shares its own components
+# and parts out instead: it is built after the others, in the command's process, which then
+# never holds more than one big game's files (with a shop's pictures, hundreds of MB).
+SMALL_GAME = 200_000
 
-    def work(game_id: str) -> int:
-        folder = project.root / "card_data" / game_id
-        try:
-            size = sum(entry.stat().st_size for entry in os.scandir(folder) if entry.is_file(follow_symlinks=False))
-            return size * (1 + len(language_codes(folder)))
-        except OSError:   # told when the game is read
-            return 0
-    return sorted(ids, key=work, reverse=True)
+
+def biggest_first(project: Project, ids: list[str]) -> list[str]:
+    """The games by the work they take, biggest first, so that the processes finish together."""
+    return sorted(ids, key=lambda game_id: work(project, game_id), reverse=True)
+
+
+def work(project: Project, game_id: str) -> int:
+    """The work a game takes, roughly: the size of its files, once for the game and once more
+    for each translation, which draws it all again."""
+    from pnp.lang import language_codes
+    folder = project.root / "card_data" / game_id
+    try:
+        size = sum(entry.stat().st_size for entry in os.scandir(folder) if entry.is_file(follow_symlinks=False))
+        return size * (1 + len(language_codes(folder)))
+    except OSError:   # told when the game is read
+        return 0

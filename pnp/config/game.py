@@ -139,7 +139,7 @@ class Game:
         return self.spec.title
 
 
-PLAYERS = re.compile(r"(\d+)(?:\s*[-–]\s*(\d+)|\s*\+)?")   # 2, 2-4 (or 2–4), 2+
+PLAYERS = re.compile(r"([0-9]+)(?:\s*[-–]\s*([0-9]+)|\s*\+)?")   # 2, 2-4 (or 2–4), 2+
 
 
 def check_players(spec: GameSpec) -> None:
@@ -154,6 +154,7 @@ def check_players(spec: GameSpec) -> None:
         raise spec.where_is("players").error(
             f"'{spec.players}' is not a number of players or a range of them",
             hint="write a number from 1 to 100 or a range, e.g. 2, 2-4 or 2+")
+    spec.players = written   # as `pnp list` and the cover print it
 
 
 def load_game(root: Path, game_id: str) -> Game:

@@ -497,9 +497,10 @@ class RepeatDrawer(Drawer):
         line, or its sheet's row), else at the layout's line."""
         where, layout = card.where, self.spec.origin
         told = f"{who(card)}: {message} (drawn by {layout.file}:{layout.line})"
-        if where is not None:
-            return PnpError(card_place(card) + told)
-        return PnpError(told, file=layout.file, line=layout.line)
+        if where is None:
+            return PnpError(told, file=layout.file, line=layout.line)
+        return PnpError(told, file=where.file, line=where.line,
+                        field=where.field if where.line is None else None)   # a sheet's row
 
     def _children(self, canvas: Canvas, scope: RepeatScope) -> None:
         for child in self.children:
