@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from pnp.errors import PnpError
 from pnp import processes
+from pnp.errors import PnpError
 
 if TYPE_CHECKING:
     from pnp.commands.build import Prepared
