@@ -11,6 +11,15 @@ from conftest import REPO, pdf, run
 from test_every_edition import babel_root
 
 
+def filled_mini(path):
+    """filled() for the mini game, whose rule sheet has no icons to print."""
+    filled(path)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    for entry in data["rules"].values():
+        entry["text"] = "## Règles\n\n{{contents}}\n"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+
+
 def filled(path):
     """The file with every empty text filled in (as a translator would), holes kept."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -596,14 +605,12 @@ def test_translate_again_keeps_a_label_one_card_still_prints_and_pnps_own_words(
     cards.write_text(cards.read_text().replace("text: Moves along a diagonal.", "text: Moves in an L."))
     assert run("translate", "--game", "mini", "--lang", "fr", root=mini).exit_code == 0
     path = mini / "card_data/mini/lang/fr.yaml"
-    filled(path)
+    filled_mini(path)
     short_edge = ("Print at 100 % (actual size, not fit to page), on both sides of the paper, "
                   "turning it on the short edge.")
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert data["labels"]["Moves in an L."] == "FR Moves in an L."   # shared: one label
     data["labels"][short_edge] = "Imprimer à 100 %, recto verso, en tournant sur le bord court."
-    for entry in data["rules"].values():
-        entry["text"] = "## Règles\n\n{{contents}}\n"   # the mini game has no icons
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     cards.write_text(cards.read_text().replace("text: Moves in an L.", "text: Jumps over.", 1))
     again = run("translate", "--game", "mini", "--lang", "fr", root=mini)
@@ -615,3 +622,23 @@ def test_translate_again_keeps_a_label_one_card_still_prints_and_pnps_own_words(
     assert built.exit_code == 0 and "Print at 100 %" not in built.stderr, built.stderr
     text = " ".join(page.extract_text() for page in pdf(out / "mini/cards-a4-short-edge-fr.pdf").pages)
     assert "FR Moves in an L." in text
+
+
+def test_translate_again_drops_a_shared_label_no_layout_prints_any_more(mini):
+    """Cards still hold the value, but no layout prints the field: the label goes to the
+    comments (a review found every card value kept as if printed)."""
+    cards = mini / "card_data/mini/cards.yaml"
+    text = cards.read_text().replace("  text: {type: text}\n", "  text: {type: text}\n  set: {type: text}\n")
+    cards.write_text(text.replace("    count:", "    set: Base Game\n    count:"))
+    layout = mini / "layouts/mini/card.yaml"
+    plain = layout.read_text()
+    layout.write_text(plain + '  - {kind: text, text: "{set}", size: 6, y: 60mm, h: 3mm}\n')
+    assert run("translate", "--game", "mini", "--lang", "fr", root=mini).exit_code == 0
+    path = mini / "card_data/mini/lang/fr.yaml"
+    filled_mini(path)
+    assert yaml.safe_load(path.read_text(encoding="utf-8"))["labels"]["Base Game"] == "FR Base Game"
+    layout.write_text(plain)
+    again = run("translate", "--game", "mini", "--lang", "fr", root=mini)
+    assert again.exit_code == 0, again.stderr
+    assert "Base Game" not in yaml.safe_load(path.read_text(encoding="utf-8"))["labels"]
+    assert '#   label "Base Game": FR Base Game' in path.read_text(encoding="utf-8").splitlines()

@@ -116,9 +116,8 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
     lines.append("labels:   # fixed words: layout text, titles, table headings, pnp's own words, and card")
     lines.append("          # text that several cards print, translated once for all of them")
     # still printed, though this drawing did not ask: pnp's own words (some print options
-    # alone ask for them) and any card's text (one card left of those that shared it)
-    printed = pnp_word_sources() | {value for deck in decks.values() for card in deck.cards
-                                    for value in card.values() if isinstance(value, str)}
+    # alone ask for them) and a card's printed text (one card left of those that shared it)
+    printed = pnp_word_sources() | set(cards_printing(data_files(game, decks), kept))
     for source, (text, _) in have.labels.items():
         if source not in asked and source not in shared and source not in printed:   # printed no more
             if text.strip():
