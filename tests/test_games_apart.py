@@ -136,3 +136,50 @@ def test_each_game_drawn_apart_is_written_as_it_comes_in(mini, tmp_path, monkeyp
     monkeypatch.setattr(games_apart, "games_apart", apart)
     assert run("build", "--all", "--out", str(tmp_path / "out"), "--jobs", "2", root=mini).exit_code == 0
     assert sorted(events[:2]) == ["written mini", "written other"] and events[2:] == ["all drawn"], events
+
+
+def test_a_language_refused_stops_its_game_as_in_one_process(root, tmp_path, games_forked):
+    """A game's German files are refused (a file of someone else's in the way): one process
+    never draws its Hebrew edition, so never tells that edition's warnings, and the report
+    drawn apart is the same (a review found the Hebrew warning told there alone)."""
+    import shutil
+    for game in ("big-ten", "jukem", "monster-ball"):
+        shutil.rmtree(root / "card_data" / game)
+    shutil.copytree(root / "card_data/12th-player", root / "card_data/twelfth")
+    edit(root / "card_data/12th-player/lang/he.yaml", '"Copies": "', '"Copies": "" #')   # warned: not translated
+    reports = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}"
+        (out / "12th-player").mkdir(parents=True)
+        (out / "12th-player/rules-letter-de.pdf").write_bytes(b"%PDF-1.4 mine")
+        result = run("build", "--all", "--lang", "all", "--out", str(out), "--jobs", jobs, root=root)
+        reports.append((result.exit_code, result.stderr.replace(str(out), "OUT")))
+    assert games_forked == [{"12th-player", "twelfth"}]
+    assert reports[0] == reports[1]
+    assert reports[0][0] == 1 and "rules-letter-de.pdf was not written by pnp" in reports[0][1]
+    assert "'Copies' is not translated" not in reports[0][1]
+
+
+def test_a_ctrl_c_after_a_game_is_written_tells_what_it_wrote(mini, tmp_path, monkeypatch):
+    """A Ctrl-C while another game is still drawn: the games written by then are listed, as one
+    process lists each game as it ends (a review found them written without a word)."""
+    import shutil
+
+    from pnp.commands import games_apart
+    shutil.copytree(mini / "card_data/mini", mini / "card_data/other")
+    real = games_apart.games_apart
+
+    def interrupted_after_the_first(project, ids, task, jobs, done):
+        def first_then_ctrl_c(game_id, drawn):
+            done(game_id, drawn)
+            raise KeyboardInterrupt
+        return real(project, ids, task, jobs, first_then_ctrl_c)
+    monkeypatch.setattr(games_apart, "games_apart", interrupted_after_the_first)
+    out = tmp_path / "out"
+    result = run("build", "--all", "--out", str(out), "--jobs", "2", root=mini)
+    assert result.exit_code != 0
+    written = [game for game in ("mini", "other") if (out / game / "cards-a4.pdf").exists()]
+    assert len(written) == 1, written
+    assert f"{written[0]}:\n  {out / written[0] / 'cards-a4.pdf'}" in result.output, result.output
+    unwritten = {"mini", "other"} - set(written)
+    assert f"{unwritten.pop()}:" not in result.output

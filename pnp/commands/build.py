@@ -6,7 +6,7 @@ import copy
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -63,6 +63,7 @@ class Prepared:
     parts: Json | None = None
     icons: Json | None = None
     superseded: Callable[[str], bool] | None = None
+    told: list[str] = field(default_factory=list)   # every warning its drawing gave, to tell again
 
     def written(self) -> list[Written]:
         """The files written (or kept, up to date), each with what it took. Written once: the
@@ -100,7 +101,9 @@ def prepared_game(project: Project, game_id: str, out: Path, paper: str | None,
     warnings this game's build gave, as given: not another game's of the same run, nor the
     name of the game a run of several tells before each."""
     with project.diagnostics.listening() as heard:
-        return _prepared_game(project, game_id, out, paper, options, shops, progress, keep_printed, jobs, heard)
+        prepared = _prepared_game(project, game_id, out, paper, options, shops, progress, keep_printed, jobs, heard)
+    prepared.told = heard
+    return prepared
 
 
 def _prepared_game(project: Project, game_id: str, out: Path, paper: str | None,
@@ -395,6 +398,14 @@ def languages_prepared(project: Project, game_id: str, out: Path, request: Build
         yield label, prepared
 
 
+def told_and_written(project: Project, label: str, prepared: Prepared) -> tuple[str, list[Written]]:
+    """A language drawn in another process, as one process tells it: the warnings its drawing
+    gave, then its files written (a refusal stops the game there, its later languages untold)."""
+    for warning in prepared.told:
+        project.diagnostics.warn(warning)
+    return label, prepared.written()
+
+
 def build_as_asked(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence[ShopPreset] = (),
                    quiet: bool = False, jobs: int = 1, ahead: dict[str, tuple[Built, list[str]]] | None = None) -> None:
     """`pnp build` of one game: each language with its progress bar, then the files it wrote.
@@ -403,10 +414,8 @@ def build_as_asked(project: Project, game_id: str, out: Path, request: BuildRequ
     from pnp.commands.progress import ProgressBar, summarise
     built: Iterable[tuple[str, list[Written]]]
     if ahead is not None and game_id in ahead:
-        prepared, heard = ahead.pop(game_id)   # once: a game named twice is up to date the second time
-        for warning in heard:
-            project.diagnostics.warn(warning)
-        built = ((label, each.written()) for label, each in prepared)
+        drawn, _ = ahead.pop(game_id)   # once: a game named twice is up to date the second time
+        built = (told_and_written(project, label, each) for label, each in drawn)
     else:
         built = languages_built(project, game_id, out, request, shops,
                                 lambda label: ProgressBar(label, enabled=not quiet), jobs=jobs)

@@ -18,7 +18,7 @@ from pnp import processes
 from pnp.errors import PnpError
 
 if TYPE_CHECKING:
-    from pnp.commands.build import Prepared
+    from pnp.commands.build import Prepared, Written
     from pnp.config.shop import ShopPreset
     from pnp.project import Project
     from pnp.request import BuildRequest
@@ -50,26 +50,35 @@ def games_built_apart(project: Project, ids: list[str], out: Path, request: Buil
     written by the command as the game comes in (so it holds one game's files at a time), as
     one process writes them: a Ctrl-C then waits for a game's renames, and a game that fails
     apart has nothing written when it is drawn again. What each wrote is told later, in the
-    order of the games. A game whose files are up to date is left to the command, which tells
-    so at once."""
+    order of the games; after a Ctrl-C, what the games written by then wrote is told at once.
+    A game whose files are up to date is left to the command, which tells so at once."""
     from pnp.commands.build import languages_prepared
-    from pnp.commands.progress import ProgressBar
+    from pnp.commands.progress import ProgressBar, summarise
     to_build = [game_id for game_id in dict.fromkeys(ids)
                 if work(project, game_id) <= SMALL_GAME and not up_to_date(project, game_id, out, request, shops)]
     if len(to_build) < 2 or not processes.can_fork(jobs):
         return {}
-    with ProgressBar(f"{len(to_build)} games", enabled=not quiet) as bar:
-        tick = bar.start(len(to_build), least=2)
+    written: dict[str, list[tuple[str, list[Written]]]] = {}   # by game, each language written so far
 
-        def written_now(game_id: str, drawn: tuple[Built, list[str]] | None) -> None:
-            tick(1)
-            for _, prepared in drawn[0] if drawn is not None else ():
-                try:
-                    prepared.written()   # kept: the command tells it when it comes to this game
-                except PnpError:
-                    break   # told then too: writing it again meets the same refusal
-        return games_apart(project, to_build, lambda game_id: list(languages_prepared(project, game_id, out, request, shops)),
-                           jobs, written_now)
+    def written_now(game_id: str, drawn: tuple[Built, list[str]] | None) -> None:
+        tick(1)
+        written[game_id] = []
+        for label, prepared in drawn[0] if drawn is not None else ():
+            try:
+                written[game_id].append((label, prepared.written()))   # kept for the command to tell
+            except PnpError:
+                break   # told when the command comes to this game: writing it again meets the same refusal
+    try:
+        with ProgressBar(f"{len(to_build)} games", enabled=not quiet) as bar:
+            tick = bar.start(len(to_build), least=2)
+            return games_apart(project, to_build,
+                               lambda game_id: list(languages_prepared(project, game_id, out, request, shops)),
+                               jobs, written_now)
+    except KeyboardInterrupt:
+        for game_id in to_build if not quiet else ():   # as one process would have told them
+            for label, files in written.get(game_id, []):
+                summarise(label, files, out / game_id)
+        raise
 
 
 def up_to_date(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence[ShopPreset]) -> bool:
