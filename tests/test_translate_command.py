@@ -642,3 +642,28 @@ def test_translate_again_drops_a_shared_label_no_layout_prints_any_more(mini):
     assert again.exit_code == 0, again.stderr
     assert "Base Game" not in yaml.safe_load(path.read_text(encoding="utf-8"))["labels"]
     assert '#   label "Base Game": FR Base Game' in path.read_text(encoding="utf-8").splitlines()
+
+
+def test_translate_again_keeps_what_card_entries_said(mini):
+    """A card entry that would go (its field printed by no layout any more) is kept among the
+    comments at the file's end; one whose text a label also prints, but says otherwise, stays
+    (a review found both removed without a trace, the second changing the printed cards)."""
+    layout = mini / "layouts/mini/card.yaml"
+    plain = layout.read_text()
+    layout.write_text(plain + '  - {kind: text, text: "Moves in an L.", size: 6, y: 60mm, h: 3mm}\n')
+    assert run("translate", "--game", "mini", "--lang", "fr", root=mini).exit_code == 0
+    path = mini / "card_data/mini/lang/fr.yaml"
+    filled_mini(path)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert data["labels"]["Moves in an L."] == "FR Moves in an L."
+    data["cards"]["cards.yaml"]["Knight"]["text"]["text"] = "Saute en L."   # the card says it its own way
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    assert run("translate", "--game", "mini", "--lang", "fr", root=mini).exit_code == 0
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert data["cards"]["cards.yaml"]["Knight"]["text"]["text"] == "Saute en L."
+    layout.write_text(plain.replace('    text: "{text}"\n', '    text: "-"\n'))   # no layout prints the text field
+    again = run("translate", "--game", "mini", "--lang", "fr", root=mini)
+    assert again.exit_code == 0, again.stderr
+    kept = path.read_text(encoding="utf-8").splitlines()
+    assert "#   cards.yaml, card 'Knight', text: Saute en L." in kept
+    assert "#   cards.yaml, card 'Bishop', text: FR Moves along a diagonal." in kept

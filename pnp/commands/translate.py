@@ -147,10 +147,14 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
         for label, cards in data["cards"].items():
             entries = []
             for name, spec in data["fields"].items():
+                own = have.cards.get(file_name, {}).get(label, {}).get(name, [])
                 values = values_of(cards, name) if spec.type == "text" and name not in names else []
-                values = [value for value in values if value not in shared and value not in have.labels]
+                values = [value for value in values if value not in shared and not said_by_label(have, value, own)]
                 if values:
-                    entries += field_lines(name, values, have.cards.get(file_name, {}).get(label, {}).get(name, []))
+                    entries += field_lines(name, values, own)
+                else:   # printed no more, or by a label that says the same: what else it said is kept
+                    dropped += [f"{file_name}, card '{label}', {name}: {entry.text}" for entry, _ in own
+                                if entry.text.strip() and not said_by_label(have, entry.source, [(entry, _)])]
             if entries:
                 card_where = getattr(cards[0], "where", None)
                 if card_where is not None:
@@ -178,6 +182,13 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
         else:
             lines.append(f"    text: {quoted(body)}")
     return "\n".join(lines) + "\n"
+
+
+def said_by_label(have: Translation, source: str, own: Entries) -> bool:
+    """Whether a label translates `source` as the card's own entries do (or they say nothing
+    yet): the card needs no entry of its own for it."""
+    label = have.labels.get(source)
+    return label is not None and all(entry.text in ("", label[0]) for entry, _ in own if entry.source == source)
 
 
 def shared_texts(game: Game, decks: dict[str, Deck], kept: dict[str, frozenset[str]],
