@@ -202,7 +202,19 @@ def build(games: tuple[str, ...], every: bool, out: Path, root: Path, request: B
     if len(ids) > 1:   # one game draws its components apart instead (not even this imported)
         from pnp.commands.games_apart import games_built_apart
         ahead = games_built_apart(project, ids, out, request, presets, jobs, quiet)
-    report.each_game(ids, lambda game_id: build_as_asked(project, game_id, out, request, presets, quiet, jobs, ahead))
+    finished: list[str] = []
+
+    def built(game_id: str) -> None:
+        build_as_asked(project, game_id, out, request, presets, quiet, jobs, ahead)
+        finished.append(game_id)
+    try:
+        report.each_game(ids, built)
+    except KeyboardInterrupt as exc:
+        from pnp.commands.build import InterruptedAfterGames
+        from pnp.outputs.folder import InterruptedAfterCommit
+        if finished and not isinstance(exc, (InterruptedAfterCommit, InterruptedAfterGames)):
+            raise InterruptedAfterGames() from None
+        raise
     conclude(report)
 
 
@@ -577,10 +589,14 @@ def main() -> None:
     try:
         cli(prog_name="pnp", standalone_mode=False)
     except (click.exceptions.Abort, KeyboardInterrupt) as exc:
+        from pnp.commands.build import InterruptedAfterGames
         from pnp.outputs.folder import InterruptedAfterCommit
         if isinstance(exc, InterruptedAfterCommit) or isinstance(exc.__cause__, InterruptedAfterCommit):
             click.echo("interrupted as the files were put in place; pnp finished that first, so the "
                        "output folder holds this build's files", err=True)
+        elif isinstance(exc, InterruptedAfterGames) or isinstance(exc.__cause__, InterruptedAfterGames):
+            click.echo("interrupted; the games listed above were written, and the output folders of "
+                       "the others are as they were before this build", err=True)
         else:
             click.echo("interrupted; the output folder is as it was before this build", err=True)
         sys.exit(130)

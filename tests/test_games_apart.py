@@ -160,11 +160,14 @@ def test_a_language_refused_stops_its_game_as_in_one_process(root, tmp_path, gam
     assert "'Copies' is not translated" not in reports[0][1]
 
 
-def test_a_ctrl_c_after_a_game_is_written_tells_what_it_wrote(mini, tmp_path, monkeypatch):
+def test_a_ctrl_c_after_a_game_is_written_tells_what_it_wrote(mini, tmp_path, monkeypatch, capsys):
     """A Ctrl-C while another game is still drawn: the games written by then are listed, as one
-    process lists each game as it ends (a review found them written without a word)."""
+    process lists each game as it ends, and the message says so (a review found them written
+    without a word, under "the output folder is as it was")."""
     import shutil
+    import sys
 
+    from pnp.cli import main
     from pnp.commands import games_apart
     shutil.copytree(mini / "card_data/mini", mini / "card_data/other")
     real = games_apart.games_apart
@@ -176,10 +179,37 @@ def test_a_ctrl_c_after_a_game_is_written_tells_what_it_wrote(mini, tmp_path, mo
         return real(project, ids, task, jobs, first_then_ctrl_c)
     monkeypatch.setattr(games_apart, "games_apart", interrupted_after_the_first)
     out = tmp_path / "out"
-    result = run("build", "--all", "--out", str(out), "--jobs", "2", root=mini)
-    assert result.exit_code != 0
+    monkeypatch.setattr(sys, "argv", ["pnp", "build", "--all", "--out", str(out), "--jobs", "2", "--root", str(mini)])
+    with pytest.raises(SystemExit) as ended:
+        main()
+    told = capsys.readouterr()
+    assert ended.value.code == 130
     written = [game for game in ("mini", "other") if (out / game / "cards-a4.pdf").exists()]
     assert len(written) == 1, written
-    assert f"{written[0]}:\n  {out / written[0] / 'cards-a4.pdf'}" in result.output, result.output
-    unwritten = {"mini", "other"} - set(written)
-    assert f"{unwritten.pop()}:" not in result.output
+    assert f"{written[0]}:\n  {out / written[0] / 'cards-a4.pdf'}" in told.out, told.out
+    assert f"{({'mini', 'other'} - set(written)).pop()}:" not in told.out
+    assert "the games listed above were written, and the output folders of the others are as they were" in told.err
+
+
+def test_a_ctrl_c_in_one_process_after_a_game_says_the_games_listed_were_written(mini, tmp_path, monkeypatch, capsys):
+    """In one process too: the first game written and listed, a Ctrl-C in the second."""
+    import shutil
+    import sys
+
+    from pnp import cli
+    from pnp.commands import build
+    shutil.copytree(mini / "card_data/mini", mini / "card_data/other")
+    real = build.build_as_asked
+
+    def second_interrupted(project, game_id, *args):
+        if game_id == "other":
+            raise KeyboardInterrupt
+        return real(project, game_id, *args)
+    monkeypatch.setattr(build, "build_as_asked", second_interrupted)
+    monkeypatch.setattr(sys, "argv", ["pnp", "build", "--all", "--out", str(tmp_path / "out"), "--jobs", "1",
+                                      "--root", str(mini)])
+    with pytest.raises(SystemExit) as ended:
+        cli.main()
+    told = capsys.readouterr()
+    assert ended.value.code == 130 and "mini:\n" in told.out and "other:" not in told.out
+    assert "the games listed above were written, and the output folders of the others are as they were" in told.err

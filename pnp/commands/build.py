@@ -36,6 +36,11 @@ if TYPE_CHECKING:   # the drawing code is imported only once a build has somethi
     from pnp.render import BuildContext
 
 
+class InterruptedAfterGames(KeyboardInterrupt):
+    """Ctrl-C came in a build of several games once some were written: those were listed, and
+    the others' output folders are as they were."""
+
+
 @dataclass
 class Written:
     path: Path

@@ -52,13 +52,17 @@ def games_built_apart(project: Project, ids: list[str], out: Path, request: Buil
     apart has nothing written when it is drawn again. What each wrote is told later, in the
     order of the games; after a Ctrl-C, what the games written by then wrote is told at once.
     A game whose files are up to date is left to the command, which tells so at once."""
-    from pnp.commands.build import languages_prepared
+    import click
+
+    from pnp.commands.build import InterruptedAfterGames, languages_prepared
     from pnp.commands.progress import ProgressBar, summarise
+    from pnp.outputs.folder import InterruptedAfterCommit
     to_build = [game_id for game_id in dict.fromkeys(ids)
                 if work(project, game_id) <= SMALL_GAME and not up_to_date(project, game_id, out, request, shops)]
     if len(to_build) < 2 or not processes.can_fork(jobs):
         return {}
     written: dict[str, list[tuple[str, list[Written]]]] = {}   # by game, each language written so far
+    refused: dict[str, PnpError] = {}
 
     def written_now(game_id: str, drawn: tuple[Built, list[str]] | None) -> None:
         tick(1)
@@ -66,18 +70,23 @@ def games_built_apart(project: Project, ids: list[str], out: Path, request: Buil
         for label, prepared in drawn[0] if drawn is not None else ():
             try:
                 written[game_id].append((label, prepared.written()))   # kept for the command to tell
-            except PnpError:
-                break   # told when the command comes to this game: writing it again meets the same refusal
+            except PnpError as exc:
+                refused[game_id] = exc   # told when the command comes to this game: writing it again meets the same refusal
+                break
     try:
         with ProgressBar(f"{len(to_build)} games", enabled=not quiet) as bar:
             tick = bar.start(len(to_build), least=2)
             return games_apart(project, to_build,
                                lambda game_id: list(languages_prepared(project, game_id, out, request, shops)),
                                jobs, written_now)
-    except KeyboardInterrupt:
-        for game_id in to_build if not quiet else ():   # as one process would have told them
-            for label, files in written.get(game_id, []):
+    except KeyboardInterrupt as exc:
+        for game_id in to_build:   # as one process would have told them
+            for label, files in written.get(game_id, []) if not quiet else ():
                 summarise(label, files, out / game_id)
+            if game_id in refused:
+                click.secho(f"error: {game_id}: {refused[game_id]}", fg="red", err=True)
+        if any(written.values()) and not isinstance(exc, InterruptedAfterCommit):
+            raise InterruptedAfterGames() from None
         raise
 
 
