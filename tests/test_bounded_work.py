@@ -47,6 +47,7 @@ def test_a_rule_sheet_too_big_to_lay_out_is_one_error_within_seconds(mini, tmp_p
         assert result.exit_code == 1, (case, result.output)
         assert where in result.stderr and words in result.stderr, result.stderr
         assert "internal problem" not in result.stderr and "Traceback" not in result.stderr
+        assert "0x" not in result.stderr   # no object's place in memory: the same input, the same words
     assert not (tmp_path / "out/mini").exists()
 
 

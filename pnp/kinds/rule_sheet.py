@@ -95,7 +95,7 @@ def render_rules(ctx: BuildContext, component: RulesComponent) -> list[OutputFil
         # reportlab's word for a piece taller than a column (a table row, most often)
         raise PnpError("something on the rule sheet is taller than a whole column and cannot be "
                        "split (a table row with a very long cell?)", file=display_path(path),
-                       hint=f"shorten it or break it up ({str(exc)[:80]})") from None
+                       hint=f"shorten it or break it up ({ADDRESS.sub('', str(exc))[:80]})") from None
     pages = document.page
     return [OutputFile(f"{component.id}-{ctx.options.paper}{ctx.options.rules_variant}.pdf", buffer.getvalue(),
                        pages, role="home")]
@@ -562,6 +562,9 @@ def capped(widths: list[float], total: float) -> list[float]:
         if not narrower or cap >= narrower[0]:
             break
     return [min(each, cap) for each in widths]
+
+
+ADDRESS = re.compile(r"@0x[0-9a-fA-F]+| at 0x[0-9a-fA-F]+")   # where an object sits in memory: never the same twice
 
 
 class Gap(Spacer):   # type: ignore[misc]  # reportlab ships without types
