@@ -70,8 +70,8 @@ def games_built_apart(project: Project, ids: list[str], out: Path, request: Buil
         for label, prepared in drawn[0] if drawn is not None else ():
             try:
                 written[game_id].append((label, prepared.written()))   # kept for the command to tell
-            except PnpError as exc:
-                refused[game_id] = exc   # told when the command comes to this game: writing it again meets the same refusal
+            except PnpError as exc:   # told when the command comes to this game, which meets it again
+                refused[game_id] = exc
                 break
     try:
         with ProgressBar(f"{len(to_build)} games", enabled=not quiet) as bar:
