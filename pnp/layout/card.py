@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from pnp.conditions import CardValues
+from pnp.errors import PnpError
 
 if TYPE_CHECKING:
     from pnp.config.deck import FieldSpec
@@ -60,6 +61,15 @@ def offset_of(card: Card) -> tuple[float, float]:
 
 def who(card: Card) -> str:
     return f"card '{card.label}'"
+
+
+def card_error(card: Card, message: str, instead: Where | None = None) -> PnpError:
+    """A problem with a card, told where it is written: its line, or its sheet's row (which has
+    none); at `instead` (a layout's line) for a piece written nowhere, such as a board."""
+    where = card.where or instead
+    if where is None:
+        return PnpError(message)
+    return PnpError(message, file=where.file, line=where.line, field=where.field if where.line is None else None)
 
 
 def card_place(card: Card, fields: Iterable[str] = ()) -> str:

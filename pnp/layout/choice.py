@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from pnp.errors import PnpError, known
-from pnp.layout.card import who
+from pnp.errors import known
+from pnp.layout.card import card_error, who
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -43,11 +43,8 @@ class ChosenLayout:
         value = card.get(self.by)
         layout = self.layouts.get(str(value), self.default)
         if layout is None:
-            where = card.where
-            raise PnpError(f"{who(card)}: its {self.by} is '{value}', which names "
-                           f"no layout (the deck has layouts for {known(self.layouts)} and no default)",
-                           file=where.file if where else None, line=where.line if where else None,
-                           field=where.field if where and where.line is None else None)   # a sheet's row
+            raise card_error(card, f"{who(card)}: its {self.by} is '{value}', which names no layout (the "
+                                   f"deck has layouts for {known(self.layouts)} and no default)")
         return layout
 
     def plan(self, cards: Sequence[Card]) -> ChosenLayout:

@@ -18,7 +18,7 @@ from pnp.errors import PnpError
 from pnp.layout import arrangements
 from pnp.layout.arrangements import Spot
 from pnp.layout.binding import Binding, text_of
-from pnp.layout.card import Card, RepeatScope, card_place, offset_of, who
+from pnp.layout.card import Card, RepeatScope, card_error, card_place, offset_of, who
 from pnp.layout.elements import BIND, Colour, Drawer, Element, PieceContext, printed
 from pnp.layout.icons import ICON, icons_of, load_icon, with_tokens, without_tokens
 from pnp.units import Length, colour_hex
@@ -495,12 +495,8 @@ class RepeatDrawer(Drawer):
     def _card_error(self, card: Card, message: str) -> PnpError:
         """A problem with this card's items or points, told where the card is written (its
         line, or its sheet's row), else at the layout's line."""
-        where, layout = card.where, self.spec.origin
-        told = f"{who(card)}: {message} (drawn by {layout.file}:{layout.line})"
-        if where is None:
-            return PnpError(told, file=layout.file, line=layout.line)
-        return PnpError(told, file=where.file, line=where.line,
-                        field=where.field if where.line is None else None)   # a sheet's row
+        layout = self.spec.origin
+        return card_error(card, f"{who(card)}: {message} (drawn by {layout.file}:{layout.line})", layout)
 
     def _children(self, canvas: Canvas, scope: RepeatScope) -> None:
         for child in self.children:
@@ -513,12 +509,8 @@ class RepeatDrawer(Drawer):
             return 0
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) \
                 or not 0 <= value <= MAX_LIST_ITEMS:
-            where = card.where
-            raise PnpError(f"{who(card)}: a repeat takes its count from "
-                           f"{count_from}, which must be a whole number from 0 to {MAX_LIST_ITEMS}, "
-                           f"not {value!r}", file=where.file if where else None,
-                           line=where.line if where else None,
-                           field=where.field if where and where.line is None else None)   # a sheet's row
+            raise card_error(card, f"{who(card)}: a repeat takes its count from {count_from}, which must "
+                                   f"be a whole number from 0 to {MAX_LIST_ITEMS}, not {value!r}")
         return int(value)
 
 
