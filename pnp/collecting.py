@@ -1,12 +1,12 @@
 """Python's cycle collector paused for a build, or for a whole command. A build loads its game
 (a big deck is hundreds of thousands of objects, all kept to the end) and then draws pages;
 every full pass of the collector walked all of it again: 9 % of a 5,600-card build's time,
-11 % of a 20,000-card one. What a build makes holds next to no cycles (its peak memory at 20,000 cards is the same
-without collecting), so the collector waits until the build is done, and then frees what
-there is. A command that ends in seconds never runs it (`paused_for_the_process`): turning it
-back on after a build walked everything the build had made, 0.04 s of a 5,600-card one, just
-before the process gave all its memory back. pnp watch and serve, which run for hours, do
-(`collect_while_running`)."""
+11 % of a 20,000-card one. What a build makes holds next to no cycles (its peak memory at
+20,000 cards is the same without collecting), so the collector waits until the build is done,
+and then frees what there is. A command that ends in seconds never runs it
+(`paused_for_the_process`): turning it back on after a build walked everything the build had
+made, 0.04 s of a 5,600-card one, just before the process gave all its memory back. pnp watch
+and serve, which run for hours, do (`collect_while_running`)."""
 
 from __future__ import annotations
 

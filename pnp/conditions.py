@@ -43,7 +43,8 @@ class Condition:
     test: Callable[[CardValues], bool]
     compared: frozenset[str] = frozenset()
     # what each comparison wants of its field: (field, "number" or "value", the value written,
-    # where), so a comparison no value of the field's type can meet is an error (`expectations`)
+    # where), so a comparison no value of the field's type can meet is warned about
+    # (`expectation_problem`)
     expects: tuple[tuple[str, str, object, Where], ...] = ()
     # the fields it tests only for being set (`when: bonus`), where: a text of "no" counts as set
     set_tests: tuple[tuple[str, Where], ...] = ()
