@@ -139,6 +139,9 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
         lines.append(f"  {quoted(source)}: {quoted(text)}")
     if len(lines) and lines[-1].startswith("          #"):
         lines[-2:] = ["labels: {}"]
+    # what the labels say, each source with its text: a card's own entry saying the same is not missed
+    said = {(source, text) for source, (text, _) in have.labels.items()} | \
+        {(source, text) for source, (_, text) in shared.items()}
     lines += ["", "cards:    # by data file, then card, then field"]
     any_card = False
     for file_name, data in data_files(game, decks).items():
@@ -152,9 +155,9 @@ def file_text(game: Game, decks: dict[str, Deck], have: Translation, asked: dict
                 values = [value for value in values if value not in shared and not said_by_label(have, value, own)]
                 if values:
                     entries += field_lines(name, values, own)
-                else:   # printed no more, or by a label that says the same: what else it said is kept
+                else:   # printed no more, or by a label: what the labels do not say is kept
                     dropped += [f"{file_name}, card '{label}', {name}: {entry.text}" for entry, _ in own
-                                if entry.text.strip() and not said_by_label(have, entry.source, [(entry, _)])]
+                                if entry.text.strip() and (entry.source, entry.text) not in said]
             if entries:
                 card_where = getattr(cards[0], "where", None)
                 if card_where is not None:
