@@ -11,6 +11,15 @@ from conftest import REPO, pdf, run
 from test_every_edition import babel_root
 
 
+def filled_babel(tmp_path):
+    """The babel game with its French file written by `pnp translate` and filled: (root, file)."""
+    root = babel_root(tmp_path / "root")
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    path = root / "card_data/babel/lang/fr.yaml"
+    filled(path)
+    return root, path
+
+
 def filled_mini(path):
     """filled() for the mini game, whose rule sheet has no icons to print."""
     filled(path)
@@ -86,10 +95,7 @@ def test_a_written_file_validates_once_filled_in_and_builds(tmp_path):
 
 
 def test_translate_again_keeps_what_is_translated_and_adds_what_is_new(tmp_path):
-    root = babel_root(tmp_path / "root")
-    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
-    path = root / "card_data/babel/lang/fr.yaml"
-    filled(path)
+    root, path = filled_babel(tmp_path)
     cards = root / "card_data/babel/cards.yaml"
     cards.write_text(cards.read_text() + "  - name: Ferry\n    count: 1\n    text: Cross the river.\n")
     assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
@@ -117,10 +123,7 @@ def test_translate_again_with_nothing_changed_writes_the_same_file(tmp_path):
 def test_translate_again_after_a_card_is_renamed_keeps_what_its_entry_said_as_comments(tmp_path):
     """The old name's entry is dropped (validate would refuse it), and what it said is kept at
     the file's end, through later runs too, so a translator's work is never lost."""
-    root = babel_root(tmp_path / "root")
-    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
-    path = root / "card_data/babel/lang/fr.yaml"
-    filled(path)
+    root, path = filled_babel(tmp_path)
     cards = root / "card_data/babel/cards.yaml"
     cards.write_text(cards.read_text().replace("name: Lamplighter", "name: Lamp Keeper"))
     again = run("translate", "--game", "babel", "--lang", "fr", root=root)
@@ -571,10 +574,7 @@ def test_a_label_of_several_lines_is_told_in_one(mini):
 def test_translate_again_after_a_layout_word_changes_keeps_the_old_label_as_a_comment(tmp_path):
     """The trial's back said CREW, then THE CREW: the old label stayed among the labels, as if
     still printed. It goes to the comments at the file's end, as a renamed card's text does."""
-    root = babel_root(tmp_path / "root")
-    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
-    path = root / "card_data/babel/lang/fr.yaml"
-    filled(path)
+    root, path = filled_babel(tmp_path)
     layout = root / "layouts/babel/card.yaml"
     layout.write_text(layout.read_text().replace('text: "ROAD"', 'text: "THE ROAD"'))
     again = run("translate", "--game", "babel", "--lang", "fr", root=root)
