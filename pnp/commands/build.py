@@ -412,14 +412,14 @@ def told_and_written(project: Project, label: str, prepared: Prepared) -> tuple[
 
 
 def build_as_asked(project: Project, game_id: str, out: Path, request: BuildRequest, shops: Sequence[ShopPreset] = (),
-                   quiet: bool = False, jobs: int = 1, ahead: dict[str, tuple[Built, list[str]]] | None = None) -> None:
+                   quiet: bool = False, jobs: int = 1, ahead: dict[str, Built] | None = None) -> None:
     """`pnp build` of one game: each language with its progress bar, then the files it wrote.
     A game `ahead` holds was drawn in another process (pnp.commands.games_apart): its warnings
     are told, and its files written here."""
     from pnp.commands.progress import ProgressBar, summarise
     built: Iterable[tuple[str, list[Written]]]
     if ahead is not None and game_id in ahead:
-        drawn, _ = ahead.pop(game_id)   # once: a game named twice is up to date the second time
+        drawn = ahead.pop(game_id)   # once: a game named twice is up to date the second time
         built = (told_and_written(project, label, each) for label, each in drawn)
     else:
         built = languages_built(project, game_id, out, request, shops,

@@ -25,26 +25,23 @@ if TYPE_CHECKING:
 
 Result = TypeVar("Result")
 Built = list[tuple[str, "Prepared"]]   # each language of a game: its label, and its build ready to write
+# (each Prepared holds the warnings its drawing gave)
 
 
 def games_apart(project: Project, ids: list[str], task: Callable[[str], Result], jobs: int,
-                done: Callable[[str, tuple[Result, list[str]] | None], None] | None = None
-                ) -> dict[str, tuple[Result, list[str]]]:
-    """task(game) for each game, `jobs` at a time in forked processes, biggest first, each with
-    the warnings it gave; {} when fewer than two games (or one core) leave nothing to share.
-    `done(game, what it gave)` is called as each game ends (None: it failed there)."""
+                done: Callable[[str, Result | None], None] | None = None) -> dict[str, Result]:
+    """task(game) for each game, `jobs` at a time in forked processes, biggest first; {} when
+    fewer than two games (or one core) leave nothing to share. `done(game, what it gave)` is
+    called as each game ends (None: it failed there). The task hands back the warnings it gave,
+    to be told in the order of the games."""
     if len(ids) < 2 or not processes.can_fork(jobs):
         return {}
     drawing_code_imported()
-
-    def heard(game_id: str) -> tuple[Result, list[str]]:
-        with project.diagnostics.listening() as warnings:
-            return task(game_id), warnings
-    return processes.forked(biggest_first(project, ids), heard, jobs, done=done)
+    return processes.forked(biggest_first(project, ids), task, jobs, done=done)
 
 
 def games_built_apart(project: Project, ids: list[str], out: Path, request: BuildRequest,
-                      shops: Sequence[ShopPreset], jobs: int, quiet: bool = False) -> dict[str, tuple[Built, list[str]]]:
+                      shops: Sequence[ShopPreset], jobs: int, quiet: bool = False) -> dict[str, Built]:
     """The games of a `pnp build` that need drawing, drawn apart (pnp.commands.build's
     languages_prepared), with one progress bar counting the games. Each game's files are
     written by the command as the game comes in (so it holds one game's files at a time), as
@@ -64,10 +61,10 @@ def games_built_apart(project: Project, ids: list[str], out: Path, request: Buil
     written: dict[str, list[tuple[str, list[Written]]]] = {}   # by game, each language written so far
     refused: dict[str, PnpError] = {}
 
-    def written_now(game_id: str, drawn: tuple[Built, list[str]] | None) -> None:
+    def written_now(game_id: str, drawn: Built | None) -> None:
         tick(1)
         written[game_id] = []
-        for label, prepared in drawn[0] if drawn is not None else ():
+        for label, prepared in drawn or ():
             try:
                 written[game_id].append((label, prepared.written()))   # kept for the command to tell
             except PnpError as exc:   # told when the command comes to this game, which meets it again

@@ -28,7 +28,7 @@ def validate_games(project: Project, report: Report, ids: list[str], jobs: int =
     again here, in the order of `ids`), so the report is the one a single process gives; a game
     that fails in its process is checked again here, which tells its one clear error."""
     from pnp.commands.games_apart import games_apart
-    ahead = games_apart(project, ids, lambda game_id: validate_game(project, game_id), jobs)
+    ahead = games_apart(project, ids, lambda game_id: heard_validating(project, game_id), jobs)
 
     def validated(game_id: str) -> Validated:
         if game_id not in ahead:
@@ -38,6 +38,12 @@ def validate_games(project: Project, report: Report, ids: list[str], jobs: int =
             project.diagnostics.warn(warning)
         return result
     return report.each_game(ids, validated)
+
+
+def heard_validating(project: Project, game_id: str) -> tuple[Validated, list[str]]:
+    """In a child: a game validated, with every warning its validation gave."""
+    with project.diagnostics.listening() as heard:
+        return validate_game(project, game_id), heard
 
 
 @collector_paused()
