@@ -154,6 +154,7 @@ def test_every_bad_card_in_a_data_file_is_told_at_once(mini):
 
 @pytest.mark.parametrize("text, told", [
     ("Has 5 power when it attacks.", True),             # the card's own value, written wrong
+    ("Strikes with 5 powers.", True),                   # the field's name in the plural
     ("Has 3 power when it attacks.", False),            # written right
     ("Each knight beside it gains 1 power.", False),    # a change, not the card's power
     ("Loses 2 power at night.", False),

@@ -48,6 +48,7 @@ MISTAKES = [
     ("jukem", "card_data/jukem/rules.md", "to **double** that play's yards", "to **triple** that play's yards"),
     ("jukem", "card_data/jukem/cards.yaml", "that run gains {bonus} yards.", "that run gains 15 more yards."),
     ("jukem", "card_data/jukem/cards.yaml", "Right after a play: double its yards", "Right after a play: triple its yards"),
+    ("jukem", "card_data/jukem/cards.yaml", "Right after a play: double its yards", "Right after a play: x3 its yards"),
     ("jukem", "card_data/jukem/cards.yaml", "end the drive and score {fact:scoring.field-goal} points", "end the drive and score 2 points"),
     ("jukem", "layouts/jukem/card.yaml", "    text: YARDS\n", "    text: BONUS\n"),
     # Monster Ball
