@@ -156,3 +156,73 @@ def test_the_starters_rule_sheet_names_the_columns_its_table_shows(tmp_path):
     columns = rules["tables"]["card-list"]["columns"]
     said = re.search(r"with its (.+) and how many there are", (project / "card_data/crew/rules.md").read_text())
     assert said and said.group(1).replace(" and ", ", ").split(", ") == [c for c in columns if c not in ("name", "count")]
+
+
+def test_headings_that_are_not_field_names_reach_the_cards_under_names_made_from_them(tmp_path):
+    source = tmp_path / "crew.csv"
+    source.write_text("Card Name,Power Level,Coût,{x},€,count,Flavour Text\n"
+                      "Ada,3,2,a,gold,1,Leads from the front.\n"
+                      "Bo,1,4,b,tin,2,Sees far.\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
+    fields = (project / "card_data/crew/crew.fields.yaml").read_text()
+    assert 'label: "card_name"' in fields
+    assert '"power_level": {type: whole, column: "Power Level"}' in fields
+    assert '"cout": {type: whole, column: "Coût"}' in fields
+    assert '"x": {type: text, column: "{x}"}' in fields
+    assert '"column_e": {type: text, column: "€"}' in fields   # no letter to name it by: its column's
+    built = run("build", "--game", "crew", "--out", str(tmp_path / "out"), root=project)
+    assert built.exit_code == 0, built.stderr
+    pages = pdf(tmp_path / "out/crew/cards-letter.pdf").pages
+    text = " ".join(" ".join(p.extract_text() for p in pages).split())
+    # each card's title is its name, and every other column prints under its own heading
+    for value in ("Ada", "Power Level: 3", "Coût: 2", "{x}: a", "€: gold", "Flavour Text: Leads from the front.",
+                  "Power Level: 1", "Flavour Text: Sees far."):
+        assert value in text, value
+    assert text.count("Bo") == 2
+    rules = " ".join(pdf(tmp_path / "out/crew/rules-letter.pdf").pages[0].extract_text().split())
+    assert "with its Power Level, Coût, x and how many" in rules or "Power Level, Coût," in rules, rules
+    assert "Card Name Power Level Coût {x} Copies" in rules, rules   # the table's headings are the sheet's
+    # without the fields file the same names are made from the headings, so the layout still reads them
+    (project / "card_data/crew/crew.fields.yaml").unlink()
+    again = run("build", "--game", "crew", "--out", str(tmp_path / "again"), root=project)
+    assert again.exit_code == 0, again.stderr
+    text = " ".join(" ".join(p.extract_text() for p in pdf(tmp_path / "again/crew/cards-letter.pdf").pages).split())
+    assert "Ada Power Level: 3 Coût: 2" in text, text
+
+
+def test_a_fields_file_column_reads_a_heading_and_a_bad_one_is_told_at_its_line(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    source = tmp_path / "crew.csv"
+    source.write_text("name,power\nAda,3\n")
+    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
+    folder = project / "card_data/crew"
+    (folder / "crew.csv").write_text("name,Power Level\nAda,3\n")
+    fields = folder / "crew.fields.yaml"
+    fields.write_text(fields.read_text().replace('"power": {type: whole}', '"power": {type: whole, column: "Power Lvl"}'))
+    wrong = run("validate", "--game", "crew", root=project)
+    assert wrong.exit_code == 1
+    assert "crew.csv, row 1, column B (Power Level): unknown column 'Power Level'" in wrong.stderr, wrong.stderr
+    assert "did you mean 'Power Lvl'" in wrong.stderr
+    fields.write_text(fields.read_text().replace('"Power Lvl"', '"Power Level"'))
+    assert run("validate", "--game", "crew", root=project).exit_code == 0
+    fields.write_text(fields.read_text().replace('"name": {type: text', '"name": {type: text, column: "Power Level"'))
+    twice = run("validate", "--game", "crew", root=project)
+    assert twice.exit_code == 1 and "crew.fields.yaml:4: power.column:" in twice.stderr, twice.stderr
+    assert "fields 'name' and 'power' both read the column headed 'Power Level'" in twice.stderr
+
+
+def test_a_yaml_deck_field_with_a_column_is_told_at_its_line(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run("new", "crew", root=project).exit_code == 0
+    cards = project / "card_data/crew/cards.yaml"
+    lines = cards.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip().startswith("power:") and "type" in line)
+    lines[at] = lines[at].replace("type:", 'column: "Power Level", type:')
+    cards.write_text("\n".join(lines) + "\n")
+    result = run("validate", "--game", "crew", root=project)
+    assert result.exit_code == 1 and f"cards.yaml:{at + 1}:" in result.stderr, result.stderr
+    assert "names a spreadsheet's heading" in result.stderr and "Traceback" not in result.stderr

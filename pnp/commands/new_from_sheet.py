@@ -10,7 +10,6 @@ from pathlib import Path
 
 from pnp.config.sheets import SHEET_SUFFIXES, fields_file, inferred_fields, load_sheet_deck, read_rows
 from pnp.errors import PnpError
-from pnp.layout.binding import FIELD_NAME
 from pnp.resources import BASE_NOTE
 
 TOP, BOTTOM = 17.0, 84.0   # mm on a poker card: below the title, above the panel's edge
@@ -29,24 +28,27 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
         raise PnpError(f"{data.name} has no cards: the first row names the columns, each row after is a card")
     columns = [str(c).strip() if c is not None else "" for c in rows[0][1]]
     spec = inferred_fields(columns, rows[1:])
-    shown = [name for name in spec.fields if FIELD_NAME.match(name) and name != spec.label]
-    skipped = [name for name in spec.fields if not FIELD_NAME.match(name)]
-    label = spec.label if FIELD_NAME.match(spec.label) else None
+    label = spec.label
+    shown = [name for name in spec.fields if name != label]
+    headings = {name: field.column or name for name, field in spec.fields.items()}
     total = load_sheet_deck(data).total
     # the label names each card in every message and heads it: a row without one is an error
-    fields_yaml = "label: " + json.dumps(spec.label) + "\nfields:\n" + "".join(
-        f"  {json.dumps(name)}: {{type: {field.type}" + (", required: true" if name == spec.label else "") + "}\n"
+    fields_yaml = "label: " + json.dumps(label) + "\nfields:\n" + "".join(
+        f"  {json.dumps(name)}: {{type: {field.type}" + (", required: true" if name == label else "")
+        + (f", column: {json.dumps(field.column, ensure_ascii=False)}" if field.column else "") + "}\n"
         for name, field in spec.fields.items())
     return {
         game_dir / data.name: None,   # copied as it is
         fields_file(game_dir / data.name): fields_yaml,
         # the columns the rule sheet's table shows (game.yaml's card-list below)
-        game_dir / "rules.md": RULES.format(columns=", ".join(shown[:3]) or "name"),
-        layout_dir / "card.yaml": front_layout(title, label, shown, skipped, longest_values(columns, rows[1:])),
+        game_dir / "rules.md": RULES.format(columns=", ".join(headings[name] for name in shown[:3]) or "name"),
+        layout_dir / "card.yaml": front_layout(title, label, [(name, headings[name]) for name in shown],
+                                                longest_values(columns, rows[1:])),
         layout_dir / "back.yaml": back_text,
         game_dir / "game.yaml": game_text.replace("data: cards.yaml", f"data: {json.dumps(data.name)}")
         .replace("columns: [name, power, count, text], headings: [Card, Power, Copies, Effect]",
-                 f"columns: {json.dumps(([label] if label else []) + shown[:3] + ['count'])}")
+                 f"columns: {json.dumps([label] + shown[:3] + ['count'])}, "
+                 f"headings: {json.dumps([headings[n] for n in [label] + shown[:3]] + ['Copies'], ensure_ascii=False)}")
         .replace("equals: 9", f"equals: {total}"),
     }
 
@@ -72,36 +74,38 @@ LINE_MM = 4.25            # 10 pt text's line, leading included
 PADDING_MM = 2.75         # round a box's lines: one line gets 7 mm
 
 
-def box_heights(shown: list[str], longest: dict[str, int]) -> list[float]:
+def box_heights(shown: list[tuple[str, str]], longest: dict[str, int]) -> list[float]:
     """Each column's box, tall enough for its longest value's lines at 10 pt (a sentence gets
     several, a number one), all of them shrunk alike to fit the card."""
-    wanted = [math.ceil((len(name) + 2 + longest.get(name, 0)) / CHARACTERS_A_LINE) * LINE_MM + PADDING_MM
-              for name in shown]
+    wanted = [math.ceil((len(heading) + 2 + longest.get(heading, 0)) / CHARACTERS_A_LINE) * LINE_MM + PADDING_MM
+              for _, heading in shown]
     room = BOTTOM - TOP
     scale = min(1.0, room / sum(wanted)) if wanted else 1.0
     return [height * scale for height in wanted]
 
 
-def front_layout(title: str, label: str | None, shown: list[str], skipped: list[str],
-                 longest: dict[str, int] | None = None) -> str:
-    """The label as the card's title, then a box for each other column, `column: value`, as
-    tall as that column's values need."""
+def front_layout(title: str, label: str, shown: list[tuple[str, str]], longest: dict[str, int] | None = None) -> str:
+    """The label as the card's title, then a box for each other column (its field's name and
+    its heading), `heading: value`, as tall as that column's values need."""
     heights = box_heights(shown, longest or {})
     lines = [f"description: {json.dumps(f'The front of each {title} card: every column of the sheet, to restyle.')}",
              "extends: base/card", BASE_NOTE, "elements:"]
-    if skipped:
-        lines.insert(1, f"# not shown: {', '.join(skipped)} (rename a column to letters, digits and _ to show it)")
-    if label:
-        lines += ["  - kind: text", f'    text: "{{{label}}}"', "    font: display", "    size: 18",
-                  "    min_size: 9", "    colour: \"#1b1b1b\"", "    align: center", "    valign: middle",
-                  "    x: 6mm", "    y: 5mm", "    w: 51.5mm", "    h: 11mm"]
+    lines += ["  - kind: text", f'    text: "{{{label}}}"', "    font: display", "    size: 18",
+              "    min_size: 9", "    colour: \"#1b1b1b\"", "    align: center", "    valign: middle",
+              "    x: 6mm", "    y: 5mm", "    w: 51.5mm", "    h: 11mm"]
     top = TOP
-    for name, height in zip(shown, heights):
-        lines += ["  - kind: text", f'    text: "**{name}:** {{{name}}}"', f"    size: {min(10, round(height * 2.2, 1))}",
+    for (name, heading), height in zip(shown, heights):
+        lines += ["  - kind: text", f"    text: {json.dumps(f'**{printed(heading)}:** {{{name}}}', ensure_ascii=False)}",
+                  f"    size: {min(10, round(height * 2.2, 1))}",
                   "    min_size: 5", "    x: 7mm", f"    y: {top:.2f}mm", "    w: 49.5mm",
                   f"    h: {height:.2f}mm", "    valign: " + ("middle" if height < 2 * LINE_MM else "top")]
         top += height
     return "\n".join(lines) + "\n"
+
+
+def printed(heading: str) -> str:
+    """A heading as a layout's text prints it: braces doubled, so none is taken for a field."""
+    return heading.replace("{", "{{").replace("}", "}}")
 
 
 RULES = """A one-paragraph summary of your game goes here.

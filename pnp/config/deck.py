@@ -12,6 +12,7 @@ A card with `count: N` stands for N identical cards. Unknown fields are errors.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -39,6 +40,9 @@ def matches(card: Card, where: dict[str, Any]) -> bool:
     return True
 
 
+FIELD_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")   # what a layout's {field} may name
+
+
 @dataclass
 class FieldSpec:
     type: Literal["text", "number", "whole", "flag", "list", "table", "colour"] = "text"
@@ -47,6 +51,7 @@ class FieldSpec:
     description: str = ""
     title: str = ""        # the label printed beside the field's value: {title:FIELD} in a layout
     separator: str = ","   # between a list field's items in a spreadsheet cell
+    column: str = ""       # the spreadsheet heading it reads ("Card Name"), where that is not its name
 
 
 @dataclass
@@ -174,6 +179,12 @@ def read_deck(path: Path, node: YamlMap) -> Deck:
             field_where = where.key(node["fields"], name)
             field_spec.default = field_value(field_spec, field_spec.default,
                                              field_where.key(node["fields"][name], "default"))
+    for name, field_spec in spec.fields.items():
+        if field_spec.column:
+            field_where = where.key(node["fields"], name)
+            raise field_where.key(node["fields"][name], "column").error(
+                "column: names a spreadsheet's heading, and this deck is written in YAML",
+                hint="remove it: a YAML card names its fields by the fields' own names")
     for builtin in BUILTIN_FIELDS:
         if builtin in spec.fields:
             raise where.key(node["fields"], builtin).error(

@@ -2,8 +2,10 @@
 
 The first row names the fields; each later row is a card (blank rows are skipped). The fields'
 types come from a small YAML beside the sheet (`crew.fields.yaml`, with the `fields:` and
-`label:` keys a YAML data file has) or, without one, from each column's values. A `count`
-column gives the copies. Every bad cell is reported at once, by sheet, row and column.
+`label:` keys a YAML data file has) or, without one, from each column's values. A field reads
+the column headed with its name, or the heading its `column:` gives ("Card Name", which a
+layout's `{field}` could not name); without the YAML, such a heading is read into a field
+named after it (`card_name`). A `count` column gives the copies. Every bad cell is reported at once, by sheet, row and column.
 
 Nothing in a sheet is dropped without a word: a value in a column with no name, a row with
 more cells than the sheet has columns, a formula with no saved value (a sheet written by a
@@ -17,13 +19,14 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pnp.paths import file_error, gate
-from pnp.config.deck import (BUILTIN_FIELDS, MAX_CARDS, Card, Deck, FieldSpec, check_count,
+from pnp.config.deck import (BUILTIN_FIELDS, FIELD_NAME, MAX_CARDS, Card, Deck, FieldSpec, check_count,
                              field_value)
 from pnp.config.typed import Where, load_as, where_of
 from pnp.errors import PnpError, did_you_mean, display_path, known
@@ -87,6 +90,8 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
         column = column_names[col] if col < len(column_names) else f", column {column_letter(col)}"
         return Where(shown, None, f"{place}row {row}{column}")
 
+    heading = {name: field_spec.column or name for name, field_spec in spec.fields.items()}
+    headings = set(heading.values())
     for col, name in enumerate(columns):
         if not name:
             if any(col < len(cells) and blank(cells[col]) is False for _, cells in body):
@@ -94,9 +99,9 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
         elif name in BUILTIN_FIELDS and name != "count":
             errors.append(cell_where(header_row, col).error(
                 f"'{name}' is built in ({BUILTIN_FIELDS[name]}); name the column something else"))
-        elif name != "count" and name not in spec.fields:
+        elif name != "count" and name not in headings:
             errors.append(cell_where(header_row, col).error(
-                f"unknown column '{name}'", hint=did_you_mean(name, spec.fields)
+                f"unknown column '{name}'", hint=did_you_mean(name, sorted(headings))
                 or f"the deck's fields: {known(spec.fields)}"))
     for row, cells in body:
         extra = next((col for col in range(len(columns), len(cells)) if not blank(cells[col])), None)
@@ -115,7 +120,7 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
         card = Card()
         card.where = Where(shown, None, f"{place}row {row}")
         for name, field_spec in spec.fields.items():
-            at = index.get(name)
+            at = index.get(heading[name])
             value = cells[at] if at is not None and at < len(cells) else None
             if at is None or blank(value):
                 if field_spec.required:
@@ -235,10 +240,18 @@ def declared_fields(path: Path) -> SheetFields | None:
     node = load_yaml(beside)
     where = where_of(node)
     spec = load_as(SheetFields, node, where)
+    read_by: dict[str, str] = {}   # each heading: the field that reads it
     for name, field_spec in spec.fields.items():
         if name in BUILTIN_FIELDS:
             raise where.key(node["fields"], name).error(
                 f"'{name}' is built in ({BUILTIN_FIELDS[name]}); name the field something else")
+        column = field_spec.column or name
+        if column in read_by:
+            field_where = where.key(node["fields"], name)
+            raise (field_where.key(node["fields"][name], "column") if field_spec.column else field_where).error(
+                f"fields '{read_by[column]}' and '{name}' both read the column headed '{column}'",
+                hint="give each field a column of its own")
+        read_by[column] = name
         if field_spec.default is not None:
             field_where = where.key(node["fields"], name)
             field_spec.default = field_value(field_spec, field_spec.default,
@@ -254,10 +267,12 @@ def inferred_fields(columns: list[str], body: list[tuple[int, list[Any]]]) -> Sh
     cell, or the text true or false: yes and no are words a quiz card may print, so a column of
     them stays text), whole numbers or numbers when every value is one as written, else text,
     printed as written."""
-    fields = {}
-    for col, name in enumerate(columns):
-        if not name or name in BUILTIN_FIELDS:
+    fields: dict[str, FieldSpec] = {}
+    named = named_after(columns)
+    for col, heading in enumerate(columns):
+        if not heading or heading in BUILTIN_FIELDS:
             continue
+        name = named[heading]
         values = [cells[col] for _, cells in body if col < len(cells) and not blank(cells[col])]
         numbers = [as_written(v) for v in values]
         if values and all(isinstance(v, bool) or isinstance(v, str) and v.strip().lower() in BOOLEANS
@@ -270,8 +285,35 @@ def inferred_fields(columns: list[str], body: list[tuple[int, list[Any]]]) -> Sh
             fields[name] = FieldSpec(type="number")
         else:
             fields[name] = FieldSpec(type="text")
+        if name != heading:
+            fields[name].column = heading
     label = "name" if "name" in fields else next(iter(fields), "name")
     return SheetFields(fields, label)
+
+
+def named_after(columns: list[str]) -> dict[str, str]:
+    """Each heading's field name: the heading itself where a layout's `{field}` can name it,
+    else made from its letters and digits ("Card Name" -> card_name, "Coût" -> cout), or from
+    its column's letter where it has none a name can use (column_c)."""
+    plain = {heading for heading in columns if FIELD_NAME.match(heading)}
+    names: dict[str, str] = {}
+    taken = set(plain) | set(BUILTIN_FIELDS)
+    for col, heading in enumerate(columns):
+        if not heading or heading in names:
+            continue
+        if heading in plain:
+            names[heading] = heading
+            continue
+        ascii_text = unicodedata.normalize("NFKD", heading).encode("ascii", "ignore").decode()
+        name = re.sub(r"[^a-z0-9]+", "_", ascii_text.lower()).strip("_")
+        if not FIELD_NAME.match(name):
+            name = f"column_{column_letter(col).lower()}"
+        made, n = name, 2
+        while made in taken:
+            made, n = f"{name}_{n}", n + 1
+        taken.add(made)
+        names[heading] = made
+    return names
 
 
 def as_written(value: object) -> object:

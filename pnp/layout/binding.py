@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from pnp.config.deck import FIELD_NAME
 from pnp.errors import did_you_mean
 
 if TYPE_CHECKING:
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
     from pnp.layout.card import CardFields
 
 _PART = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
-FIELD_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 REFERENCE = re.compile(r"^(fact|title):(.+)$")
 TITLE = re.compile(r"\{title:([^{}]*)\}")
 
