@@ -321,7 +321,8 @@ def proof(games: tuple[str, ...], every: bool, paper: str | None, out: Path, gui
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing; the exit status is 0 either way.")
 def diff(games: tuple[str, ...], every: bool, out: Path, root: Path, since: str | None, quiet: bool) -> None:
     """List the cards changed since the last build: added, removed, with another count, and
-    each changed field with its old and new value and the file and line to find it.
+    each changed field with its old and new value and the file and line to find it; then the
+    pages of boards, sheets, rule sheets and tuck boxes that look different.
 
     \b
     Example:
@@ -336,8 +337,8 @@ def diff(games: tuple[str, ...], every: bool, out: Path, root: Path, since: str 
     found = report.each_game(chosen_games(project, games, every),
                              lambda game_id: game_changes(root, game_id, out / game_id, since))
     if not quiet:
-        for game_id, (changes, name) in found.items():
-            for line in change_lines(game_id, changes, name):
+        for game_id, changes in found.items():
+            for line in change_lines(game_id, changes):
                 click.echo(line)
     conclude(report)
 

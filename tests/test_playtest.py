@@ -126,11 +126,56 @@ def test_diff_after_a_build_of_the_edits_finds_nothing_and_tells_added_and_remov
     assert "  cards: Queen: removed (1 copy; was at card_data/mini/cards.yaml:11)" in output
 
 
+def with_rules_and_a_fact(root: Path) -> None:
+    """The mini game with a rule sheet that prints a fact, and a back that prints it too."""
+    folder = root / "card_data/mini"
+    (folder / "facts.yaml").write_text('reach: {value: 3, section: "Moving"}\n')
+    (folder / "rules.md").write_text("# Mini\n\nA knight moves {fact:reach} squares.\n\n## Setting up\n\n"
+                                      "Shuffle the cards and deal five to each player.\n")
+    edit(root, "  - {id: board,", "  - {id: rules, kind: rules, source: rules.md}\n  - {id: board,", "card_data/mini/game.yaml")
+    edit(root, "BACK {name}", "BACK {name} {fact:reach}", "layouts/mini/back.yaml")
+
+
+def test_diff_names_the_pages_of_a_rule_sheet_and_a_board_that_changed(game, tmp_path):
+    with_rules_and_a_fact(game)
+    build(game, "mini", tmp_path)
+    assert run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output == \
+        "mini: no card changed since the last build\n"
+    edit(game, "deal five to each player", "deal six to each player", "card_data/mini/rules.md")
+    edit(game, "corner: Start here", "corner: Begin here", "card_data/mini/board.yaml")
+    assert run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output.splitlines() == [
+        "mini: no card changed since the last build",
+        "  rules: page 1 changed",
+        "  board: sheet A1 of the board changed",
+    ]
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    assert "rules-a4-reprint.pdf  1 page: page 1 changed" in result.output, result.output
+    assert "deal six" in pdf(tmp_path / "mini/rules-a4-reprint.pdf").pages[0].extract_text()
+
+
+def test_a_tuck_box_sized_for_a_thicker_deck_is_a_changed_page(game, tmp_path):
+    edit(game, "  - {id: board,", "  - {id: box, kind: tuckbox}\n  - {id: board,", "card_data/mini/game.yaml")
+    build(game, "mini", tmp_path)
+    edit(game, "{name: Knight, power: 3, count: 4", "{name: Knight, power: 3, count: 40")
+    output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+    assert output.splitlines()[-1] == "  box: page 1 changed", output
+
+
+def test_a_changed_fact_changes_the_pieces_that_print_it_and_no_others(game, tmp_path):
+    with_rules_and_a_fact(game)
+    build(game, "mini", tmp_path)
+    edit(game, "reach: {value: 3,", "reach: {value: 4,", "card_data/mini/facts.yaml")
+    output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+    assert output.startswith("mini: 5 cards changed since the last build\n"), output
+    assert output.count("      back drawn differently (its layout, pictures or a fact it prints changed)") == 5
+    assert "face" not in output and "  rules: page 1 changed" in output and "board" not in output
+
+
 def test_a_changed_layout_changes_every_face_it_draws_but_no_back(game, tmp_path):
     build(game, "mini", tmp_path)
     edit(game, "size: 30", "size: 28", "layouts/mini/card.yaml")
     output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
-    assert output.count("      face drawn differently (its layout or pictures changed)") == 5
+    assert output.count("      face drawn differently (its layout, pictures or a fact it prints changed)") == 5
     assert "back" not in output.replace("BACK", "")
 
 
@@ -145,7 +190,7 @@ def test_a_layout_chosen_per_card_changes_the_faces_drawn_with_it(game, tmp_path
     build(game, "mini", tmp_path)
     edit(game, "text: CROWNED", "text: CROWNED KING", "layouts/mini/king.yaml")
     output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
-    assert output.count("face drawn differently (its layout or pictures changed)") == 1, output
+    assert output.count("face drawn differently (its layout, pictures or a fact it prints changed)") == 1, output
     assert "King" in output and "Knight" not in output
     reprint = run("build", "--game", "mini", "--reprint", "--out", str(tmp_path), root=game)
     assert reprint.exit_code == 0 and "nothing to reprint" not in reprint.output, reprint.output
@@ -157,7 +202,7 @@ def test_a_layout_chosen_per_card_changes_the_faces_drawn_with_it(game, tmp_path
     assert red_boxes(picture, picture.width // 2, picture.width) is not None   # round what differs from the old face
     edit(game, "size: 30", "size: 28", "layouts/mini/card.yaml")   # the default, which the King's extends
     output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
-    assert output.count("face drawn differently (its layout or pictures changed)") == 5, output
+    assert output.count("face drawn differently (its layout, pictures or a fact it prints changed)") == 5, output
 
 
 def test_diff_since_an_earlier_record_and_since_a_git_revision(game, tmp_path):

@@ -135,5 +135,5 @@ def one_line(draw: ImageDraw.ImageDraw, text: str, width: float) -> str:
 
 def fields_note(change: CardChange) -> str:
     if not change.fields:
-        return " (its layout or pictures changed)"
+        return " (its layout, pictures or a fact it prints changed)"
     return " (" + ", ".join(f"{name}: {old} -> {new}" for name, old, new in change.fields) + ")"

@@ -1,5 +1,7 @@
 """`pnp diff`: the cards that changed between an earlier build (or git revision) and the data
-now: added, removed, a different count, and for each changed card the fields that changed."""
+now: added, removed, a different count, and for each changed card the fields that changed;
+and the pages of the game's other pieces (boards, sheets, rule sheets, tuck boxes) that look
+different."""
 
 from __future__ import annotations
 
@@ -162,13 +164,34 @@ def keyed(state: GameState, deck_id: str) -> Keyed:
     return {entry["key"]: (cards.get(entry["key"]), int(entry["count"]), entry) for entry in entries}
 
 
-def game_changes(root: Path, game_id: str, out_folder: Path, since: str | None) -> tuple[list[CardChange], str]:
-    """What changed in the game's decks since `since` (see pnp.playtest.earlier), and how that
-    earlier state is named."""
+@dataclass
+class GameChanges:
+    cards: list[CardChange]
+    pieces: list[tuple[str, str]]   # each board, sheet, rule sheet or tuck box that looks different: (id, which pages)
+    since: str                      # how the earlier state is named
+
+
+def game_changes(root: Path, game_id: str, out_folder: Path, since: str | None) -> GameChanges:
+    """What changed in the game since `since` (see pnp.playtest.earlier): its cards, and the
+    pages of its other pieces."""
     new = game_state(root, game_id)
     with earlier_game(root, game_id, out_folder, since) as earlier:
         old = earlier_state(earlier, game_id)
-        return compare(old, new), earlier.name
+        return GameChanges(compare(old, new), pieces_changed(old, new), earlier.name)
+
+
+def pieces_changed(old: GameState, new: GameState) -> list[tuple[str, str]]:
+    """Each board, sheet, rule sheet and tuck box whose pages look different now, drawn on the
+    game's paper, with the pages that do."""
+    from pnp.options import PrintOptions
+    from pnp.playtest.pages_changed import PAGED_KINDS, changed_pages
+    from pnp.render import BuildContext
+    options = PrintOptions(paper=new.game.spec.paper)
+    ctx = BuildContext(new.project, new.game, new.decks, options)
+    old_ctx = BuildContext(old.project, old.game, old.decks, options)
+    return [(component.id, changed.note)
+            for component in new.game.components if component.kind in PAGED_KINDS
+            for changed in changed_pages(ctx, old_ctx, component)]
 
 
 def earlier_state(earlier: Earlier, game_id: str) -> GameState:
@@ -183,10 +206,13 @@ def describe(value: Any) -> str:
     return str(value)
 
 
-def change_lines(game_id: str, changes: list[CardChange], since: str) -> list[str]:
-    """The diff as the terminal shows it: one line per card, one more per changed field."""
+def change_lines(game_id: str, found: GameChanges) -> list[str]:
+    """The diff as the terminal shows it: one line per card, one more per changed field, then
+    a line for each other piece whose pages changed."""
+    changes, since = found.cards, found.since
+    pieces = [f"  {piece}: {note}" for piece, note in found.pieces]
     if not changes:
-        return [f"{game_id}: no card changed since {since}"]
+        return [f"{game_id}: no card changed since {since}"] + pieces
     lines = [f"{game_id}: {len(changes)} card{'s' if len(changes) != 1 else ''} changed since {since}"]
     for change in changes:
         where = change.line or change.old_line
@@ -204,5 +230,5 @@ def change_lines(game_id: str, changes: list[CardChange], since: str) -> list[st
                 lines.append(f"      {name}: {describe(old)} -> {describe(new)}")
             if change.kind == "changed" and not change.fields:
                 sides = " and ".join(s for s, on in (("face", change.face), ("back", change.back)) if on)
-                lines.append(f"      {sides} drawn differently (its layout or pictures changed)")
-    return lines
+                lines.append(f"      {sides} drawn differently (its layout, pictures or a fact it prints changed)")
+    return lines + pieces

@@ -66,20 +66,23 @@ def layout_names(spec: Any) -> list[str]:
     return []
 
 
-def looks_of(root: Path, spec: Any, side: Any, known: dict[str, Path], pictures: str) -> Callable[[Any], bytes]:
-    """How one side of each card looks: its layout files' and the game's pictures' digest.
-    Where the deck chooses the layout per card (`side` picks it), each card's is the chosen
-    layout's, so a change to one layout marks the cards drawn with it alone."""
+def looks_of(root: Path, spec: Any, side: Any, known: dict[str, Path], pictures: str,
+             fact: Callable[[str], str] | None = None) -> Callable[[Any], bytes]:
+    """How one side of each card looks: its layout files' and the game's pictures' digest,
+    with the facts its layouts print. Where the deck chooses the layout per card (`side` picks
+    it), each card's is the chosen layout's, so a change to one layout marks the cards drawn
+    with it alone."""
     pick = getattr(side, "pick", None)
     if pick is None:
-        whole = files_digest(layout_files(root, layout_names(spec), known), pictures).encode() if side is not None else b""
+        whole = files_digest(layout_files(root, layout_names(spec), known), pictures, fact).encode() \
+            if side is not None else b""
         return lambda card: whole
     by_name: dict[str, bytes] = {}
 
     def look(card: Any) -> bytes:
         name = pick(card).name
         if name not in by_name:
-            by_name[name] = files_digest(layout_files(root, [name], known), pictures).encode()
+            by_name[name] = files_digest(layout_files(root, [name], known), pictures, fact).encode()
         return by_name[name]
     return look
 
@@ -115,10 +118,19 @@ def pictures_digest(game_folder: Path) -> str:
     return digest.hexdigest()
 
 
-def files_digest(paths: list[Path], extra: str) -> str:
+FACT_NAMED = re.compile(rb"\{fact:([^{}]*)\}")
+
+
+def files_digest(paths: list[Path], extra: str, fact: Callable[[str], str] | None = None) -> str:
+    """The files' bytes, `extra`, and the value of each fact they print (`fact` gives it): a
+    fact changed in facts.yaml changes the pieces whose layouts print it, and no others."""
     digest = hashlib.sha256(extra.encode())
     for path in paths:
-        digest.update(path.read_bytes())
+        data = path.read_bytes()
+        digest.update(data)
+        if fact is not None:
+            for name in sorted(set(FACT_NAMED.findall(data))):
+                digest.update(b"\0" + name + b"=" + fact(name.decode("utf-8", "replace")).encode())
     return digest.hexdigest()
 
 
@@ -174,6 +186,7 @@ def game_record(root: Path, game: Game, decks: dict[str, Deck],
     sources: dict[str, Path] = {}
     record_decks: dict[str, Record] = {}
     known: dict[str, Path] = {}   # layout files by name
+    fact = printed_fact(game)
     game_yaml = game.folder / "game.yaml"
     if game_yaml.is_file():
         sources[relative(root, game_yaml)] = game_yaml
@@ -193,9 +206,9 @@ def game_record(root: Path, game: Game, decks: dict[str, Deck],
             continue
         front, back = compiled[component.id]
         deck = decks[component.id]
-        front_look = looks_of(root, getattr(component, "front", None), front, known, pictures)
+        front_look = looks_of(root, getattr(component, "front", None), front, known, pictures, fact)
         front_fields = values_of(front.fields, deck.fields)
-        back_look = looks_of(root, getattr(component, "back", None), back, known, pictures)
+        back_look = looks_of(root, getattr(component, "back", None), back, known, pictures, fact)
         back_fields = values_of(back.fields, deck.fields) if back is not None else values_of((), {})
         cards = [[key, count, card_place(card),
                   side_digest(front_look(card), front_fields, card),
@@ -203,7 +216,35 @@ def game_record(root: Path, game: Game, decks: dict[str, Deck],
                  for key, card, count in zip(card_keys([c.label for c in deck.cards]), deck.cards, deck.counts)]
         where = deck.cards[0].where if deck.cards else None
         record_decks[component.id] = {"file": relative(root, where.file) if where is not None else "", "cards": cards}
+    for path in words_files(game):
+        sources[relative(root, path)] = path
     return {"decks": pack(record_decks), "sources": packed_sources(sources)}
+
+
+def printed_fact(game: Game) -> Callable[[str], str]:
+    """A fact's value as a layout prints it, by name ("" for a name the game lacks: the build
+    has told that already); the facts are read once, when a layout first names one."""
+    read: list[Any] = []
+
+    def fact(name: str) -> str:
+        if not read:
+            from pnp.contents.stated import facts_of
+            read.append(facts_of(game))
+        found = read[0].get(name)
+        return found.shown if found is not None else ""
+    return fact
+
+
+def words_files(game: Game) -> list[Path]:
+    """The files that write and fill in the game's words: its rule sheets, its facts and its
+    translations; kept in the record so `pnp diff` and `--reprint` see a rule sheet or a fact
+    that changed. Only those inside the game's folder (a link leading out is never read)."""
+    folder = game.folder
+    named = [folder / sheet for sheet in (component.rule_sheet() for component in game.components) if sheet]
+    named += [folder / "facts.yaml", *sorted((folder / "lang").glob("*.yaml"))]
+    inside = folder.resolve()
+    return [path for path in dict.fromkeys(named)
+            if path.is_file() and not path.is_symlink() and path.resolve().is_relative_to(inside)]
 
 
 def pack(value: object) -> str:

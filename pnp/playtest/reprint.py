@@ -4,14 +4,12 @@ Per deck, one PDF: a cover page that lists what to take out of the printed deck 
 cards, lower counts, the old copies of redrawn cards) and what this print adds, then the
 cards to print again (new cards, redrawn faces or backs, extra copies) drawn by the deck's own
 renderer from a deck narrowed to them, so paper, duplex, bleed, fold, offset and sheet layout
-are exactly the full build's. For boards and sheets, the pages whose pictures changed: the
-old and the new drawing are rasterised side by side and only differing tiles are kept."""
+are exactly the full build's. For boards, sheets, rule sheets and tuck boxes, the pages whose
+pictures changed (pnp.playtest.pages_changed)."""
 
 from __future__ import annotations
 
-import hashlib
 import io
-from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +22,7 @@ from pnp.outputs.joining import joined
 from pnp.outputs.pdf import DRAFT, OutputFile, finish, new_canvas
 from pnp.playtest.diff import CardChange, compare, earlier_state, game_state
 from pnp.playtest.earlier import earlier_game
+from pnp.playtest.pages_changed import PAGED_KINDS, changed_pages
 from pnp.playtest.record import card_keys
 from pnp.playtest.reprint_names import is_reprint, reprint_name
 from pnp.project import Project
@@ -34,8 +33,6 @@ if TYPE_CHECKING:
     from pnp.config.deck import Card
     from pnp.config.game import Component
 
-COMPARE_DPI = 50   # enough to see a changed number on a board; a page is compared in a few ms
-PAGED_KINDS = ("board", "sheet")
 
 
 @dataclass
@@ -75,7 +72,7 @@ def reprint_game(project: Project, game_id: str, out: Path, paper: str | None, o
                         files.append(deck_reprint(ctx, component, mine, earlier.name, old.decks.get(component.id)))
                 elif component.kind in PAGED_KINDS:
                     old_ctx = BuildContext(old.project, old.game, old.decks, options)
-                    files += changed_pages(ctx, old_ctx, component)
+                    files += reprinted_pages(ctx, old_ctx, component)
             name = earlier.name
     finally:
         DRAFT.reset(marked)
@@ -214,59 +211,14 @@ def why_added(change: CardChange) -> str:
     return f"(count {change.old_count} -> {change.new_count})"
 
 
-def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component: Component) -> list[tuple[OutputFile, str]]:
-    """A board's tiles or a sheet's pages whose pictures differ from the earlier drawing (all of
-    them for a component that is new); a board's whole-board file and assembly page are not
-    pieces to print again."""
-    from pnp.outputs.raster import rasterise
-    new_files = [f for f in component.render(ctx) if f.role != "whole"]
-    old_component = next((c for c in old_ctx.game.components if c.id == component.id and c.kind == component.kind), None)
-    old_files = {f.name: f for f in old_component.render(old_ctx)} if old_component is not None else {}
-    first = 1 if component.kind == "board" else 0   # page 1 of a tiled board shows how to assemble it
+def reprinted_pages(ctx: BuildContext, old_ctx: BuildContext, component: Component) -> list[tuple[OutputFile, str]]:
+    """The pages of a board, sheet, rule sheet or tuck box whose pictures changed, as files."""
     found = []
-    for file in new_files:
-        new_pages = rasterise(file.data, COMPARE_DPI)
-        old_pages = rasterise(old_files[file.name].data, COMPARE_DPI) if file.name in old_files else []
-        if component.kind == "board":   # a tile is its place on the board
-            changed = [index for index in range(first, len(new_pages))
-                       if index >= len(old_pages) or differs(old_pages[index], new_pages[index])]
-        else:   # a sheet's pages are its cards: a copy more or less must not shift the rest into "changed"
-            printed = Counter(hashlib.sha256(png).digest() for png in old_pages)
-            changed = []
-            for index, png in enumerate(new_pages):
-                seen = hashlib.sha256(png).digest()
-                if printed[seen]:
-                    printed[seen] -= 1
-                else:
-                    changed.append(index)
-        if not changed:
-            continue
-        data, pages = pages_of(file.data, changed, paper_of(ctx), f"{ctx.game.title}: {component.title or component.id} (reprint)")
-        if component.kind == "board":   # as the tiles name themselves: "Sheet B3 of 8"
-            labels = tile_labels(ctx, component)
-            names = ", ".join(labels[index - first] for index in changed)
-            note = f"sheet{'s' if len(changed) != 1 else ''} {names} of the board changed"
-        else:
-            note = f"page{'s' if len(changed) != 1 else ''} {', '.join(str(i + 1) for i in changed)} changed"
-        found.append((OutputFile(reprint_name(file.name), data, pages, component=component.id), note))
+    for changed in changed_pages(ctx, old_ctx, component):
+        data, pages = pages_of(changed.file.data, changed.pages, paper_of(ctx),
+                               f"{ctx.game.title}: {component.title or component.id} (reprint)")
+        found.append((OutputFile(reprint_name(changed.file.name), data, pages, component=component.id), changed.note))
     return found
-
-
-def tile_labels(ctx: BuildContext, component: Component) -> list[str]:
-    """The names of a board's tiles, in page order (A1, A2, ... B1)."""
-    from pnp.impose import tile_board
-    from pnp.kinds.board import BoardComponent, compile_board
-    assert isinstance(component, BoardComponent)   # the kind 'board'
-    layout, _ = compile_board(ctx, component)
-    overlap, bleed = component.overlap.points, ctx.options.bleed   # the tiles cover the board and its bleed
-    return [tile.label for tile in tile_board((layout.width + 2 * bleed, layout.height + 2 * bleed), paper_of(ctx),
-                                              overlap)]
-
-
-def differs(old_png: bytes, new_png: bytes) -> bool:
-    from PIL import Image, ImageChops
-    old, new = Image.open(io.BytesIO(old_png)).convert("RGB"), Image.open(io.BytesIO(new_png)).convert("RGB")
-    return old.size != new.size or ImageChops.difference(old, new).getbbox() is not None
 
 
 def pages_of(pdf: bytes, indices: list[int], paper: tuple[float, float], title: str) -> tuple[bytes, int]:
