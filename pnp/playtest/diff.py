@@ -189,9 +189,21 @@ def pieces_changed(old: GameState, new: GameState) -> list[tuple[str, str]]:
     options = PrintOptions(paper=new.game.spec.paper)
     ctx = BuildContext(new.project, new.game, new.decks, options)
     old_ctx = BuildContext(old.project, old.game, old.decks, options)
+    # a piece whose inputs are the same as before is drawn the same (pnp.outputs.reuse): only
+    # the others are drawn twice and compared
+    old_keys, new_keys = read_keys(old), read_keys(new)
     return [(component.id, changed.note)
-            for component in new.game.components if component.kind in PAGED_KINDS
+            for component in new.game.components
+            if component.kind in PAGED_KINDS and old_keys.get(component.id) != new_keys[component.id]
             for changed in changed_pages(ctx, old_ctx, component)]
+
+
+def read_keys(state: GameState) -> dict[str, str]:
+    """Each component's key from what it reads, as a build keys it to redraw only what changed."""
+    from pnp.inputs import BuildInputs
+    from pnp.outputs.reuse import component_keys
+    read = BuildInputs(state.project.root, (state.game.id,)).file_digests()
+    return component_keys(state.game, state.decks, "diff", read)
 
 
 def earlier_state(earlier: Earlier, game_id: str) -> GameState:
