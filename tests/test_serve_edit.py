@@ -138,6 +138,7 @@ def test_an_inherited_element_is_overridden_in_the_child_and_pnps_own_base_never
     target = inherited[0]
     change = {"inset": "4mm"} if "inset" in target["settings"] else {"x": "4mm"}
     assert target["writable"] is False               # pnp's bundled base/card
+    assert target["file"] == "pnp's own layouts/base/card.yaml"   # not taken for the game's card.yaml
     status, answer = edit(served, listing, target["id"], change)
     assert status == 400 and "pnp's own layouts are never changed" in answer["error"]["text"]
     before = child.read_text()

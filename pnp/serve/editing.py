@@ -296,10 +296,14 @@ class LayoutEditor:
         return settings, units
 
     def _shown(self, path: Path) -> str:
-        try:
-            return path.resolve().relative_to(self.root.resolve()).as_posix()
-        except ValueError:
-            return path.name
+        """A layout file as the page names it: from the project's folder, or as pnp's own (a
+        bare `card.yaml:10` was taken for the game's own card.yaml)."""
+        from pnp.resources import BUNDLED
+        real = path.resolve()
+        for folder, named in ((self.root.resolve(), ""), (BUNDLED.resolve(), "pnp's own ")):
+            if real.is_relative_to(folder):
+                return named + real.relative_to(folder).as_posix()
+        return path.name
 
 
 @dataclass
