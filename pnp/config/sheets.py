@@ -5,7 +5,8 @@ types come from a small YAML beside the sheet (`crew.fields.yaml`, with the `fie
 `label:` keys a YAML data file has) or, without one, from each column's values. A field reads
 the column headed with its name, or the heading its `column:` gives ("Card Name", which a
 layout's `{field}` could not name); without the YAML, such a heading is read into a field
-named after it (`card_name`). A `count` column gives the copies. Every bad cell is reported at once, by sheet, row and column.
+named after it (`card_name`). A `count` column gives the copies. Every bad cell is reported
+at once, by sheet, row and column.
 
 Nothing in a sheet is dropped without a word: a value in a column with no name, a row with
 more cells than the sheet has columns, a formula with no saved value (a sheet written by a
