@@ -409,7 +409,8 @@ def card_disagrees(item: Text, text: str, each: Said, known: FieldWords) -> list
         change = CHANGE_BEFORE.search(text, max(each.start - 24, 0), each.start) is not None
         for name, (called, stems) in known.names.items():
             named = word in called or word.rstrip("s") in stems
-            if (named and not change) or ((bonus or change) and word in known.described[name]):
+            # "+1 speed", "10 more yards": never the card's own speed or yards
+            if (named and not change and not bonus) or ((bonus or change) and word in known.described[name]):
                 value = quantity(card.get(name))
                 if value is not None:
                     related.append((name, value))
