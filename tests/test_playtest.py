@@ -153,6 +153,29 @@ def test_diff_names_the_pages_of_a_rule_sheet_and_a_board_that_changed(game, tmp
     assert "deal six" in pdf(tmp_path / "mini/rules-a4-reprint.pdf").pages[0].extract_text()
 
 
+@pytest.mark.parametrize("command", [("diff",), ("build", "--reprint")])
+@pytest.mark.parametrize("linked", ["file", "folder"])
+def test_the_earlier_game_is_never_written_through_a_link(game, tmp_path, command, linked):
+    """The earlier game starts as a copy of today's, links kept as links: a kept file (here a
+    translation, which a build in the game's own language does not read) written over a link,
+    or into a linked folder, must not land where the link points."""
+    lang = game / "card_data/mini/lang"
+    lang.mkdir()
+    (lang / "de.yaml").write_text("language: Deutsch\n")
+    build(game, "mini", tmp_path / "out")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "de.yaml").write_text("someone else's file\n")
+    if linked == "file":
+        (lang / "de.yaml").unlink()
+        (lang / "de.yaml").symlink_to(outside / "de.yaml")
+    else:
+        shutil.rmtree(lang)
+        lang.symlink_to(outside, target_is_directory=True)
+    run(command[0], "--game", "mini", "--out", str(tmp_path / "out"), *command[1:], root=game)
+    assert (outside / "de.yaml").read_text() == "someone else's file\n"
+
+
 def test_a_tuck_box_sized_for_a_thicker_deck_is_a_changed_page(game, tmp_path):
     edit(game, "  - {id: board,", "  - {id: box, kind: tuckbox}\n  - {id: board,", "card_data/mini/game.yaml")
     build(game, "mini", tmp_path)

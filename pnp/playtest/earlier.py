@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import shutil
 import subprocess
 import tarfile
@@ -72,16 +73,32 @@ def earlier_game(root: Path, game_id: str, out_folder: Path, since: str | None) 
         copy_current(root, game_id, temp)
         if record is not None:
             for relative, data in kept_sources(record).items():
-                target = temp / relative
                 if ".." in Path(relative).parts or Path(relative).is_absolute():
                     continue   # a record edited by hand: never write outside the folder
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(data)
+                put_kept(temp, Path(relative), data)
         else:
             from_git(root, game_id, str(since), temp)
         yield Earlier(temp, record, name)
     finally:
         shutil.rmtree(temp, ignore_errors=True)
+
+
+def put_kept(temp: Path, relative: Path, data: bytes) -> None:
+    """A kept file written into the earlier game, never through a link: the copy of today's
+    game keeps its links as links, and one may lead anywhere. A link where the file goes is
+    replaced by the file; under a linked folder the file is left as it is today."""
+    folder = temp
+    for part in relative.parts[:-1]:
+        folder = folder / part
+        if folder.is_symlink():
+            return
+        folder.mkdir(exist_ok=True)
+    target = folder / relative.name
+    if target.is_symlink():
+        target.unlink()
+    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(data)
 
 
 def check_same_game(record: Record, game_id: str, name: str) -> None:
