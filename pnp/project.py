@@ -147,7 +147,8 @@ class Project:
             if not path.is_file():
                 raise where.error(f"data file '{file}' not found in {game.folder}")
             if name not in files:
-                files[name] = load_sheet_deck(path, sheet) if is_sheet(name) else load_deck(path)
+                files[name] = load_sheet_deck(path, sheet, self.diagnostics.warn) if is_sheet(name) \
+                    else load_deck(path)
                 fill_texts(files[name], facts_of(game))
             where_filter = component.selects()
             check_where(where_filter, files[name], component.where_is("where"))

@@ -226,3 +226,53 @@ def test_a_yaml_deck_field_with_a_column_is_told_at_its_line(tmp_path):
     result = run("validate", "--game", "crew", root=project)
     assert result.exit_code == 1 and f"cards.yaml:{at + 1}:" in result.stderr, result.stderr
     assert "names a spreadsheet's heading" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_qty_column_gives_the_copies_and_a_layout_may_print_them(tmp_path):
+    source = tmp_path / "market.csv"
+    source.write_text("Card Name,Qty,Flavour Text\nAda,2,Brave.\nBo,3,Quick.\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run("new", "market", "--data", str(source), root=project).exit_code == 0
+    folder = project / "card_data/market"
+    fields = (folder / "market.fields.yaml").read_text()
+    assert 'copies: "Qty"' in fields and "Qty\", " not in fields.split("fields:")[1]   # not a field of its own
+    assert "equals: 5" in (folder / "game.yaml").read_text()
+    layout = project / "layouts/market/card.yaml"
+    layout.write_text(layout.read_text().replace('text: "{card_name}"', 'text: "{card_name} x{count}"'))
+    built = run("build", "--game", "market", "--out", str(tmp_path / "out"), root=project)
+    assert built.exit_code == 0, built.stderr
+    pages = pdf(tmp_path / "out/market/cards-letter.pdf").pages
+    text = " ".join(" ".join(p.extract_text() for p in pages).split())
+    assert text.count("Ada x2") == 2 and text.count("Bo x3") == 3, text
+    # the same without the fields file: the Qty column is still the copies
+    (folder / "market.fields.yaml").unlink()
+    again = run("build", "--game", "market", "--out", str(tmp_path / "again"), root=project)
+    assert again.exit_code == 0, again.stderr
+    text = " ".join(" ".join(p.extract_text() for p in pdf(tmp_path / "again/market/cards-letter.pdf").pages).split())
+    assert text.count("Bo x3") == 3, text
+
+
+def test_a_field_the_sheet_has_no_column_for_is_told(tmp_path):
+    source = tmp_path / "crew.csv"
+    source.write_text("name,power,attack\nAda,3,1\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
+    folder = project / "card_data/crew"
+    (folder / "crew.csv").write_text("name,power\nAda,3\n")   # the attack column deleted
+    result = run("build", "--game", "crew", "--out", str(tmp_path / "out"), root=project)
+    assert result.exit_code == 0, result.stderr
+    assert "crew.fields.yaml:5: attack: the sheet has no column headed 'attack': the field is blank on every card" \
+        in result.stderr, result.stderr
+    fields = folder / "crew.fields.yaml"
+    fields.write_text(fields.read_text().replace('"attack": {type: whole}', '"attack": {type: whole, default: 0}'))
+    quiet = run("build", "--game", "crew", "--out", str(tmp_path / "out"), root=project)
+    assert quiet.exit_code == 0 and "no column" not in quiet.stderr, quiet.stderr
+    fields.write_text(fields.read_text().replace('label: "name"', 'label: "name"\ncopies: "Qty"'))
+    wrong = run("validate", "--game", "crew", root=project)
+    assert wrong.exit_code == 1 and "crew.fields.yaml:2: copies: the sheet has no column headed 'Qty'" in wrong.stderr, \
+        wrong.stderr
+    fields.write_text(fields.read_text().replace('copies: "Qty"', "").replace("fields:\n", "fields:\n  count: {type: whole}\n"))
+    builtin = run("validate", "--game", "crew", root=project)
+    assert builtin.exit_code == 1 and "'count' is built in" in builtin.stderr and "copies: Qty" in builtin.stderr

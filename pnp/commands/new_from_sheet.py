@@ -33,7 +33,9 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
     headings = {name: field.column or name for name, field in spec.fields.items()}
     total = load_sheet_deck(data).total
     # the label names each card in every message and heads it: a row without one is an error
-    fields_yaml = "label: " + json.dumps(label) + "\nfields:\n" + "".join(
+    fields_yaml = "label: " + json.dumps(label) + "\n" \
+        + (f"copies: {json.dumps(spec.copies, ensure_ascii=False)}   # the column of each card's copies\n"
+           if spec.copies != "count" else "") + "fields:\n" + "".join(
         f"  {json.dumps(name)}: {{type: {field.type}" + (", required: true" if name == label else "")
         + (f", column: {json.dumps(field.column, ensure_ascii=False)}" if field.column else "") + "}\n"
         for name, field in spec.fields.items())

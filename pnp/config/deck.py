@@ -126,14 +126,15 @@ class Deck:
 
     def expanded(self) -> list[Card]:
         """Every physical card, copies included, in data order. Each knows its `copy`: its
-        place in the deck from 1, so a layout can name form fields uniquely."""
+        place in the deck from 1, so a layout can name form fields uniquely; and its `count`,
+        the copies of it, which a layout may print as any field."""
         cards: list[Card] = []
         for card, count in zip(self.cards, self.counts):
             for _ in range(count):
                 copy = Card(card)
                 copy.label, copy.where, copy.item_lines, copy.written = card.label, card.where, card.item_lines, card.written
                 copy.translated_at = card.translated_at
-                copy["copy"] = len(cards) + 1
+                copy["copy"], copy["count"] = len(cards) + 1, count
                 cards.append(copy)
         return cards
 

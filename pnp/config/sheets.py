@@ -22,6 +22,7 @@ import io
 import re
 import unicodedata
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,11 @@ class SheetFields:
     label: str = "name"
     designed: str = ""
     description: str = ""
+    copies: str = "count"   # the heading of the column that gives each card's copies ("Qty")
+
+
+# headings a designer gives the copies column, compared in lower case without signs or spaces
+COPIES_HEADINGS = ("count", "qty", "quantity", "copies", "numberofcopies", "noofcopies")
 
 
 def is_sheet(name: str) -> bool:
@@ -66,7 +72,9 @@ def fields_file(path: Path) -> Path:
     return path.with_name(path.stem + ".fields.yaml")
 
 
-def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
+def load_sheet_deck(path: Path, sheet: str | None = None, warn: Callable[[str], None] | None = None) -> Deck:
+    """The deck a sheet holds; `warn` is told of what reads nothing (a field the sheet has no
+    column for)."""
     rows, place = read_rows(path, sheet)
     if not rows:
         raise PnpError("the sheet is empty: its first row should name the fields", file=display_path(path))
@@ -78,8 +86,10 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
         raise PnpError(f"{place}{len(rows):,} rows (the last is row {rows[-1][0]:,}) of up to {widest:,} cells, "
                        f"more than pnp reads (at most {MAX_ROWS:,} rows, {MAX_COLUMNS} columns, "
                        f"{MAX_CELLS:,} cells)", file=display_path(path))
-    spec = declared_fields(path) or inferred_fields(columns, body)
     errors: list[PnpError] = []
+    declared = declared_fields(path, columns, errors, warn)
+    spec = declared or inferred_fields(columns, body)
+    copies = spec.copies
 
     # ", column C (yards)" for each named column, and the file as messages name it, made once:
     # every cell read has a Where
@@ -97,10 +107,10 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
         if not name:
             if any(col < len(cells) and blank(cells[col]) is False for _, cells in body):
                 errors.append(cell_where(header_row, col).error("a column with values has no name"))
-        elif name in BUILTIN_FIELDS and name != "count":
+        elif name in BUILTIN_FIELDS and name != copies:
             errors.append(cell_where(header_row, col).error(
                 f"'{name}' is built in ({BUILTIN_FIELDS[name]}); name the column something else"))
-        elif name != "count" and name not in headings:
+        elif name != copies and name not in headings:
             errors.append(cell_where(header_row, col).error(
                 f"unknown column '{name}'", hint=did_you_mean(name, sorted(headings))
                 or f"the deck's fields: {known(spec.fields)}"))
@@ -134,9 +144,8 @@ def load_sheet_deck(path: Path, sheet: str | None = None) -> Deck:
             except PnpError as exc:
                 errors.append(exc)
         count = 1
-        if "count" in index and not blank(cells[index["count"]] if index["count"] < len(cells)
-                                          else None):
-            count = count_of(cells[index["count"]], cell_where(row, index["count"]), errors)
+        if copies in index and not blank(cells[index[copies]] if index[copies] < len(cells) else None):
+            count = count_of(cells[index[copies]], cell_where(row, index[copies]), errors)
         card.label = str(card.get(spec.label) or f"#{card.where.field}")
         if count == 0:
             continue   # switched off while balancing, as in a YAML file
@@ -233,7 +242,13 @@ def number_in(text: str) -> int | float | None:
 
 # ---- the fields: declared beside the sheet, or read from the columns
 
-def declared_fields(path: Path) -> SheetFields | None:
+def declared_fields(path: Path, columns: list[str], errors: list[PnpError],
+                    warn: Callable[[str], None] | None = None) -> SheetFields | None:
+    """The fields file beside the sheet, each field checked against the sheet's headings
+    (`columns`): a field reads one column of its own. A `column:` the sheet lacks is added to
+    `errors`, to be told with the sheet's own (a heading misspelt in the sheet, or in the
+    fields file, is told at both); a field named after a column the sheet lacks, and with no
+    `default:`, is blank on every card: `warn` is told."""
     beside = fields_file(path)
     if not beside.is_file():
         return None
@@ -241,17 +256,32 @@ def declared_fields(path: Path) -> SheetFields | None:
     node = load_yaml(beside)
     where = where_of(node)
     spec = load_as(SheetFields, node, where)
+    headings = [heading for heading in columns if heading]
+    if spec.copies != "count" and spec.copies not in headings:
+        raise where.key(node, "copies").error(f"the sheet has no column headed '{spec.copies}'",
+                                              hint=did_you_mean(spec.copies, headings)
+                                              or f"its headings: {known(headings)}")
     read_by: dict[str, str] = {}   # each heading: the field that reads it
     for name, field_spec in spec.fields.items():
+        field_where = where.key(node["fields"], name)
         if name in BUILTIN_FIELDS:
-            raise where.key(node["fields"], name).error(
-                f"'{name}' is built in ({BUILTIN_FIELDS[name]}); name the field something else")
+            raise field_where.error(
+                f"'{name}' is built in ({BUILTIN_FIELDS[name]}); name the field something else",
+                hint="a card's copies come from the column headed count, or the one `copies:` names "
+                     "beside `fields:` (copies: Qty)" if name == "count" else "")
         column = field_spec.column or name
+        column_where = field_where.key(node["fields"][name], "column") if field_spec.column else field_where
         if column in read_by:
-            field_where = where.key(node["fields"], name)
-            raise (field_where.key(node["fields"][name], "column") if field_spec.column else field_where).error(
-                f"fields '{read_by[column]}' and '{name}' both read the column headed '{column}'",
-                hint="give each field a column of its own")
+            raise column_where.error(f"fields '{read_by[column]}' and '{name}' both read the column headed '{column}'",
+                                     hint="give each field a column of its own")
+        hint = did_you_mean(column, headings) or f"its headings: {known(headings)}"
+        if column not in headings and field_spec.column:
+            errors.append(column_where.error(f"the sheet has no column headed '{column}' for the field '{name}'",
+                                             hint=hint))
+        elif column not in headings and field_spec.default is None and warn is not None:
+            warn(str(column_where.error(f"the sheet has no column headed '{column}': the field is blank on "
+                                        f"every card", hint=hint + "; give the field a default: if it is meant "
+                                        "to be left out")))
         read_by[column] = name
         if field_spec.default is not None:
             field_where = where.key(node["fields"], name)
@@ -270,8 +300,9 @@ def inferred_fields(columns: list[str], body: list[tuple[int, list[Any]]]) -> Sh
     printed as written."""
     fields: dict[str, FieldSpec] = {}
     named = named_after(columns)
+    copies = copies_heading(columns)
     for col, heading in enumerate(columns):
-        if not heading or heading in BUILTIN_FIELDS:
+        if not heading or heading in BUILTIN_FIELDS or heading == copies:
             continue
         name = named[heading]
         values = [cells[col] for _, cells in body if col < len(cells) and not blank(cells[col])]
@@ -289,7 +320,16 @@ def inferred_fields(columns: list[str], body: list[tuple[int, list[Any]]]) -> Sh
         if name != heading:
             fields[name].column = heading
     label = "name" if "name" in fields else next(iter(fields), "name")
-    return SheetFields(fields, label)
+    return SheetFields(fields, label, copies=copies)
+
+
+def copies_heading(columns: list[str]) -> str:
+    """The column that gives each card's copies: `count`, else the first headed as designers
+    head it (Qty, Quantity, Copies, # Copies)."""
+    if "count" in columns:
+        return "count"
+    return next((heading for heading in columns if re.sub(r"[^a-z]", "", heading.lower()) in COPIES_HEADINGS),
+                "count")
 
 
 def named_after(columns: list[str]) -> dict[str, str]:
