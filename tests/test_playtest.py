@@ -184,6 +184,25 @@ def test_a_tuck_box_sized_for_a_thicker_deck_is_a_changed_page(game, tmp_path):
     assert output.splitlines()[-1] == "  box: page 1 changed", output
 
 
+def test_a_revision_whose_rule_sheet_does_not_draw_still_gives_the_card_changes(game, tmp_path):
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    with_rules_and_a_fact(game)
+    edit(game, "moves {fact:reach} squares", "moves {fact:raech} squares", "card_data/mini/rules.md")
+    git = ["git", "-C", str(game), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-qm", "a misnamed fact"], check=True)
+    edit(game, "moves {fact:raech} squares", "moves {fact:reach} squares", "card_data/mini/rules.md")
+    edit(game, "{name: Knight, power: 3", "{name: Knight, power: 4")
+    result = run("diff", "--game", "mini", "--out", str(tmp_path), "--since", "HEAD", root=game)
+    assert result.exit_code == 0, result.stderr
+    lines = result.output.splitlines()
+    assert lines[0] == "mini: 1 card changed since revision HEAD" and "      power: 3 -> 4" in lines
+    assert lines[-1].startswith("  rules: page 1 changed (the earlier one could not be drawn to compare: "
+                                "'{fact:raech}' names no fact"), lines
+
+
 def test_a_changed_fact_changes_the_pieces_that_print_it_and_no_others(game, tmp_path):
     with_rules_and_a_fact(game)
     build(game, "mini", tmp_path)
@@ -392,7 +411,7 @@ def test_a_reprint_with_nothing_changed_writes_nothing(game, tmp_path):
     before = sorted(p.name for p in (tmp_path / "mini").iterdir())
     result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
     assert result.exit_code == 0
-    assert "mini: nothing to reprint, no card or board changed since the last build; nothing written" in result.output
+    assert "mini: nothing to reprint, no card, board, sheet, rule sheet or tuck box changed since the last build; nothing written" in result.output
     assert sorted(p.name for p in (tmp_path / "mini").iterdir()) == before
 
 

@@ -30,10 +30,15 @@ def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component: Component
     """The component's files with pages whose pictures differ from the earlier drawing (all of
     them for a component that is new); a board's whole-board file and assembly page are not
     pieces to print again."""
+    from pnp.errors import PnpError
     from pnp.outputs.raster import rasterise
     new_files = [f for f in component.render(ctx) if f.role != "whole"]
     old_component = next((c for c in old_ctx.game.components if c.id == component.id and c.kind == component.kind), None)
-    old_files = {f.name: f for f in old_component.render(old_ctx)} if old_component is not None else {}
+    try:
+        old_files = {f.name: f for f in old_component.render(old_ctx)} if old_component is not None else {}
+        unreadable = ""
+    except PnpError as exc:   # an earlier revision's mistake (a fact misnamed then): nothing to compare with
+        old_files, unreadable = {}, f" (the earlier one could not be drawn to compare: {exc.message})"
     first = 1 if component.kind == "board" else 0   # page 1 of a tiled board shows how to assemble it
     found = []
     for file in new_files:
@@ -59,7 +64,7 @@ def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component: Component
             note = f"sheet{'s' if len(changed) != 1 else ''} {names} of the board changed"
         else:
             note = f"page{'s' if len(changed) != 1 else ''} {', '.join(str(i + 1) for i in changed)} changed"
-        found.append(ChangedPages(file, changed, note))
+        found.append(ChangedPages(file, changed, note + unreadable))
     return found
 
 
