@@ -185,8 +185,8 @@ def build(games: tuple[str, ...], every: bool, out: Path, root: Path, request: B
             from pnp.playtest.reprint_names import OUTDATED_REPRINT
             written, name, removed = reprint_game(project, game_id, out, request.paper, request.options_for(), since)
             if not written:
-                click.echo(f"{game_id}: nothing to reprint, no card, board, sheet, rule sheet or tuck box changed since {name}; "
-                           f"nothing written")
+                click.echo(f"{game_id}: nothing to reprint, no card, board, sheet, rule sheet or tuck box changed "
+                           f"since {name}; nothing written")
             elif not quiet:
                 click.echo(f"{game_id}: reprint since {name}:")
                 for item in written:

@@ -97,7 +97,8 @@ def front_layout(title: str, label: str, shown: list[tuple[str, str]], longest: 
               "    x: 6mm", "    y: 5mm", "    w: 51.5mm", "    h: 11mm"]
     top = TOP
     for (name, heading), height in zip(shown, heights):
-        lines += ["  - kind: text", f"    text: {json.dumps(f'**{printed(heading)}:** {{{name}}}', ensure_ascii=False)}",
+        text = json.dumps(f"**{printed(heading)}:** {{{name}}}", ensure_ascii=False)
+        lines += ["  - kind: text", f"    text: {text}",
                   f"    size: {min(10, round(height * 2.2, 1))}",
                   "    min_size: 5", "    x: 7mm", f"    y: {top:.2f}mm", "    w: 49.5mm",
                   f"    h: {height:.2f}mm", "    valign: " + ("middle" if height < 2 * LINE_MM else "top")]

@@ -33,7 +33,8 @@ def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component: Component
     from pnp.errors import PnpError
     from pnp.outputs.raster import rasterise
     new_files = [f for f in component.render(ctx) if f.role != "whole"]
-    old_component = next((c for c in old_ctx.game.components if c.id == component.id and c.kind == component.kind), None)
+    old_component = next((c for c in old_ctx.game.components if c.id == component.id and c.kind == component.kind),
+                         None)
     try:
         old_files = {f.name: f for f in old_component.render(old_ctx)} if old_component is not None else {}
         unreadable = ""
