@@ -213,6 +213,24 @@ def test_a_changed_fact_changes_the_pieces_that_print_it_and_no_others(game, tmp
     assert "face" not in output and "  rules: page 1 changed" in output and "board" not in output
 
 
+def test_a_record_from_before_looks_counted_facts_tells_no_false_change(game, tmp_path, monkeypatch):
+    """A build record made by a pnp whose looks did not count the facts a layout prints: the
+    cards printing one are not all told as changed (and reprinted) after an upgrade."""
+    from pnp.playtest import record
+    with_rules_and_a_fact(game)
+    made = record.game_record
+    monkeypatch.setattr(record, "game_record", lambda *args, **named: made(*args, **named, facts_in_looks=False))
+    build(game, "mini", tmp_path)
+    monkeypatch.setattr(record, "game_record", made)
+    kept = json.loads((tmp_path / "mini/.pnp-build.json").read_text())["playtest"]
+    assert "looks" not in kept
+    assert run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output == \
+        "mini: no card changed since the last build\n"
+    edit(game, "{name: Knight, power: 3", "{name: Knight, power: 4")
+    output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+    assert output.startswith("mini: 1 card changed since the last build\n"), output
+
+
 def test_a_changed_layout_changes_every_face_it_draws_but_no_back(game, tmp_path):
     build(game, "mini", tmp_path)
     edit(game, "size: 30", "size: 28", "layouts/mini/card.yaml")

@@ -16,7 +16,7 @@ from pnp.config.deck import Card
 from pnp.config.game import Component
 from pnp.outputs.folder import OutputFolder
 from pnp.outputs.pdf import OutputFile
-from pnp.playtest.diff import CardChange, GameState, compare, earlier_state, game_state
+from pnp.playtest.diff import CardChange, GameState, comparable, compare, earlier_state, game_state
 from pnp.playtest.earlier import earlier_game
 from pnp.project import Project
 from pnp.options import PrintOptions
@@ -36,7 +36,7 @@ def changes_proof(project: Project, game_id: str, out: Path, since: str | None) 
     the state compared with."""
     new = game_state(project.root, game_id, diagnostics=project.diagnostics)
     with earlier_game(project.root, game_id, out / game_id, since) as earlier:
-        old = earlier_state(earlier, game_id)
+        old, new = earlier_state(earlier, game_id), comparable(new, earlier)
         changes = compare(old, new)
         files = []
         for component in new.game.components:

@@ -13,7 +13,7 @@ from typing import Any
 from pnp.config.deck import Card, Deck
 from pnp.diagnostics import Diagnostics
 from pnp.playtest.earlier import Earlier, earlier_game
-from pnp.playtest.record import Drawn, Record, card_keys, game_record, kept_decks
+from pnp.playtest.record import LOOKS, Drawn, Record, card_keys, game_record, kept_decks
 from pnp.project import Project
 
 
@@ -27,9 +27,10 @@ class GameState:
     record: dict[str, list[Record]]   # each deck's cards as the build record keeps them (kept_decks)
 
 
-def game_state(root: Path, game_id: str, kept: Record | None = None, diagnostics: Diagnostics | None = None) -> GameState:
+def game_state(root: Path, game_id: str, kept: Record | None = None, diagnostics: Diagnostics | None = None,
+               facts_in_looks: bool = True) -> GameState:
     """The game in `root`, with its record: `kept` when a build made one, else worked out (the
-    layouts compiled, nothing drawn)."""
+    layouts compiled, nothing drawn; `facts_in_looks` as game_record takes it)."""
     from pnp.options import PrintOptions
     from pnp.render import BuildContext
     from pnp.kinds.deck import DeckComponent, compile_deck_layouts
@@ -40,8 +41,17 @@ def game_state(root: Path, game_id: str, kept: Record | None = None, diagnostics
         ctx = BuildContext(project, checked.game, checked.decks, PrintOptions())
         compiled: dict[str, tuple[Drawn, Drawn | None]] = {
             c.id: compile_deck_layouts(ctx, c, 0.0) for c in checked.game.components if isinstance(c, DeckComponent)}
-        record = game_record(project.root, checked.game, checked.decks, compiled)
+        record = game_record(project.root, checked.game, checked.decks, compiled, facts_in_looks=facts_in_looks)
     return GameState(project, checked.game, checked.decks, kept_decks(record))
+
+
+def comparable(new: GameState, earlier: Earlier) -> GameState:
+    """`new`, its looks worked out as the earlier record's were: compared with a record made
+    before looks counted the facts a layout prints, every card printing one would be told as
+    changed."""
+    if earlier.record is None or earlier.record.get("looks") == LOOKS:
+        return new
+    return game_state(new.project.root, new.game.id, diagnostics=new.project.diagnostics, facts_in_looks=False)
 
 
 @dataclass
@@ -176,7 +186,7 @@ def game_changes(root: Path, game_id: str, out_folder: Path, since: str | None) 
     pages of its other pieces."""
     new = game_state(root, game_id)
     with earlier_game(root, game_id, out_folder, since) as earlier:
-        old = earlier_state(earlier, game_id)
+        old, new = earlier_state(earlier, game_id), comparable(new, earlier)
         return GameChanges(compare(old, new), pieces_changed(old, new), earlier.name)
 
 

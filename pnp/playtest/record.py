@@ -40,6 +40,7 @@ class Drawn(Protocol):
 
 PICTURES = {".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp", ".ttf", ".otf"}
 RECORD_KEY = "playtest"
+LOOKS = "facts"   # a record's looks count the facts their layouts print (a record without it: they do not)
 
 
 def card_keys(labels: list[str]) -> list[str]:
@@ -174,19 +175,20 @@ def source_bytes(kept: str | dict[str, str]) -> bytes:
 
 def game_record(root: Path, game: Game, decks: dict[str, Deck],
                 compiled: Mapping[str, tuple[Drawn, Drawn | None]],
-                earlier: Mapping[str, Record] | None = None) -> dict[str, str]:
+                earlier: Mapping[str, Record] | None = None, facts_in_looks: bool = True) -> dict[str, str]:
     """The playtest part of a build record. `compiled` holds each deck's (front, back) as the
     build compiled them (pnp.kinds.deck keeps them), so nothing is compiled twice; a deck the
     build took from the last one's files instead has its part of the last record, `earlier`
     (recorded_decks), read from the same files. Both parts are kept compressed: a card costs
-    about 20 bytes of the record."""
+    about 20 bytes of the record. A look counts the facts its layouts print (`LOOKS`), unless
+    `facts_in_looks` is False: to compare with a record made before they were counted."""
     root = Path(root)
     resolved_root = root.resolve()
     pictures = pictures_digest(game.folder)
     sources: dict[str, Path] = {}
     record_decks: dict[str, Record] = {}
     known: dict[str, Path] = {}   # layout files by name
-    fact = printed_fact(game)
+    fact = printed_fact(game) if facts_in_looks else None
     game_yaml = game.folder / "game.yaml"
     if game_yaml.is_file():
         sources[relative(root, game_yaml)] = game_yaml
@@ -218,7 +220,8 @@ def game_record(root: Path, game: Game, decks: dict[str, Deck],
         record_decks[component.id] = {"file": relative(root, where.file) if where is not None else "", "cards": cards}
     for path in words_files(game):
         sources[relative(root, path)] = path
-    return {"decks": pack(record_decks), "sources": packed_sources(sources)}
+    made = {"decks": pack(record_decks), "sources": packed_sources(sources)}
+    return {**made, "looks": LOOKS} if facts_in_looks else made
 
 
 def printed_fact(game: Game) -> Callable[[str], str]:

@@ -20,7 +20,7 @@ from pnp.errors import display_path
 from pnp.outputs.folder import OutputFolder
 from pnp.outputs.joining import joined
 from pnp.outputs.pdf import DRAFT, OutputFile, finish, new_canvas
-from pnp.playtest.diff import CardChange, compare, earlier_state, game_state
+from pnp.playtest.diff import CardChange, comparable, compare, earlier_state, game_state
 from pnp.playtest.earlier import earlier_game
 from pnp.playtest.pages_changed import PAGED_KINDS, changed_pages
 from pnp.playtest.record import card_keys
@@ -63,7 +63,7 @@ def reprint_game(project: Project, game_id: str, out: Path, paper: str | None, o
     marked = DRAFT.set(options.draft)
     try:
         with earlier_game(project.root, game_id, folder.folder, since) as earlier:
-            old = earlier_state(earlier, game_id)
+            old, new = earlier_state(earlier, game_id), comparable(new, earlier)
             changes = compare(old, new)
             for component in checked.game.components:
                 if component.is_deck:
