@@ -176,6 +176,19 @@ def test_the_earlier_game_is_never_written_through_a_link(game, tmp_path, comman
     assert (outside / "de.yaml").read_text() == "someone else's file\n"
 
 
+def test_a_rule_sheet_linked_within_the_game_is_compared(game, tmp_path):
+    with_rules_and_a_fact(game)
+    folder = game / "card_data/mini"
+    (folder / "docs").mkdir()
+    (folder / "rules.md").rename(folder / "docs/rules.md")
+    (folder / "rules.md").symlink_to("docs/rules.md")
+    build(game, "mini", tmp_path)
+    edit(game, "deal five to each player", "deal six to each player", "card_data/mini/docs/rules.md")
+    output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+    assert output.splitlines()[1:] == ["  rules: page 1 changed"], output
+    assert "deal six" in (folder / "docs/rules.md").read_text()   # the user's file, not the earlier copy
+
+
 def test_a_tuck_box_sized_for_a_thicker_deck_is_a_changed_page(game, tmp_path):
     edit(game, "  - {id: board,", "  - {id: box, kind: tuckbox}\n  - {id: board,", "card_data/mini/game.yaml")
     build(game, "mini", tmp_path)

@@ -241,13 +241,13 @@ def printed_fact(game: Game) -> Callable[[str], str]:
 def words_files(game: Game) -> list[Path]:
     """The files that write and fill in the game's words: its rule sheets, its facts and its
     translations; kept in the record so `pnp diff` and `--reprint` see a rule sheet or a fact
-    that changed. Only those inside the game's folder (a link leading out is never read)."""
+    that changed. Only those inside the game's folder, where a link leads too (one leading out
+    is never read)."""
     folder = game.folder
     named = [folder / sheet for sheet in (component.rule_sheet() for component in game.components) if sheet]
     named += [folder / "facts.yaml", *sorted((folder / "lang").glob("*.yaml"))]
     inside = folder.resolve()
-    return [path for path in dict.fromkeys(named)
-            if path.is_file() and not path.is_symlink() and path.resolve().is_relative_to(inside)]
+    return [path for path in dict.fromkeys(named) if path.is_file() and path.resolve().is_relative_to(inside)]
 
 
 def pack(value: object) -> str:
