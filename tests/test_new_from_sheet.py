@@ -210,7 +210,7 @@ def test_a_fields_file_column_reads_a_heading_and_a_bad_one_is_told_at_its_line(
     assert run("validate", "--game", "crew", root=project).exit_code == 0
     fields.write_text(fields.read_text().replace('"name": {type: text', '"name": {type: text, column: "Power Level"'))
     twice = run("validate", "--game", "crew", root=project)
-    assert twice.exit_code == 1 and "crew.fields.yaml:4: power.column:" in twice.stderr, twice.stderr
+    assert twice.exit_code == 1 and "crew.fields.yaml:4: fields.power.column:" in twice.stderr, twice.stderr
     assert "fields 'name' and 'power' both read the column headed 'Power Level'" in twice.stderr
 
 
@@ -263,7 +263,7 @@ def test_a_field_the_sheet_has_no_column_for_is_told(tmp_path):
     (folder / "crew.csv").write_text("name,power\nAda,3\n")   # the attack column deleted
     result = run("build", "--game", "crew", "--out", str(tmp_path / "out"), root=project)
     assert result.exit_code == 0, result.stderr
-    assert "crew.fields.yaml:5: attack: the sheet has no column headed 'attack': the field is blank on every card" \
+    assert "crew.fields.yaml:5: fields.attack: the sheet has no column headed 'attack': the field is blank on every card" \
         in result.stderr, result.stderr
     fields = folder / "crew.fields.yaml"
     fields.write_text(fields.read_text().replace('"attack": {type: whole}', '"attack": {type: whole, default: 0}'))
@@ -276,3 +276,27 @@ def test_a_field_the_sheet_has_no_column_for_is_told(tmp_path):
     fields.write_text(fields.read_text().replace('copies: "Qty"', "").replace("fields:\n", "fields:\n  count: {type: whole}\n"))
     builtin = run("validate", "--game", "crew", root=project)
     assert builtin.exit_code == 1 and "'count' is built in" in builtin.stderr and "copies: Qty" in builtin.stderr
+
+
+@pytest.mark.parametrize("sheet, fields, told", [
+    ("name,power,name\nAda,3,Bo\n", None, "crew.csv, row 1, column C (name): columns A and C are both headed 'name'"),
+    ("name,power,Type\nAda,3,hero\n", '  "kind": {type: text, column: " Type "}\n', None),   # read as the heading is
+    ("name,power,count\nAda,3,2\n", '  "copies": {type: whole, column: "count"}\n',
+     "crew.fields.yaml:5: fields.copies.column: the column headed 'count' gives each card's copies"),
+])
+def test_a_sheets_headings_and_the_columns_fields_read(tmp_path, sheet, fields, told):
+    project = tmp_path / "project"
+    project.mkdir()
+    source = tmp_path / "crew.csv"
+    source.write_text("name,power\nAda,3\n")
+    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
+    folder = project / "card_data/crew"
+    (folder / "crew.csv").write_text(sheet)
+    if fields:
+        path = folder / "crew.fields.yaml"
+        path.write_text(path.read_text() + fields)
+    result = run("validate", "--game", "crew", root=project)
+    if told is None:
+        assert result.exit_code == 0, result.stderr
+    else:
+        assert result.exit_code == 1 and told in result.stderr, result.stderr

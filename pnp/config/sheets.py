@@ -103,10 +103,15 @@ def load_sheet_deck(path: Path, sheet: str | None = None, warn: Callable[[str], 
 
     heading = {name: field_spec.column or name for name, field_spec in spec.fields.items()}
     headings = set(heading.values())
+    first_of: dict[str, int] = {}   # each heading's first column
     for col, name in enumerate(columns):
         if not name:
             if any(col < len(cells) and blank(cells[col]) is False for _, cells in body):
                 errors.append(cell_where(header_row, col).error("a column with values has no name"))
+        elif name in first_of:   # only one of them would be read
+            errors.append(cell_where(header_row, col).error(
+                f"columns {column_letter(first_of[name])} and {column_letter(col)} are both headed '{name}'",
+                hint="give each column a heading of its own"))
         elif name in BUILTIN_FIELDS and name != copies:
             errors.append(cell_where(header_row, col).error(
                 f"'{name}' is built in ({BUILTIN_FIELDS[name]}); name the column something else"))
@@ -114,6 +119,7 @@ def load_sheet_deck(path: Path, sheet: str | None = None, warn: Callable[[str], 
             errors.append(cell_where(header_row, col).error(
                 f"unknown column '{name}'", hint=did_you_mean(name, sorted(headings))
                 or f"the deck's fields: {known(spec.fields)}"))
+        first_of.setdefault(name, col)
     for row, cells in body:
         extra = next((col for col in range(len(columns), len(cells)) if not blank(cells[col])), None)
         if extra is not None:
@@ -262,8 +268,10 @@ def declared_fields(path: Path, columns: list[str], errors: list[PnpError],
                                               hint=did_you_mean(spec.copies, headings)
                                               or f"its headings: {known(headings)}")
     read_by: dict[str, str] = {}   # each heading: the field that reads it
+    fields_where = where.key(node, "fields")
     for name, field_spec in spec.fields.items():
-        field_where = where.key(node["fields"], name)
+        field_where = fields_where.key(node["fields"], name)
+        field_spec.column = field_spec.column.strip()   # as the headings are read
         if name in BUILTIN_FIELDS:
             raise field_where.error(
                 f"'{name}' is built in ({BUILTIN_FIELDS[name]}); name the field something else",
@@ -274,6 +282,9 @@ def declared_fields(path: Path, columns: list[str], errors: list[PnpError],
         if column in read_by:
             raise column_where.error(f"fields '{read_by[column]}' and '{name}' both read the column headed '{column}'",
                                      hint="give each field a column of its own")
+        if column == spec.copies:
+            raise column_where.error(f"the column headed '{column}' gives each card's copies, which a layout prints "
+                                     f"as {{count}}", hint="read another column, or none")
         hint = did_you_mean(column, headings) or f"its headings: {known(headings)}"
         if column not in headings and field_spec.column:
             errors.append(column_where.error(f"the sheet has no column headed '{column}' for the field '{name}'",
