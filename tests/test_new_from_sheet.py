@@ -300,3 +300,28 @@ def test_a_sheets_headings_and_the_columns_fields_read(tmp_path, sheet, fields, 
         assert result.exit_code == 0, result.stderr
     else:
         assert result.exit_code == 1 and told in result.stderr, result.stderr
+
+
+def test_a_workbooks_sheet_is_picked_with_a_hash_and_an_empty_first_sheet_names_the_others(tmp_path):
+    from openpyxl import Workbook
+    book = Workbook()
+    book.active.title = "Notes"
+    book.active.append(["Balance ideas"])
+    crew = book.create_sheet("Crew")
+    for row in (["name", "power", "count"], ["Ada", 3, 2], ["Bo", 1, 1]):
+        crew.append(row)
+    source = tmp_path / "crew.xlsx"
+    book.save(source)
+    project = tmp_path / "project"
+    project.mkdir()
+    first = run("new", "crew", "--data", str(source), root=project)
+    assert first.exit_code == 1 and "crew.xlsx has no cards in its sheet Notes" in first.stderr, first.stderr
+    assert "its other sheets: Crew; pick one with --data 'crew.xlsx#Crew'" in first.stderr
+    assert not (project / "card_data/crew").exists()
+    picked = run("new", "crew", "--data", f"{source}#Crew", root=project)
+    assert picked.exit_code == 0, picked.stderr
+    assert 'data: "crew.xlsx#Crew"' in (project / "card_data/crew/game.yaml").read_text()
+    assert (project / "card_data/crew/crew.xlsx").read_bytes() == source.read_bytes()
+    built = run("build", "--game", "crew", "--out", str(tmp_path / "out"), root=project)
+    assert built.exit_code == 0, built.stderr
+    assert len(pdf(tmp_path / "out/crew/cards-letter.pdf").pages) == 2   # 3 cards and their backs: one sheet

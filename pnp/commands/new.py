@@ -179,7 +179,7 @@ def new_game(root: Path, game_id: str, title: str | None, data: Path | None = No
     if data is not None:   # the deck reads the designer's own sheet
         from pnp.commands.new_from_sheet import sheet_game_files, write_sheet_game
         sheet_files = sheet_game_files(game_dir, layout_dir, game_id, title, data, game_text, back_text)
-        write_sheet_game(sheet_files, data)
+        write_sheet_game(sheet_files)
         return list(sheet_files)
     files = {
         game_dir / "game.yaml": game_text,

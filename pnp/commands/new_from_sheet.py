@@ -8,30 +8,39 @@ import math
 import shutil
 from pathlib import Path
 
-from pnp.config.sheets import SHEET_SUFFIXES, fields_file, inferred_fields, load_sheet_deck, read_rows
+from pnp.config.sheets import (SHEET_SUFFIXES, fields_file, inferred_fields, load_sheet_deck, read_rows,
+                               sheet_names, split_sheet)
 from pnp.errors import PnpError
 from pnp.resources import BASE_NOTE
 
 TOP, BOTTOM = 17.0, 84.0   # mm on a poker card: below the title, above the panel's edge
 
 
-def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str, data: Path,
-                     game_text: str, back_text: str) -> dict[Path, str | None]:
-    """The files of the starter: the sheet copied in, its fields, game, rules and layouts.
-    `game_text` and `back_text` are the plain starter's, to fill in."""
+def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str, given: Path,
+                     game_text: str, back_text: str) -> dict[Path, str | Path]:
+    """The files of the starter: the sheet copied in (its value the file to copy), its fields,
+    game, rules and layouts. `given` is the sheet as the designer named it, a workbook's sheet
+    picked with `#` (`crew.xlsx#Crew`); `game_text` and `back_text` are the plain starter's, to
+    fill in."""
+    file, sheet = split_sheet(str(given)) if given.suffix.lower() not in SHEET_SUFFIXES else (str(given), None)
+    data = Path(file)
     if not data.is_file():
         raise PnpError(f"no file {data}", hint="give the path of a .csv, .tsv or .xlsx file")
     if data.suffix.lower() not in SHEET_SUFFIXES:
         raise PnpError(f"{data.name} is not a spreadsheet pnp reads; use a .csv, .tsv or .xlsx file")
-    rows, _ = read_rows(data, None)
+    rows, place = read_rows(data, sheet)
     if len(rows) < 2:
-        raise PnpError(f"{data.name} has no cards: the first row names the columns, each row after is a card")
+        others = [name for name in sheet_names(data) if f"sheet {name}, " != place] if sheet is None else []
+        raise PnpError(f"{data.name} has no cards" + (f" in its {place.rstrip(', ')}" if place else "")
+                       + ": the first row names the columns, each row after is a card",
+                       hint=f"its other sheets: {', '.join(others)}; pick one with --data '{data.name}#{others[0]}'"
+                       if others else "")
     columns = [str(c).strip() if c is not None else "" for c in rows[0][1]]
     spec = inferred_fields(columns, rows[1:])
     label = spec.label
     shown = [name for name in spec.fields if name != label]
     headings = {name: field.column or name for name, field in spec.fields.items()}
-    total = load_sheet_deck(data).total
+    total = load_sheet_deck(data, sheet).total
     # the label names each card in every message and heads it: a row without one is an error
     fields_yaml = "label: " + json.dumps(label) + "\n" \
         + (f"copies: {json.dumps(spec.copies, ensure_ascii=False)}   # the column of each card's copies\n"
@@ -40,14 +49,15 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
         + (f", column: {json.dumps(field.column, ensure_ascii=False)}" if field.column else "") + "}\n"
         for name, field in spec.fields.items())
     return {
-        game_dir / data.name: None,   # copied as it is
+        game_dir / data.name: data,   # copied as it is
         fields_file(game_dir / data.name): fields_yaml,
         # the columns the rule sheet's table shows (game.yaml's card-list below)
         game_dir / "rules.md": RULES.format(columns=", ".join(headings[name] for name in shown[:3]) or "name"),
         layout_dir / "card.yaml": front_layout(title, label, [(name, headings[name]) for name in shown],
                                                 longest_values(columns, rows[1:])),
         layout_dir / "back.yaml": back_text,
-        game_dir / "game.yaml": game_text.replace("data: cards.yaml", f"data: {json.dumps(data.name)}")
+        game_dir / "game.yaml": game_text.replace(
+            "data: cards.yaml", f"data: {json.dumps(data.name + (f'#{sheet}' if sheet else ''), ensure_ascii=False)}")
         .replace("columns: [name, power, count, text], headings: [Card, Power, Copies, Effect]",
                  f"columns: {json.dumps([label] + shown[:3] + ['count'])}, "
                  f"headings: {json.dumps([headings[n] for n in [label] + shown[:3]] + ['Copies'], ensure_ascii=False)}")
@@ -55,11 +65,11 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
     }
 
 
-def write_sheet_game(files: dict[Path, str | None], data: Path) -> None:
+def write_sheet_game(files: dict[Path, str | Path]) -> None:
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
-        if text is None:
-            shutil.copyfile(data, path)
+        if isinstance(text, Path):
+            shutil.copyfile(text, path)
         else:
             path.write_text(text, encoding="utf-8")
 

@@ -412,6 +412,17 @@ def text_rows(path: Path) -> list[tuple[int, list[Any]]]:
     return [(n, cells) for n, cells in rows if not all(blank(c) for c in cells)]
 
 
+def sheet_names(path: Path) -> list[str]:
+    """A workbook's sheets, in order ([] for a CSV or TSV, or a file openpyxl cannot open)."""
+    if path.suffix.lower() != ".xlsx":
+        return []
+    import openpyxl
+    try:
+        return list(openpyxl.load_workbook(path, read_only=True).sheetnames)
+    except Exception:   # noqa: BLE001 - reading it for rows has told why already
+        return []
+
+
 def xlsx_rows(path: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]], str]:
     import openpyxl
     check_unpacked_size(path)
