@@ -203,7 +203,7 @@ def sheet_of(tmp_path: Path, kind: str, rows: list[list[str]]) -> tuple[Path, st
     ("power", "3a", 'row 2, column B (power): expected a whole number, found "3a"'),
     ("power", "2.5", "row 2, column B (power): expected a whole number, found the number 2.5"),
     ("speed", "fast", 'row 2, column C (speed): expected a number, found "fast"'),
-    ("brave", "maybe", 'row 2, column D (brave): expected true or false, found "maybe"'),
+    ("brave", "maybe", 'row 2, column D (brave): expected true, false, yes or no, found "maybe"'),
     ("count", "-1", "row 2, column F (count): count -1 is out of range"),
     ("name", "", "row 2: missing required field 'name'"),
 ])
@@ -378,7 +378,7 @@ def test_an_xlsx_formula_without_a_saved_value_is_an_error_at_its_cell(tmp_path)
     with pytest.raises(PnpError) as caught:
         load_sheet_deck(path, None)
     message = str(caught.value)
-    assert "row 2, column B: the formula =1+2 has no saved value" in message
+    assert "cards.xlsx, sheet Crew, row 2, column B: the formula =1+2 has no saved value" in message, message
     assert "row 4, column A" in message and "2 problems" in message
 
 
@@ -390,7 +390,7 @@ def test_the_cli_names_a_formula_without_a_value(mini):
     game = folder / "game.yaml"
     game.write_text(game.read_text().replace("data: cards.yaml", "data: cards.xlsx"))
     result = run("validate", "--game", "mini", root=mini)
-    assert result.exit_code == 1 and "cards.xlsx: sheet Crew, row 2, column B" in result.stderr, result.stderr
+    assert result.exit_code == 1 and "cards.xlsx, sheet Crew, row 2, column B" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
 
 

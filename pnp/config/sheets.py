@@ -226,7 +226,7 @@ def cell_value(spec: FieldSpec, value: object, where: Where) -> object:
     if spec.type == "flag":
         flag = {"true": True, "yes": True, "false": False, "no": False}.get(text.lower())
         if flag is None:
-            raise where.error(f"expected true or false, found \"{text}\"")
+            raise where.error(f"expected true, false, yes or no, found \"{text}\"")
         return flag
     if spec.type == "list":
         items = [item.strip() for item in text.split(spec.separator)]
@@ -559,11 +559,10 @@ def check_formulas(path: Path, title: str, rows: list[tuple[int, list[Any]]], ro
             for col, (value, formula) in enumerate(zip(values, written)):
                 if value is None and formula is not None and not isinstance(formula, (int, float, bool)) \
                         and (not isinstance(formula, str) or formula.startswith("=")):
-                    problems.append(PnpError(
-                        f"{place}row {n}, column {column_letter(col)}: the formula "
-                        f"{short(getattr(formula, 'text', formula))} has no saved value",
-                        file=display_path(path), hint="open the workbook in a spreadsheet app and save it, "
-                                             "so each formula's result is stored"))
+                    cell = Where(display_path(path), None, f"{place}row {n}, column {column_letter(col)}")
+                    problems.append(cell.error(   # named as every other cell is: "cards.xlsx, sheet Crew, row 3"
+                        f"the formula {short(getattr(formula, 'text', formula))} has no saved value",
+                        hint="open the workbook in a spreadsheet app and save it, so each formula's result is stored"))
     finally:
         book.close()
     if problems:
