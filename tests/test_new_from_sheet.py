@@ -230,7 +230,7 @@ def test_a_yaml_deck_field_with_a_column_is_told_at_its_line(tmp_path):
 
 def test_a_qty_column_gives_the_copies_and_a_layout_may_print_them(tmp_path):
     source = tmp_path / "market.csv"
-    source.write_text("Card Name,Qty,Flavour Text\nAda,2,Brave.\nBo,3,Quick.\n")
+    source.write_text("Card Name,Qty,Flavour Text,Note\nAda,2,Brave.,\nBo,3,Quick.,Fast\n")
     project = tmp_path / "project"
     project.mkdir()
     assert run("new", "market", "--data", str(source), root=project).exit_code == 0
@@ -245,6 +245,7 @@ def test_a_qty_column_gives_the_copies_and_a_layout_may_print_them(tmp_path):
     pages = pdf(tmp_path / "out/market/cards-letter.pdf").pages
     text = " ".join(" ".join(p.extract_text() for p in pages).split())
     assert text.count("Ada x2") == 2 and text.count("Bo x3") == 3, text
+    assert text.count("Note:") == 3   # a column some cards leave blank is left off theirs, heading and all
     # the same without the fields file: the Qty column is still the copies
     (folder / "market.fields.yaml").unlink()
     again = run("build", "--game", "market", "--out", str(tmp_path / "again"), root=project)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+from collections.abc import Collection
 from pathlib import Path
 
 from pnp.config.sheets import (SHEET_SUFFIXES, fields_file, inferred_fields, load_sheet_deck, read_rows,
@@ -54,7 +55,8 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
         # the columns the rule sheet's table shows (game.yaml's card-list below)
         game_dir / "rules.md": RULES.format(columns=", ".join(headings[name] for name in shown[:3]) or "name"),
         layout_dir / "card.yaml": front_layout(title, label, [(name, headings[name]) for name in shown],
-                                                longest_values(columns, rows[1:])),
+                                                longest_values(columns, rows[1:]),
+                                                {name for name in shown if has_blanks(columns, rows[1:], headings[name])}),
         layout_dir / "back.yaml": back_text,
         game_dir / "game.yaml": game_text.replace(
             "data: cards.yaml", f"data: {json.dumps(data.name + (f'#{sheet}' if sheet else ''), ensure_ascii=False)}")
@@ -96,9 +98,17 @@ def box_heights(shown: list[tuple[str, str]], longest: dict[str, int]) -> list[f
     return [height * scale for height in wanted]
 
 
-def front_layout(title: str, label: str, shown: list[tuple[str, str]], longest: dict[str, int] | None = None) -> str:
+def has_blanks(columns: list[str], body: list[tuple[int, list[object]]], heading: str) -> bool:
+    """Whether some card leaves the column blank."""
+    col = columns.index(heading)
+    return any(col >= len(cells) or cells[col] is None or str(cells[col]).strip() == "" for _, cells in body)
+
+
+def front_layout(title: str, label: str, shown: list[tuple[str, str]], longest: dict[str, int] | None = None,
+                 sometimes: Collection[str] = ()) -> str:
     """The label as the card's title, then a box for each other column (its field's name and
-    its heading), `heading: value`, as tall as that column's values need."""
+    its heading), `heading: value`, as tall as that column's values need; a column some cards
+    leave blank (`sometimes`) is drawn only on the cards that fill it, no heading left alone."""
     heights = box_heights(shown, longest or {})
     lines = [f"description: {json.dumps(f'The front of each {title} card: every column of the sheet, to restyle.')}",
              "extends: base/card", BASE_NOTE, "elements:"]
@@ -112,6 +122,8 @@ def front_layout(title: str, label: str, shown: list[tuple[str, str]], longest: 
                   f"    size: {min(10, round(height * 2.2, 1))}",
                   "    min_size: 5", "    x: 7mm", f"    y: {top:.2f}mm", "    w: 49.5mm",
                   f"    h: {height:.2f}mm", "    valign: " + ("middle" if height < 2 * LINE_MM else "top")]
+        if name in sometimes:
+            lines.append(f"    when: {name}")
         top += height
     return "\n".join(lines) + "\n"
 
