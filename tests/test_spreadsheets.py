@@ -494,3 +494,14 @@ def test_a_repeat_with_more_items_than_points_names_the_sheets_row(mini):
     result = run("validate", "--game", "mini", root=mini)
     assert result.exit_code == 1 and "Traceback" not in result.stderr
     assert "cards.csv, row 3: card 'Bishop': 7 items but only 6 points to put them at" in result.stderr, result.stderr
+
+
+def test_a_stray_comma_that_shifts_the_cells_is_hinted_at_the_shifted_cell(tmp_path):
+    """The row's last cell was blank, so the cell pushed past the headings is blank too: the
+    first shifted cell is the one told, with why it may hold what it does."""
+    path = sheet(tmp_path, "crew.csv", "name,power,speed,pips\nAda, Countess,3,1.5,\nBo,4,2,1\n")
+    with pytest.raises(PnpError) as caught:
+        load_sheet_deck(path)
+    assert str(caught.value) == ('crew.csv, row 2, column B (power): expected a whole number, found "Countess" '
+                                 "(this row has 5 cells, more than the 4 headings: a separator in unquoted text "
+                                 "moves every cell after it)")

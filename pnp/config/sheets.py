@@ -148,6 +148,9 @@ def load_sheet_deck(path: Path, sheet: str | None = None, warn: Callable[[str], 
                 where = cell_where(row, at)
                 card[name] = field_value(field_spec, cell_value(field_spec, value, where), where)
             except PnpError as exc:
+                if len(cells) > len(columns) and not exc.hint:   # its cells shifted one along?
+                    exc.hint = (f"this row has {len(cells)} cells, more than the {len(columns)} headings: "
+                                f"a separator in unquoted text moves every cell after it")
                 errors.append(exc)
         count = 1
         if copies in index and not blank(cells[index[copies]] if index[copies] < len(cells) else None):
