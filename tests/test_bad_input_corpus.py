@@ -144,6 +144,8 @@ CASES = [
     ("binding-dunder", CARD, swap('text: "{power}"', 'text: "{__class__}"'),
      [CARD + ":", "'{__class__}' is not a field name"]),
     ("binding-index", CARD, swap('text: "{power}"', 'text: "{0}"'), [CARD + ":", "'{0}' is not a field name"]),
+    ("binding-heading", CARD, swap('text: "{power}"', 'text: "{Card Name}"'),
+     [CARD + ":", "'{Card Name}' is not a field name", "'Card Name' is {card_name}"]),
     ("binding-unmatched", CARD, swap('text: "{power}"', 'text: "{power"'), [CARD + ":", "unmatched '{'"]),
     ("missing-data-file", GAME, swap("data: cards.yaml", "data: cardz.yaml"),
      [GAME + ":", "data file 'cardz.yaml' not found"]),

@@ -56,9 +56,13 @@ class Binding:
                     literal.append(token)
                     continue
                 if not FIELD_NAME.match(name):
+                    heading = " " in name or not name.isascii()   # "Card Name", "Coût": a sheet's heading
                     raise where.error(
                         f"'{{{match.group(1)}}}' is not a field name; binding is a plain name "
-                        f"such as {{value}}: no dots, indexes or expressions")
+                        f"such as {{value}}: no dots, indexes or expressions",
+                        hint="a spreadsheet's heading is printed through the field that reads it, named from "
+                             "its letters ('Card Name' is {card_name}; see the sheet's .fields.yaml)"
+                        if heading else None)
                 self.parts.append((False, "".join(literal)))
                 self.parts.append((True, name))
                 literal = []
