@@ -8,7 +8,7 @@ from pnp.layout.binding import Binding, text_of
 class _Where:
     """Stands in for a config Where: raising is all the binding asks of it."""
 
-    def error(self, message):
+    def error(self, message, hint=None):
         return ValueError(message)
 
 

@@ -182,3 +182,11 @@ def test_a_sheet_card_that_misstates_its_own_value_is_told_at_its_row(tmp_path):
     lines = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert len(lines) == 1 and re.match(r"error: \S*card_data/crew/crew\.csv, row 2: card 'Ada': its text says ",
                                          lines[0]) and "(5), but its power is 3" in lines[0], lines
+
+
+def test_a_told_excerpt_never_starts_or_ends_inside_a_fact_reference():
+    from pnp.contents.prose import Quantity, Said, excerpt
+    text = "Deal {fact:hand.cards} new cards. Each player has 4 time outs per half, and {fact:time-outs.per-half} more."
+    at = text.index("4 time")
+    shown = excerpt(text, Said(Quantity("n", 4), at, at + 1, "4"))
+    assert shown == "{fact:hand.cards} new cards. Each player has 4 time outs per half, and {fact:time-outs.per-half}"

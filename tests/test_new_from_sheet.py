@@ -33,6 +33,8 @@ def test_a_game_from_a_sheet_builds_with_every_column_on_the_cards(tmp_path, kin
     project.mkdir()
     made = run("new", "crew", "--data", str(source), root=project)
     assert made.exit_code == 0, made.stderr
+    assert f"the deck reads {project / 'card_data/crew' / source.name}, a copy of {source.name}: edit that copy" \
+        in made.output, made.output
     fields = (project / f"card_data/crew/crew.fields.yaml").read_text()
     assert '"power": {type: whole}' in fields and '"speed": {type: number}' in fields
     assert (project / f"card_data/crew/crew.{kind}").read_bytes() == source.read_bytes()

@@ -347,9 +347,19 @@ def _file_lines(file: str) -> list[str]:
 
 
 def excerpt(text: str, each: Said) -> str:
-    start = max(text.rfind("\n", 0, each.start) + 1, each.start - 40)
+    """The words round a number, on its line; never from or to the middle of a `{fact:...}`."""
+    line_start = text.rfind("\n", 0, each.start) + 1
+    start = max(line_start, each.start - 40)
     end = text.find("\n", each.end)
-    end = min(end if end >= 0 else len(text), each.end + 30)
+    line_end = end if end >= 0 else len(text)
+    end = min(line_end, each.end + 30)
+    closing, opening = text.find("}", start, each.start), text.find("{", start, each.start)
+    if closing >= 0 and (opening < 0 or closing < opening):   # cut inside a reference: take it whole
+        start = max(text.rfind("{", line_start, start), line_start)
+    opening, closing = text.rfind("{", each.end, end), text.rfind("}", each.end, end)
+    if opening > closing:
+        whole = text.find("}", end, line_end)
+        end = whole + 1 if whole >= 0 else opening
     return " ".join(text[start:end].split())
 
 
