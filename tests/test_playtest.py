@@ -739,7 +739,9 @@ def test_cards_of_one_name_are_told_apart_by_their_place_among_them(game, tmp_pa
     edit(game, "{name: Rook, power: 6,", "{name: Rook, power: 8,")
     edit(game, "{name: Rook, power: 7,", "{name: Rook, power: 9,")
     output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
-    assert "  cards: Rook (2)  (" in output and "  cards: Rook (3)  (" in output, output
+    # and by what they print, so each can be found in the printed deck
+    assert "  cards: Rook (2), the one with power 6, text Moves in a long line.  (" in output, output
+    assert "  cards: Rook (3), the one with power 7, text Moves in the longest line.  (" in output, output
     assert "power: 6 -> 8" in output and "power: 7 -> 9" in output
 
 

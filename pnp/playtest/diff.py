@@ -179,6 +179,8 @@ class GameChanges:
     cards: list[CardChange]
     pieces: list[tuple[str, str]]   # each board, sheet, rule sheet or tuck box that looks different: (id, which pages)
     since: str                      # how the earlier state is named
+    # (deck, key): what tells a printed card from those of its name on paper ("yards 30")
+    told_apart: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 def game_changes(root: Path, game_id: str, out_folder: Path, since: str | None) -> GameChanges:
@@ -187,7 +189,21 @@ def game_changes(root: Path, game_id: str, out_folder: Path, since: str | None) 
     new = game_state(root, game_id)
     with earlier_game(root, game_id, out_folder, since) as earlier:
         old, new = earlier_state(earlier, game_id), comparable(new, earlier)
-        return GameChanges(compare(old, new), pieces_changed(old, new), earlier.name)
+        changes = compare(old, new)
+        return GameChanges(changes, pieces_changed(old, new), earlier.name, told_apart(changes, old))
+
+
+def told_apart(changes: list[CardChange], old: GameState) -> dict[tuple[str, str], str]:
+    """For each printed card that changed and shares its name, the values that tell it from the
+    others on paper, as the reprint's cover names it: `RUN (6)` is the RUN with yards 30."""
+    found = {}
+    for change in changes:
+        if change.old_card is None:   # added: not on paper yet
+            continue
+        shown = on_paper(change.key, change.old_card, old.decks.get(change.deck))
+        if shown != change.key:
+            found[(change.deck, change.key)] = shown.split(": ", 1)[1]
+    return found
 
 
 def pieces_changed(old: GameState, new: GameState) -> list[tuple[str, str]]:
@@ -220,6 +236,27 @@ def earlier_state(earlier: Earlier, game_id: str) -> GameState:
     return game_state(earlier.root, game_id, earlier.record)
 
 
+def on_paper(key: str, card: Card | None, deck: Deck | None) -> str:
+    """A card as the cover names it, so it can be found in a printed deck: where other cards of
+    the deck share its label, with the values that tell it from them (`RUN: yards 30`), not
+    its place in the data (`RUN (6)`); short values first, at most three."""
+    if card is None or deck is None:
+        return key
+    same = [other for other in deck.cards if other.label == card.label]
+    if len(same) < 2:
+        return key
+    differing = [name for name in deck.fields
+                 if name != deck.label and len({repr(other.get(name)) for other in same}) > 1
+                 and card.get(name) not in (None, "")]
+    differing.sort(key=lambda name: len(str(card.get(name))) > 20)
+    shown = [f"{name} {shortened(str(card.get(name)))}" for name in differing[:3]]
+    return f"{card.label}: {', '.join(shown)}" if shown else key
+
+
+def shortened(value: str, most: int = 30) -> str:
+    return value if len(value) <= most else value[:most - 1].rstrip() + "…"
+
+
 def describe(value: Any) -> str:
     if value is None:
         return "(none)"
@@ -238,7 +275,8 @@ def change_lines(game_id: str, found: GameChanges) -> list[str]:
     lines = [f"{game_id}: {len(changes)} card{'s' if len(changes) != 1 else ''} changed since {since}"]
     for change in changes:
         where = change.line or change.old_line
-        head = f"  {change.deck}: {change.key}"
+        apart = found.told_apart.get((change.deck, change.key))
+        head = f"  {change.deck}: {change.key}" + (f", the one with {apart}" if apart else "")
         if change.kind == "added":
             lines.append(f"{head}: added, {change.new_count} cop{'ies' if change.new_count != 1 else 'y'}  ({where})")
         elif change.kind == "removed":

@@ -20,7 +20,7 @@ from pnp.errors import display_path
 from pnp.outputs.folder import OutputFolder
 from pnp.outputs.joining import joined
 from pnp.outputs.pdf import DRAFT, OutputFile, finish, new_canvas
-from pnp.playtest.diff import CardChange, comparable, compare, earlier_state, game_state
+from pnp.playtest.diff import CardChange, comparable, compare, earlier_state, game_state, on_paper
 from pnp.playtest.earlier import earlier_game
 from pnp.playtest.pages_changed import PAGED_KINDS, changed_pages
 from pnp.playtest.record import card_keys
@@ -30,7 +30,6 @@ from pnp.options import PrintOptions
 from pnp.render import BuildContext
 
 if TYPE_CHECKING:
-    from pnp.config.deck import Card
     from pnp.config.game import Component
 
 
@@ -171,27 +170,6 @@ def cover_pages(ctx: BuildContext, heading: str, changes: list[CardChange], prin
             y -= mm(5.5)
     canvas.showPage()
     return finish(canvas, buffer, "cover.pdf")
-
-
-def on_paper(key: str, card: Card | None, deck: Deck | None) -> str:
-    """A card as the cover names it, so it can be found in a printed deck: where other cards of
-    the deck share its label, with the values that tell it from them (`RUN: yards 30`), not
-    its place in the data (`RUN (6)`); short values first, at most three."""
-    if card is None or deck is None:
-        return key
-    same = [other for other in deck.cards if other.label == card.label]
-    if len(same) < 2:
-        return key
-    differing = [name for name in deck.fields
-                 if name != deck.label and len({repr(other.get(name)) for other in same}) > 1
-                 and card.get(name) not in (None, "")]
-    differing.sort(key=lambda name: len(str(card.get(name))) > 20)
-    shown = [f"{name} {shortened(str(card.get(name)))}" for name in differing[:3]]
-    return f"{card.label}: {', '.join(shown)}" if shown else key
-
-
-def shortened(value: str, most: int = 30) -> str:
-    return value if len(value) <= most else value[:most - 1].rstrip() + "…"
 
 
 def why_pulled(change: CardChange) -> str:
