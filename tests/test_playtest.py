@@ -244,6 +244,21 @@ def test_a_record_from_before_looks_counted_facts_tells_no_false_change(game, tm
     assert output.startswith("mini: 1 card changed since the last build\n"), output
 
 
+def test_a_face_that_prints_its_count_is_redrawn_when_the_count_changes(game, tmp_path):
+    """A layout that prints {count}: another count is another face, so every copy is printed
+    again, each showing the count of the full deck (not how many the reprint holds)."""
+    edit(game, "BACK {name}", "BACK {name} x{count}", "layouts/mini/back.yaml")
+    build(game, "mini", tmp_path)
+    edit(game, "{name: Bishop, power: 2, count: 2", "{name: Bishop, power: 2, count: 3")
+    output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+    assert "      count: 2 -> 3" in output and "      back drawn differently" in output, output
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    assert "3 cards to print, 2 to take out" in result.output, result.output
+    reprint = pdf(tmp_path / "mini/cards-a4-reprint.pdf")
+    backs = " ".join(page.extract_text() for page in reprint.pages)
+    assert backs.count("BACK Bishop x3") == 3 and "x1" not in backs, backs
+
+
 def test_a_changed_layout_changes_every_face_it_draws_but_no_back(game, tmp_path):
     build(game, "mini", tmp_path)
     edit(game, "size: 30", "size: 28", "layouts/mini/card.yaml")

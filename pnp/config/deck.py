@@ -82,6 +82,13 @@ class Card(dict[str, Any]):
         self.label, self.where, self.item_lines, self.written = "?", None, _NONE_YET, _NONE_YET
         self.translated_at = None
 
+    def with_values(self, **values: Any) -> "Card":
+        """The same card, where it is written and all, with `values` set on the copy."""
+        copy = Card(self, **values)
+        copy.label, copy.where, copy.item_lines, copy.written = self.label, self.where, self.item_lines, self.written
+        copy.translated_at = self.translated_at
+        return copy
+
     def place_of(self, fields: Iterable[str]) -> Where | None:
         """Where the text of `fields` is written: a translation's entry, in a translated
         edition, else the card itself."""
@@ -131,11 +138,7 @@ class Deck:
         cards: list[Card] = []
         for card, count in zip(self.cards, self.counts):
             for _ in range(count):
-                copy = Card(card)
-                copy.label, copy.where, copy.item_lines, copy.written = card.label, card.where, card.item_lines, card.written
-                copy.translated_at = card.translated_at
-                copy["copy"], copy["count"] = len(cards) + 1, count
-                cards.append(copy)
+                cards.append(card.with_values(copy=len(cards) + 1, count=count))
         return cards
 
     @property

@@ -49,22 +49,21 @@ def changes_proof(project: Project, game_id: str, out: Path, since: str | None) 
     return OutputFolder(out / game_id / "proof").commit(files), changes, name
 
 
-def as_drawn(card: Card) -> Card:
-    """A card as a build draws its first copy (layouts may show `copy`)."""
-    drawn = Card(card)
-    drawn.label, drawn.where = card.label, card.where
-    drawn.setdefault("copy", 1)
-    return drawn
+def as_drawn(card: Card, count: int) -> Card:
+    """A card as a build draws its first copy (layouts may show `copy`, and `count`)."""
+    return card.with_values(copy=card.get("copy", 1), count=count)
 
 
-def faces(state: GameState, component_id: str, cards: list[Card]) -> list[tuple[Image.Image, Image.Image | None]]:
-    """Each card's face and back (None if the deck has no backs) as pictures."""
+def faces(state: GameState, component_id: str,
+          cards: list[tuple[Card, int]]) -> list[tuple[Image.Image, Image.Image | None]]:
+    """Each card's face and back (None if the deck has no backs) as pictures, each card with
+    its count."""
     component = next(c for c in state.game.components if c.id == component_id)
     ctx = BuildContext(state.project, state.game, state.decks, PrintOptions(paper=state.game.spec.paper))
     front, back = compile_deck_layouts(ctx, component, 0.0)
-    pieces = [(front, as_drawn(card)) for card in cards]
+    pieces = [(front, as_drawn(card, count)) for card, count in cards]
     if back is not None:
-        pieces += [(back, as_drawn(card)) for card in cards]
+        pieces += [(back, as_drawn(card, count)) for card, count in cards]
     pictures = [Image.open(io.BytesIO(png)).convert("RGB")
                 for png in pictures_of(pieces, FACE_DPI, component_id)]
     fronts, backs = pictures[:len(cards)], pictures[len(cards):]
@@ -72,8 +71,8 @@ def faces(state: GameState, component_id: str, cards: list[Card]) -> list[tuple[
 
 
 def deck_changes(old: GameState, new: GameState, component: Component, changes: list[CardChange]) -> OutputFile:
-    olds = faces(old, component.id, [c.old_card for c in changes if c.old_card is not None])
-    news = faces(new, component.id, [c.new_card for c in changes if c.new_card is not None])
+    olds = faces(old, component.id, [(c.old_card, c.old_count) for c in changes if c.old_card is not None])
+    news = faces(new, component.id, [(c.new_card, c.new_count) for c in changes if c.new_card is not None])
     rows = []
     for change, (old_face, old_back), (new_face, new_back) in zip(changes, olds, news):
         if change.face:

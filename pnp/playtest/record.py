@@ -21,8 +21,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pnp.config.typed import Where
-from pnp.errors import is_row
+from pnp.errors import PnpError, is_row
 from pnp.layout.template import template_path
+from pnp.paths import gate
 
 if TYPE_CHECKING:
     from pnp.config.deck import Card, Deck
@@ -135,17 +136,22 @@ def files_digest(paths: list[Path], extra: str, fact: Callable[[str], str] | Non
     return digest.hexdigest()
 
 
-def values_of(fields: Iterable[str], deck_fields: Mapping[str, object]) -> Callable[[Any], Any]:
-    """The values a layout reads from a card, fast: every card holds each of its deck's fields
-    (read_card fills in the default); the built-in ones (copy, count) are the same on every
-    card of the data and do not tell cards apart."""
+def values_of(fields: Iterable[str], deck_fields: Mapping[str, object]) -> Callable[[Any, int], Any]:
+    """The values a layout reads from a card with `count` copies, fast: every card holds each
+    of its deck's fields (read_card fills in the default). Of the built-in ones, `copy` is not
+    a card's but its place; `count` is read only where a layout prints it, so a record of any
+    other layout stays as it was."""
+    fields = set(fields)
     names = sorted(name for name in fields if name in deck_fields)
-    return operator.itemgetter(*names) if names else (lambda card: ())
+    getter = operator.itemgetter(*names) if names else (lambda card: ())
+    if "count" in fields:   # {count} printed: another count is another face
+        return lambda card, count: (getter(card), count)
+    return lambda card, count: getter(card)
 
 
-def side_digest(look: bytes, values: Callable[[Any], Any], card: Mapping[str, Any]) -> str:
+def side_digest(look: bytes, values: Callable[[Any, int], Any], card: Mapping[str, Any], count: int) -> str:
     """A piece's look: its layouts' and pictures' digest and the values its layout reads."""
-    return hashlib.blake2b(look + repr(values(card)).encode(), digest_size=8).hexdigest()
+    return hashlib.blake2b(look + repr(values(card, count)).encode(), digest_size=8).hexdigest()
 
 
 def relative(root: Path, path: Path | str) -> str:
@@ -213,13 +219,13 @@ def game_record(root: Path, game: Game, decks: dict[str, Deck],
         back_look = looks_of(root, getattr(component, "back", None), back, known, pictures, fact)
         back_fields = values_of(back.fields, deck.fields) if back is not None else values_of((), {})
         cards = [[key, count, card_place(card),
-                  side_digest(front_look(card), front_fields, card),
-                  side_digest(back_look(card), back_fields, card) if back is not None else None]
+                  side_digest(front_look(card), front_fields, card, count),
+                  side_digest(back_look(card), back_fields, card, count) if back is not None else None]
                  for key, card, count in zip(card_keys([c.label for c in deck.cards]), deck.cards, deck.counts)]
         where = deck.cards[0].where if deck.cards else None
         record_decks[component.id] = {"file": relative(root, where.file) if where is not None else "", "cards": cards}
-    for path in words_files(game):
-        sources[relative(root, path)] = path
+    for path in words_files(game):   # by the name the game reads it by: a link's own, not its target's
+        sources[f"{relative(root, path.parent)}/{path.name}"] = path
     made = {"decks": pack(record_decks), "sources": packed_sources(sources)}
     return {**made, "looks": LOOKS} if facts_in_looks else made
 
@@ -246,8 +252,16 @@ def words_files(game: Game) -> list[Path]:
     folder = game.folder
     named = [folder / sheet for sheet in (component.rule_sheet() for component in game.components) if sheet]
     named += [folder / "facts.yaml", *sorted((folder / "lang").glob("*.yaml"))]
-    inside = folder.resolve()
-    return [path for path in dict.fromkeys(named) if path.is_file() and path.resolve().is_relative_to(inside)]
+    kept = []
+    for path in dict.fromkeys(named):
+        if not path.is_file():
+            continue
+        try:   # through the read gate: a hard link, or a link leading out, is never read
+            gate(path, [folder], PnpError, "kept file")
+        except PnpError:
+            continue
+        kept.append(path)
+    return kept
 
 
 def pack(value: object) -> str:

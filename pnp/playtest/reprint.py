@@ -102,6 +102,8 @@ def deck_reprint(ctx: BuildContext, component: Component, changes: list[CardChan
     deck = ctx.decks[component.id]
     again = {c.key: c.reprinted for c in changes if c.reprinted and c.new_card is not None}
     keys = card_keys([card.label for card in deck.cards])
+    # a card printing {count} is told changed with any count, so all its copies are here: the
+    # narrowed deck's count is the full deck's
     cards = [(card, again[key]) for key, card in zip(keys, deck.cards) if key in again]
     title = component.title or component.id
     options = ctx.options
