@@ -328,3 +328,18 @@ def test_a_workbooks_sheet_is_picked_with_a_hash_and_an_empty_first_sheet_names_
     built = run("build", "--game", "crew", "--out", str(tmp_path / "out"), root=project)
     assert built.exit_code == 0, built.stderr
     assert len(pdf(tmp_path / "out/crew/cards-letter.pdf").pages) == 2   # 3 cards and their backs: one sheet
+
+
+def test_columns_some_cards_leave_blank_whatever_they_are_called(tmp_path):
+    """`when:` names each field quoted: a "No." column is the field no, which YAML unquoted
+    reads as false; a notes column holding "none" tests for being set, with no warning."""
+    source = tmp_path / "odd.csv"
+    source.write_text("name,No.,null,On,notes\nAda,1,a,b,none\nBo,,,,\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run("new", "odd", "--data", str(source), root=project).exit_code == 0
+    built = run("build", "--game", "odd", "--out", str(tmp_path / "out"), root=project)
+    assert built.exit_code == 0 and "warning" not in built.stderr, built.stderr
+    pages = pdf(tmp_path / "out/odd/cards-letter.pdf").pages
+    text = " ".join(" ".join(p.extract_text() for p in pages).split())
+    assert "No.: 1" in text and "notes: none" in text and text.count("No.:") == 1 and text.count("null:") == 1, text

@@ -187,6 +187,12 @@ def test_a_rule_sheet_linked_within_the_game_is_compared(game, tmp_path):
     output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
     assert output.splitlines()[1:] == ["  rules: page 1 changed"], output
     assert "deal six" in (folder / "docs/rules.md").read_text()   # the user's file, not the earlier copy
+    build(game, "mini", tmp_path)
+    (folder / "docs/other.md").write_text((folder / "docs/rules.md").read_text().replace("six", "seven"))
+    (folder / "rules.md").unlink()
+    (folder / "rules.md").symlink_to("docs/other.md")   # the link pointed elsewhere: the sheet changed
+    output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+    assert output.splitlines()[1:] == ["  rules: page 1 changed"], output
 
 
 def test_a_tuck_box_sized_for_a_thicker_deck_is_a_changed_page(game, tmp_path):

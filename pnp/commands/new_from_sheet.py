@@ -122,8 +122,8 @@ def front_layout(title: str, label: str, shown: list[tuple[str, str]], longest: 
                   f"    size: {min(10, round(height * 2.2, 1))}",
                   "    min_size: 5", "    x: 7mm", f"    y: {top:.2f}mm", "    w: 49.5mm",
                   f"    h: {height:.2f}mm", "    valign: " + ("middle" if height < 2 * LINE_MM else "top")]
-        if name in sometimes:
-            lines.append(f"    when: {name}")
+        if name in sometimes:   # the name quoted: a field called no, on or null is still a name
+            lines.append(f"    when: {{{json.dumps(name, ensure_ascii=False)}: {{set: true}}}}")
         top += height
     return "\n".join(lines) + "\n"
 
