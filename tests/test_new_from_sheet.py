@@ -248,8 +248,14 @@ def test_a_qty_column_gives_the_copies_and_a_layout_may_print_them(tmp_path):
     text = " ".join(" ".join(p.extract_text() for p in pages).split())
     assert text.count("Ada x2") == 2 and text.count("Bo x3") == 3, text
     assert text.count("Note:") == 3   # a column some cards leave blank is left off theirs, heading and all
-    # the same without the fields file: the Qty column is still the copies
-    (folder / "market.fields.yaml").unlink()
+    # the same with a fields file that names no copies column, and with none: Qty is still the copies
+    fields_path = folder / "market.fields.yaml"
+    fields_path.write_text(fields_path.read_text().replace('copies: "Qty"', ""))
+    named = run("build", "--game", "market", "--out", str(tmp_path / "named"), root=project)
+    assert named.exit_code == 0, named.stderr
+    text = " ".join(" ".join(p.extract_text() for p in pdf(tmp_path / "named/market/cards-letter.pdf").pages).split())
+    assert text.count("Bo x3") == 3, text
+    fields_path.unlink()
     again = run("build", "--game", "market", "--out", str(tmp_path / "again"), root=project)
     assert again.exit_code == 0, again.stderr
     text = " ".join(" ".join(p.extract_text() for p in pdf(tmp_path / "again/market/cards-letter.pdf").pages).split())
@@ -284,6 +290,7 @@ def test_a_field_the_sheet_has_no_column_for_is_told(tmp_path):
 @pytest.mark.parametrize("sheet, fields, told", [
     ("name,power,name\nAda,3,Bo\n", None, "crew.csv, row 1, column C (name): columns A and C are both headed 'name'"),
     ("name,power,Type\nAda,3,hero\n", '  "kind": {type: text, column: " Type "}\n', None),   # read as the heading is
+    ("name,power,Qty\nAda,3,2\n", '  "Qty": {type: whole}\n', None),   # a field of its own, as a fields file says
     ("name,power,count\nAda,3,2\n", '  "copies": {type: whole, column: "count"}\n',
      "crew.fields.yaml:5: fields.copies.column: the column headed 'count' gives each card's copies"),
 ])

@@ -51,7 +51,7 @@ class SheetFields:
     label: str = "name"
     designed: str = ""
     description: str = ""
-    copies: str = "count"   # the heading of the column that gives each card's copies ("Qty")
+    copies: str = ""   # the heading of the column that gives each card's copies ("Qty"); "": copies_heading
 
 
 # headings a designer gives the copies column, compared in lower case without signs or spaces
@@ -89,7 +89,9 @@ def load_sheet_deck(path: Path, sheet: str | None = None, warn: Callable[[str], 
     errors: list[PnpError] = []
     declared = declared_fields(path, columns, errors, warn)
     spec = declared or inferred_fields(columns, body)
-    copies = spec.copies
+    # the copies column: the one named, else count, Qty ... where no field of the file reads it
+    read = {field_spec.column or name for name, field_spec in spec.fields.items()}
+    copies = spec.copies or copies_heading([heading for heading in columns if heading not in read])
 
     # ", column C (yards)" for each named column, and the file as messages name it, made once:
     # every cell read has a Where
@@ -266,7 +268,8 @@ def declared_fields(path: Path, columns: list[str], errors: list[PnpError],
     where = where_of(node)
     spec = load_as(SheetFields, node, where)
     headings = [heading for heading in columns if heading]
-    if spec.copies != "count" and spec.copies not in headings:
+    spec.copies = spec.copies.strip()   # as the headings are read
+    if spec.copies and spec.copies not in headings:
         raise where.key(node, "copies").error(f"the sheet has no column headed '{spec.copies}'",
                                               hint=did_you_mean(spec.copies, headings)
                                               or f"its headings: {known(headings)}")
@@ -285,7 +288,7 @@ def declared_fields(path: Path, columns: list[str], errors: list[PnpError],
         if column in read_by:
             raise column_where.error(f"fields '{read_by[column]}' and '{name}' both read the column headed '{column}'",
                                      hint="give each field a column of its own")
-        if column == spec.copies:
+        if column == (spec.copies or "count"):
             raise column_where.error(f"the column headed '{column}' gives each card's copies, which a layout prints "
                                      f"as {{count}}", hint="read another column, or none")
         hint = did_you_mean(column, headings) or f"its headings: {known(headings)}"
