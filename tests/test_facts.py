@@ -159,6 +159,8 @@ def test_every_bad_card_in_a_data_file_is_told_at_once(mini):
     ("Each knight beside it gains 1 power.", False),    # a change, not the card's power
     ("Loses 2 power at night.", False),
     ("+1 power when it attacks.", False),               # a bonus, not the card's power
+    ("Has -1 power when blocked.", False),
+    ("Has − 1 power when blocked.", False),
     ("Has 2 more power at night.", False),
 ])
 def test_a_card_text_that_misstates_its_own_value_is_told_at_its_line(mini, text, told):

@@ -395,6 +395,9 @@ def field_words(fields: Mapping[str, FieldSpec]) -> FieldWords:
     return FieldWords(names, described, frozenset().union(*(a | b for a, b in names.values()), *described.values()))
 
 
+SIGNED = re.compile(r"(?:^|[\s(\[])[+\-−]\s?$")   # "+1", "-1", "− 1": a change, not a hyphen ("x-2")
+
+
 def card_disagrees(item: Text, text: str, each: Said, known: FieldWords) -> list[str]:
     """A number in a card's text that repeats one of the card's own values (followed by the
     field's name, or a multiplier against a multiplier) must be that value; `known` is what
@@ -414,7 +417,7 @@ def card_disagrees(item: Text, text: str, each: Said, known: FieldWords) -> list
         if not word or (word not in known.words and word.rstrip("s") not in known.words):
             return []   # no word after the number, or one no field is called or described by
         # "10 more yards", "+10 yards": a bonus, which a field described as one may hold
-        bonus = bool(unit and unit.group(1)) or text[max(each.start - 1, 0):each.start] == "+"
+        bonus = bool(unit and unit.group(1)) or SIGNED.search(text, max(each.start - 3, 0), each.start) is not None
         # "gains 1 power": a change, which only such a field may hold, never the card's power
         change = CHANGE_BEFORE.search(text, max(each.start - 24, 0), each.start) is not None
         for name, (called, stems) in known.names.items():
