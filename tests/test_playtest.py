@@ -750,6 +750,16 @@ def test_watch_rebuilds_keep_the_printed_build_to_compare_with(game, tmp_path):
     assert "no card changed" in run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
 
 
+def test_a_label_with_a_colon_is_told_apart_whole(game, tmp_path):
+    edit(game, "  - {name: Rook, power: 5, count: 2, text: Moves in a line.}\n",
+         '  - {name: "Act 1: Rook", power: 5, count: 2, text: Moves in a line.}\n'
+         '  - {name: "Act 1: Rook", power: 6, count: 1, text: Moves in a long line.}\n')
+    build(game, "mini", tmp_path)
+    edit(game, '{name: "Act 1: Rook", power: 6,', '{name: "Act 1: Rook", power: 8,')
+    output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+    assert "  cards: Act 1: Rook (2), the one with power 6, text Moves in a long line.  (" in output, output
+
+
 def test_cards_of_one_name_are_told_apart_by_their_place_among_them(game, tmp_path):
     """The second and third cards named Rook are `Rook (2)` and `Rook (3)`, as a person counts."""
     edit(game, "  - {name: Rook, power: 5, count: 2, text: Moves in a line.}\n",

@@ -201,8 +201,9 @@ def told_apart(changes: list[CardChange], old: GameState) -> dict[tuple[str, str
         if change.old_card is None:   # added: not on paper yet
             continue
         shown = on_paper(change.key, change.old_card, old.decks.get(change.deck))
-        if shown != change.key:
-            found[(change.deck, change.key)] = shown.split(": ", 1)[1]
+        named = f"{change.old_card.label}: "   # a label may hold ": " itself ("Act 1: Scout")
+        if shown != change.key and shown.startswith(named):
+            found[(change.deck, change.key)] = shown[len(named):]
     return found
 
 
