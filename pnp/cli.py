@@ -524,7 +524,7 @@ def new(game_id: str, title: str | None, data: Path | None, root: Path) -> None:
     for path in paths:
         click.echo(f"  wrote {path}")
     if data is not None:   # the sheet was copied in: edits to the designer's own file are not read
-        click.echo(f"the deck reads {paths[0]}, a copy of {data.name.split('#')[0]}: edit that copy from now on")
+        click.echo(f"the deck reads {paths[0]}, a copy of {paths[0].name}: edit that copy from now on")
     click.echo(f"next: pnp build --game {game_id}" + (f" --root {root}" if str(root) != "." else ""))
 
 

@@ -320,13 +320,14 @@ def test_a_workbooks_sheet_is_picked_with_a_hash_and_an_empty_first_sheet_names_
     crew = book.create_sheet("Crew")
     for row in (["name", "power", "count"], ["Ada", 3, 2], ["Bo", 1, 1]):
         crew.append(row)
-    source = tmp_path / "crew.xlsx"
+    source = tmp_path / "my#designs/crew.xlsx"   # a # in a folder's name is the folder's
+    source.parent.mkdir()
     book.save(source)
     project = tmp_path / "project"
     project.mkdir()
     first = run("new", "crew", "--data", str(source), root=project)
     assert first.exit_code == 1 and "crew.xlsx has no cards in its sheet Notes" in first.stderr, first.stderr
-    assert "its other sheets: Crew; pick one with --data 'crew.xlsx#Crew'" in first.stderr
+    assert f"its other sheets: Crew; pick one with --data '{source}#Crew'" in first.stderr
     assert not (project / "card_data/crew").exists()
     picked = run("new", "crew", "--data", f"{source}#Crew", root=project)
     assert picked.exit_code == 0, picked.stderr

@@ -10,7 +10,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 from pnp.config.sheets import (SHEET_SUFFIXES, fields_file, inferred_fields, load_sheet_deck, read_rows,
-                               sheet_names, split_sheet)
+                               sheet_names)
 from pnp.errors import PnpError
 from pnp.resources import BASE_NOTE
 
@@ -23,8 +23,7 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
     game, rules and layouts. `given` is the sheet as the designer named it, a workbook's sheet
     picked with `#` (`crew.xlsx#Crew`); `game_text` and `back_text` are the plain starter's, to
     fill in."""
-    file, sheet = split_sheet(str(given)) if given.suffix.lower() not in SHEET_SUFFIXES else (str(given), None)
-    data = Path(file)
+    data, sheet = picked_sheet(str(given))
     if not data.is_file():
         raise PnpError(f"no file {data}", hint="give the path of a .csv, .tsv or .xlsx file")
     if data.suffix.lower() not in SHEET_SUFFIXES:
@@ -34,7 +33,7 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
         others = [name for name in sheet_names(data) if f"sheet {name}, " != place] if sheet is None else []
         raise PnpError(f"{data.name} has no cards" + (f" in its {place.rstrip(', ')}" if place else "")
                        + ": the first row names the columns, each row after is a card",
-                       hint=f"its other sheets: {', '.join(others)}; pick one with --data '{data.name}#{others[0]}'"
+                       hint=f"its other sheets: {', '.join(others)}; pick one with --data '{data}#{others[0]}'"
                        if others else "")
     columns = [str(c).strip() if c is not None else "" for c in rows[0][1]]
     spec = inferred_fields(columns, rows[1:])
@@ -65,6 +64,15 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
                  f"headings: {json.dumps([headings[n] for n in [label] + shown[:3]] + ['Copies'], ensure_ascii=False)}")
         .replace("equals: 9", f"equals: {total}"),
     }
+
+
+def picked_sheet(given: str) -> tuple[Path, str | None]:
+    """The file and the workbook's sheet `--data` names: `crew.xlsx#Crew`, where a folder or a
+    CSV's own name may hold a # too (`my#designs/crew.xlsx#Équipe`, `a#b.csv`)."""
+    at = given.lower().rfind(".xlsx#")
+    if at < 0 or Path(given).suffix.lower() in SHEET_SUFFIXES:
+        return Path(given), None
+    return Path(given[:at + len(".xlsx")]), given[at + len(".xlsx#"):] or None
 
 
 def write_sheet_game(files: dict[Path, str | Path]) -> None:
