@@ -195,6 +195,21 @@ def test_a_rule_sheet_linked_within_the_game_is_compared(game, tmp_path):
     assert output.splitlines()[1:] == ["  rules: page 1 changed"], output
 
 
+def test_a_record_edited_by_hand_names_nothing_pnp_trips_on(game, tmp_path):
+    from pnp.playtest.record import pack, unpacked
+    build(game, "mini", tmp_path)
+    path = tmp_path / "mini/.pnp-build.json"
+    record = json.loads(path.read_text())
+    sources = unpacked(record["playtest"]["sources"])
+    odd = {"": "x", ".": "x", "card_data": "x", "card_data/mini/cards.yaml/x": "x", "a\0b": "x", "../up.txt": "x"}
+    record["playtest"]["sources"] = pack({**sources, **odd})
+    path.write_text(json.dumps(record))
+    result = run("diff", "--game", "mini", "--out", str(tmp_path), root=game)
+    assert result.exit_code == 0 and result.output == "mini: no card changed since the last build\n", \
+        result.output + result.stderr
+    assert not (tmp_path / "mini/up.txt").exists() and not (tmp_path / "up.txt").exists()
+
+
 def test_a_tuck_box_sized_for_a_thicker_deck_is_a_changed_page(game, tmp_path):
     edit(game, "  - {id: board,", "  - {id: box, kind: tuckbox}\n  - {id: board,", "card_data/mini/game.yaml")
     build(game, "mini", tmp_path)

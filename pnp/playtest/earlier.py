@@ -87,16 +87,21 @@ def put_kept(temp: Path, relative: Path, data: bytes) -> None:
     """A kept file written into the earlier game, never through a link: the copy of today's
     game keeps its links as links, and one may lead anywhere. A link where the file goes is
     replaced by the file; under a linked folder the file is left as it is today."""
-    folder = temp
-    for part in relative.parts[:-1]:
-        folder = folder / part
-        if folder.is_symlink():
-            return
-        folder.mkdir(exist_ok=True)
-    target = folder / relative.name
-    if target.is_symlink():
-        target.unlink()
-    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+    if not relative.parts or "\0" in str(relative):
+        return   # a record edited by hand: no file it could name
+    try:
+        folder = temp
+        for part in relative.parts[:-1]:
+            folder = folder / part
+            if folder.is_symlink():
+                return
+            folder.mkdir(exist_ok=True)
+        target = folder / relative.name
+        if target.is_symlink():
+            target.unlink()
+        descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+    except OSError:   # a folder where the file goes, a file where a folder does: not a name a build kept
+        return
     with os.fdopen(descriptor, "wb") as handle:
         handle.write(data)
 
