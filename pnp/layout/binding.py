@@ -28,6 +28,15 @@ REFERENCE = re.compile(r"^(fact|title):(.+)$")
 TITLE = re.compile(r"\{title:([^{}]*)\}")
 
 
+def heading_hint(name: str) -> str | None:
+    """For `{Card Name}` or `{Coût}`, a spreadsheet's heading: the name of the field that reads
+    it, as pnp makes one; None for an expression (`{power + 1}`)."""
+    if name.isascii() and (" " not in name or any(sign in name for sign in "+-*/()[].")):
+        return None
+    from pnp.config.sheets import named_after
+    return f"a spreadsheet's heading is printed through the field named after it: {{{named_after([name])[name]}}}"
+
+
 class Binding:
     """A text with `{field}` holes, split once so filling it per card is cheap."""
 
@@ -56,13 +65,9 @@ class Binding:
                     literal.append(token)
                     continue
                 if not FIELD_NAME.match(name):
-                    heading = " " in name or not name.isascii()   # "Card Name", "Coût": a sheet's heading
                     raise where.error(
                         f"'{{{match.group(1)}}}' is not a field name; binding is a plain name "
-                        f"such as {{value}}: no dots, indexes or expressions",
-                        hint="a spreadsheet's heading is printed through the field that reads it, named from "
-                             "its letters ('Card Name' is {card_name}; see the sheet's .fields.yaml)"
-                        if heading else None)
+                        f"such as {{value}}: no dots, indexes or expressions", hint=heading_hint(name))
                 self.parts.append((False, "".join(literal)))
                 self.parts.append((True, name))
                 literal = []
