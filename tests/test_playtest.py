@@ -233,8 +233,9 @@ def test_a_revision_whose_rule_sheet_does_not_draw_still_gives_the_card_changes(
     assert result.exit_code == 0, result.stderr
     lines = result.output.splitlines()
     assert lines[0] == "mini: 1 card changed since revision HEAD" and "      power: 3 -> 4" in lines
-    assert lines[-1].startswith("  rules: page 1 changed (the earlier one could not be drawn to compare: "
-                                "'{fact:raech}' names no fact"), lines
+    assert lines[-1] == ("  rules: page 1 changed (the earlier one could not be drawn to compare: card_data/mini/"
+                         "rules.md:3: '{fact:raech}' names no fact of this game (card_data/mini/facts.yaml) "
+                         "(did you mean 'reach'?))"), lines   # named as the game's files, not the earlier copy's
 
 
 def test_a_changed_fact_changes_the_pieces_that_print_it_and_no_others(game, tmp_path):

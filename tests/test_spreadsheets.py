@@ -378,7 +378,7 @@ def test_an_xlsx_formula_without_a_saved_value_is_an_error_at_its_cell(tmp_path)
     with pytest.raises(PnpError) as caught:
         load_sheet_deck(path, None)
     message = str(caught.value)
-    assert "cards.xlsx, sheet Crew, row 2, column B: the formula =1+2 has no saved value" in message, message
+    assert "cards.xlsx, sheet Crew, row 2, column B (power): the formula =1+2 has no saved value" in message, message
     assert "row 4, column A" in message and "2 problems" in message
 
 
@@ -505,3 +505,10 @@ def test_a_stray_comma_that_shifts_the_cells_is_hinted_at_the_shifted_cell(tmp_p
     assert str(caught.value) == ('crew.csv, row 2, column B (power): expected a whole number, found "Countess" '
                                  "(this row has 5 cells, more than the 4 headings: a separator in unquoted text "
                                  "moves every cell after it)")
+
+
+def test_a_sheet_that_ends_every_row_with_a_separator_gets_no_stray_separator_hint(tmp_path):
+    path = sheet(tmp_path, "crew.csv", "name,power\nAda,x,\nBo,4,\n")
+    with pytest.raises(PnpError) as caught:
+        load_sheet_deck(path)
+    assert str(caught.value) == 'crew.csv, row 2, column B (power): expected a whole number, found "x"'

@@ -134,6 +134,9 @@ def load_sheet_deck(path: Path, sheet: str | None = None, warn: Callable[[str], 
         errors.append(PnpError(f"label field '{spec.label}' is not among the fields",
                                file=display_path(path), hint=did_you_mean(spec.label, spec.fields)))
     index = {name: col for col, name in enumerate(columns) if name}
+    # a row longer than others may hold a stray separator; every row as long is a sheet that
+    # ends each with one (trailing commas)
+    shortest = min((len(cells) for _, cells in body), default=0)
     cards, counts = [], []
     for row, cells in body:
         card = Card()
@@ -150,7 +153,7 @@ def load_sheet_deck(path: Path, sheet: str | None = None, warn: Callable[[str], 
                 where = cell_where(row, at)
                 card[name] = field_value(field_spec, cell_value(field_spec, value, where), where)
             except PnpError as exc:
-                if len(cells) > len(columns) and not exc.hint:   # its cells shifted one along?
+                if len(cells) > len(columns) and len(cells) > shortest and not exc.hint:   # shifted along?
                     exc.hint = (f"this row has {len(cells)} cells, more than the {len(columns)} headings: "
                                 f"a separator in unquoted text moves every cell after it")
                 errors.append(exc)
@@ -560,12 +563,15 @@ def check_formulas(path: Path, title: str, rows: list[tuple[int, list[Any]]], ro
         formulas = list(book[title].iter_rows(max_row=rows_used, max_col=columns_used, values_only=True))
     except Exception as exc:   # noqa: BLE001 - read once already: damaged only in its formulas
         raise PnpError(f"not a readable XLSX sheet ({exc.__class__.__name__})", file=display_path(path)) from None
+    headings = rows[0][1] if rows else []
     try:
         for (n, values), written in zip(rows, formulas):
             for col, (value, formula) in enumerate(zip(values, written)):
                 if value is None and formula is not None and not isinstance(formula, (int, float, bool)) \
                         and (not isinstance(formula, str) or formula.startswith("=")):
-                    cell = Where(display_path(path), None, f"{place}row {n}, column {column_letter(col)}")
+                    heading = headings[col] if col < len(headings) and headings[col] not in (None, "") else ""
+                    cell = Where(display_path(path), None, f"{place}row {n}, column {column_letter(col)}"
+                                 + (f" ({str(heading).strip()})" if heading else ""))
                     problems.append(cell.error(   # named as every other cell is: "cards.xlsx, sheet Crew, row 3"
                         f"the formula {short(getattr(formula, 'text', formula))} has no saved value",
                         hint="open the workbook in a spreadsheet app and save it, so each formula's result is stored"))

@@ -8,6 +8,7 @@ import hashlib
 import io
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component: Component
     """The component's files with pages whose pictures differ from the earlier drawing (all of
     them for a component that is new); a board's whole-board file and assembly page are not
     pieces to print again."""
-    from pnp.errors import PnpError
+    from pnp.errors import PnpError, display_path
     from pnp.outputs.raster import rasterise
     new_files = [f for f in component.render(ctx) if f.role != "whole"]
     old_component = next((c for c in old_ctx.game.components if c.id == component.id and c.kind == component.kind),
@@ -39,7 +40,10 @@ def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component: Component
         old_files = {f.name: f for f in old_component.render(old_ctx)} if old_component is not None else {}
         unreadable = ""
     except PnpError as exc:   # an earlier revision's mistake (a fact misnamed then): nothing to compare with
-        old_files, unreadable = {}, f" (the earlier one could not be drawn to compare: {exc.message})"
+        said = str(exc)
+        for earlier_root in {str(old_ctx.project.root), display_path(Path(old_ctx.project.root))}:
+            said = said.replace(earlier_root + "/", "")   # a file of the earlier game, named as in the game's
+        old_files, unreadable = {}, f" (the earlier one could not be drawn to compare: {said})"
     first = 1 if component.kind == "board" else 0   # page 1 of a tiled board shows how to assemble it
     found = []
     for file in new_files:
