@@ -41,6 +41,7 @@ def changes(root: Path, game_ids: list[str], stop: threading.Event,
     a caller that builds then misses no edit made while it built.
     `poll_seconds` is how often files are looked at where the system can't tell of changes."""
     noise = EditorNoise()
+    polling = False   # the system would not tell of changes (its watches used up): look at the files
     while not stop.is_set():
         folders = [folder for folder in watched_folders(root, game_ids) if folder.is_dir()]
         if not folders:
@@ -50,13 +51,17 @@ def changes(root: Path, game_ids: list[str], stop: threading.Event,
         try:
             for batch in watchfiles.watch(*folders, watch_filter=noise, stop_event=stop, debounce=1000,
                                           step=SETTLE_MS, rust_timeout=LOOK_AGAIN_MS, yield_on_timeout=True,
-                                          raise_interrupt=True, poll_delay_ms=int(poll_seconds * 1000)):
+                                          raise_interrupt=True, poll_delay_ms=int(poll_seconds * 1000),
+                                          force_polling=polling):
                 yield {Path(path) for _, path in batch}
                 now = [folder for folder in watched_folders(root, game_ids) if folder.is_dir()]
                 if now != folders:
                     yield set(folders) ^ set(now)   # a folder came or went: that is a change too
                     break
         except (OSError, RuntimeError):
-            # a folder vanished while being armed; look again shortly
+            # a folder vanished while being armed: look again shortly; with every folder still
+            # there, the system refused to watch them (a user's inotify watches and instances
+            # are few, and editors use them too): look at the files instead of never again
+            polling = polling or all(folder.is_dir() for folder in folders)
             yield set()
             stop.wait(LOOK_AGAIN_MS / 1000)

@@ -153,3 +153,33 @@ def test_pnps_own_modules_and_yaml_count_as_its_code(tmp_path, monkeypatch):
             first = digest()
     finally:
         cache.code_digest.cache_clear()   # pnp's own, for the tests that follow
+
+
+def test_watching_goes_on_by_looking_at_the_files_when_the_system_will_not_tell(mini, monkeypatch):
+    """A user's inotify instances and watches are few (128 instances), and editors use them too:
+    when the system refuses to watch the folders, a change is still seen, by looking."""
+    import threading
+    import time
+    import watchfiles
+    from pnp import watching
+    real = watchfiles.watch
+
+    def refusing(*folders, force_polling=False, **options):
+        if not force_polling:
+            raise OSError(24, "Too many open files")   # inotify_init1 past fs.inotify.max_user_instances
+        return real(*folders, force_polling=True, **options)
+    monkeypatch.setattr(watching.watchfiles, "watch", refusing)
+    stop = threading.Event()
+    seen = watching.changes(mini, ["mini"], stop, poll_seconds=0.1)
+    rules = mini / "card_data/mini/rules.md"
+    found: set = set()
+    deadline = time.monotonic() + 20
+    edited = False
+    while "rules.md" not in {path.name for path in found} and time.monotonic() < deadline:
+        found |= next(seen)
+        if not edited and time.monotonic() > deadline - 19:   # once the polling has started
+            rules.write_text(rules.read_text() + "\nOne more rule.\n")
+            edited = True
+    stop.set()
+    seen.close()
+    assert "rules.md" in {path.name for path in found}
