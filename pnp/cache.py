@@ -33,7 +33,7 @@ def code_digest() -> str:
     for name in files_under(str(PACKAGE)):
         if name.endswith((".py", ".yaml")) and "__pycache__" not in name:
             stat = os.stat(PACKAGE / name)
-            digest.update(f"{name}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+            digest.update(f"{name}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode(errors="surrogateescape"))
     return digest.hexdigest()
 
 

@@ -83,7 +83,7 @@ class BuildInputs:
         for shop in self.shops:
             digest.update(f"\0shop\0{shop.id}\0{shop}".encode())
         for name, _, content in (read if read is not None else self.file_digests()):
-            digest.update(f"\0{name}\0".encode() + content)
+            digest.update(f"\0{name}\0".encode(errors="surrogateescape") + content)
         return digest.hexdigest()
 
     def file_digests(self) -> list[tuple[str, Path, bytes]]:
@@ -108,7 +108,7 @@ class BuildInputs:
         folders = self.folders()
         for name, path in self.files(leave_out):
             stat = path.lstat() if leads_out(path, folders) else path.stat()
-            digest.update(f"{name}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+            digest.update(f"{name}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode(errors="surrogateescape"))
         return digest.hexdigest()
 
 

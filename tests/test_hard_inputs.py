@@ -304,3 +304,14 @@ def test_a_family_with_an_empty_regular_face_is_an_error_at_its_line(mini):
     assert result.exit_code == 1 and "internal problem" not in result.stderr
     assert "fonts/fonts.yaml:" in result.stderr and "regular: a family needs its regular face" in result.stderr, \
         result.stderr
+
+
+def test_a_file_whose_name_is_not_utf8_is_no_internal_problem(mini, tmp_path):
+    """Unzipping an archive made on another system can leave such a name in the game folder:
+    every file's name goes into the build's keys."""
+    import os
+    os.close(os.open(os.fsencode(mini / "card_data/mini") + b"/\xff.txt", os.O_CREAT | os.O_WRONLY, 0o644))
+    build(mini, "mini", tmp_path)
+    assert run("validate", "--game", "mini", root=mini).exit_code == 0
+    result = run("diff", "--game", "mini", "--out", str(tmp_path), root=mini)
+    assert result.exit_code == 0 and "no card changed" in result.output, result.output

@@ -55,7 +55,7 @@ def component_keys(game: Game, decks: dict[str, Deck], salt: str,
         if real in every_deck:
             data[real] = digest
         else:
-            shared.update(f"\0{name}\0".encode() + digest)
+            shared.update(f"\0{name}\0".encode(errors="surrogateescape") + digest)
     keys: dict[str, str] = {}
     for component in game.components:
         key = hashlib.sha256(shared.digest() + f"\0{component.id}".encode())

@@ -100,7 +100,7 @@ def put_kept(temp: Path, relative: Path, data: bytes) -> None:
         if target.is_symlink():
             target.unlink()
         descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
-    except OSError:   # a folder where the file goes, a file where a folder does: not a name a build kept
+    except (OSError, ValueError):   # a folder where the file goes, a name no file system takes: not one a build kept
         return
     with os.fdopen(descriptor, "wb") as handle:
         handle.write(data)
