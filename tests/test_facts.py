@@ -161,6 +161,7 @@ def test_every_bad_card_in_a_data_file_is_told_at_once(mini):
     ("+1 power when it attacks.", False),               # a bonus, not the card's power
     ("Has -1 power when blocked.", False),
     ("Has − 1 power when blocked.", False),
+    ("Scout - 5 power.", True),                          # a dash before the card's value, not a sign
     ("Has 2 more power at night.", False),
 ])
 def test_a_card_text_that_misstates_its_own_value_is_told_at_its_line(mini, text, told):

@@ -395,7 +395,8 @@ def field_words(fields: Mapping[str, FieldSpec]) -> FieldWords:
     return FieldWords(names, described, frozenset().union(*(a | b for a, b in names.values()), *described.values()))
 
 
-SIGNED = re.compile(r"(?:^|[\s(\[])[+\-−]\s?$")   # "+1", "-1", "− 1": a change, not a hyphen ("x-2")
+# "+1", "+ 1", "-1", "−1", "− 1": a change; "x-2" is a hyphen, and "Scout - 9" a dash before a value
+SIGNED = re.compile(r"(?:^|[\s(\[])(?:[+−]\s?|-)$")
 
 
 def card_disagrees(item: Text, text: str, each: Said, known: FieldWords) -> list[str]:
