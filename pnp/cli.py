@@ -524,7 +524,8 @@ def new(game_id: str, title: str | None, data: Path | None, root: Path) -> None:
     for path in paths:
         click.echo(f"  wrote {path}")
     if data is not None:   # the sheet was copied in: edits to the designer's own file are not read
-        click.echo(f"the deck reads {paths[0]}, a copy of {paths[0].name}: edit that copy from now on")
+        from pnp.commands.new_from_sheet import picked_sheet
+        click.echo(f"the deck reads {paths[0]}, a copy of {picked_sheet(str(data))[0]}: edit that copy from now on")
     click.echo(f"next: pnp build --game {game_id}" + (f" --root {root}" if str(root) != "." else ""))
 
 

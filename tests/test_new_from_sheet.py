@@ -33,7 +33,7 @@ def test_a_game_from_a_sheet_builds_with_every_column_on_the_cards(tmp_path, kin
     project.mkdir()
     made = run("new", "crew", "--data", str(source), root=project)
     assert made.exit_code == 0, made.stderr
-    assert f"the deck reads {project / 'card_data/crew' / source.name}, a copy of {source.name}: edit that copy" \
+    assert f"the deck reads {project / 'card_data/crew' / source.name}, a copy of {source}: edit that copy" \
         in made.output, made.output
     fields = (project / f"card_data/crew/crew.fields.yaml").read_text()
     assert '"power": {type: whole}' in fields and '"speed": {type: number}' in fields
@@ -51,6 +51,7 @@ def test_a_game_from_a_sheet_builds_with_every_column_on_the_cards(tmp_path, kin
     ("crew.csv", None, "no file"),
     ("crew.txt", "a,b\n1,2\n", "is not a spreadsheet pnp reads"),
     ("crew.csv", "name,power\n", "has no cards"),
+    ("a#b.csv", "name,power\nAda,3\n", "a # in a data file's name reads as picking a workbook's sheet"),
 ])
 def test_a_sheet_pnp_cannot_start_from_is_one_clear_error(tmp_path, name, content, message):
     source = tmp_path / name
@@ -291,6 +292,7 @@ def test_a_field_the_sheet_has_no_column_for_is_told(tmp_path):
     ("name,power,name\nAda,3,Bo\n", None, "crew.csv, row 1, column C (name): columns A and C are both headed 'name'"),
     ("name,power,Type\nAda,3,hero\n", '  "kind": {type: text, column: " Type "}\n', None),   # read as the heading is
     ("name,power,Qty\nAda,3,2\n", '  "Qty": {type: whole}\n', None),   # a field of its own, as a fields file says
+    ("name,power\nAda,3\n", "copies: count\n", None),   # the copies column said outright, though the sheet has none
     ("name,power,count\nAda,3,2\n", '  "copies": {type: whole, column: "count"}\n',
      "crew.fields.yaml:5: fields.copies.column: the column headed 'count' gives each card's copies"),
 ])

@@ -512,3 +512,10 @@ def test_a_sheet_that_ends_every_row_with_a_separator_gets_no_stray_separator_hi
     with pytest.raises(PnpError) as caught:
         load_sheet_deck(path)
     assert str(caught.value) == 'crew.csv, row 2, column B (power): expected a whole number, found "x"'
+
+
+def test_a_one_row_sheet_with_a_stray_comma_is_hinted_too(tmp_path):
+    path = sheet(tmp_path, "crew.csv", "name,power,speed\nAda, the brave,1,1.5\n")
+    with pytest.raises(PnpError) as caught:
+        load_sheet_deck(path)
+    assert 'column B (power): expected a whole number, found "the brave" (this row has 4 cells' in str(caught.value)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 import shutil
 from collections.abc import Collection
 from pathlib import Path
@@ -24,6 +25,9 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
     picked with `#` (`crew.xlsx#Crew`); `game_text` and `back_text` are the plain starter's, to
     fill in."""
     data, sheet = picked_sheet(str(given))
+    if "#" in data.name:   # game.yaml's data: reads a # as picking a workbook's sheet
+        raise PnpError(f"{data.name}: a # in a data file's name reads as picking a workbook's sheet",
+                       hint="rename the file without the #")
     if not data.is_file():
         raise PnpError(f"no file {data}", hint="give the path of a .csv, .tsv or .xlsx file")
     if data.suffix.lower() not in SHEET_SUFFIXES:
@@ -33,14 +37,15 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
         others = [name for name in sheet_names(data) if f"sheet {name}, " != place] if sheet is None else []
         raise PnpError(f"{data.name} has no cards" + (f" in its {place.rstrip(', ')}" if place else "")
                        + ": the first row names the columns, each row after is a card",
-                       hint=f"its other sheets: {', '.join(others)}; pick one with --data '{data}#{others[0]}'"
-                       if others else "")
+                       hint=f"its other sheets: {', '.join(others)}; pick one with --data "
+                            f"{shlex.quote(f'{data}#{others[0]}')}" if others else "")
     columns = [str(c).strip() if c is not None else "" for c in rows[0][1]]
     spec = inferred_fields(columns, rows[1:])
     label = spec.label
     shown = [name for name in spec.fields if name != label]
     headings = {name: field.column or name for name, field in spec.fields.items()}
     total = load_sheet_deck(data, sheet).total
+    sometimes = {name for name in shown if has_blanks(columns, rows[1:], headings[name])}
     # the label names each card in every message and heads it: a row without one is an error
     fields_yaml = "label: " + json.dumps(label) + "\n" \
         + (f"copies: {json.dumps(spec.copies, ensure_ascii=False)}   # the column of each card's copies\n"
@@ -54,8 +59,7 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
         # the columns the rule sheet's table shows (game.yaml's card-list below)
         game_dir / "rules.md": RULES.format(columns=", ".join(headings[name] for name in shown[:3]) or "name"),
         layout_dir / "card.yaml": front_layout(title, label, [(name, headings[name]) for name in shown],
-                                                longest_values(columns, rows[1:]),
-                                                {name for name in shown if has_blanks(columns, rows[1:], headings[name])}),
+                                                longest_values(columns, rows[1:]), sometimes),
         layout_dir / "back.yaml": back_text,
         game_dir / "game.yaml": game_text.replace(
             "data: cards.yaml", f"data: {json.dumps(data.name + (f'#{sheet}' if sheet else ''), ensure_ascii=False)}")
@@ -67,8 +71,8 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
 
 
 def picked_sheet(given: str) -> tuple[Path, str | None]:
-    """The file and the workbook's sheet `--data` names: `crew.xlsx#Crew`, where a folder or a
-    CSV's own name may hold a # too (`my#designs/crew.xlsx#Équipe`, `a#b.csv`)."""
+    """The file and the workbook's sheet `--data` names: `crew.xlsx#Crew`, where a folder's
+    name may hold a # too (`my#designs/crew.xlsx#Équipe`)."""
     at = given.lower().rfind(".xlsx#")
     if at < 0 or Path(given).suffix.lower() in SHEET_SUFFIXES:
         return Path(given), None

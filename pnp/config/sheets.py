@@ -141,6 +141,10 @@ def load_sheet_deck(path: Path, sheet: str | None = None, warn: Callable[[str], 
     for row, cells in body:
         card = Card()
         card.where = Where(shown, None, f"{place}row {row}")
+        # past the headings: cells a stray separator shifted along, unless only blank ones
+        # end every row alike (a sheet that ends each row with a separator)
+        past = cells[len(columns):]
+        shifted = bool(past) and (len(cells) > shortest or not all(blank(cell) for cell in past))
         for name, field_spec in spec.fields.items():
             at = index.get(heading[name])
             value = cells[at] if at is not None and at < len(cells) else None
@@ -153,7 +157,7 @@ def load_sheet_deck(path: Path, sheet: str | None = None, warn: Callable[[str], 
                 where = cell_where(row, at)
                 card[name] = field_value(field_spec, cell_value(field_spec, value, where), where)
             except PnpError as exc:
-                if len(cells) > len(columns) and len(cells) > shortest and not exc.hint:   # shifted along?
+                if shifted and not exc.hint:
                     exc.hint = (f"this row has {len(cells)} cells, more than the {len(columns)} headings: "
                                 f"a separator in unquoted text moves every cell after it")
                 errors.append(exc)
@@ -272,7 +276,7 @@ def declared_fields(path: Path, columns: list[str], errors: list[PnpError],
     spec = load_as(SheetFields, node, where)
     headings = [heading for heading in columns if heading]
     spec.copies = spec.copies.strip()   # as the headings are read
-    if spec.copies and spec.copies not in headings:
+    if spec.copies and spec.copies != "count" and spec.copies not in headings:   # count: none, 1 each
         raise where.key(node, "copies").error(f"the sheet has no column headed '{spec.copies}'",
                                               hint=did_you_mean(spec.copies, headings)
                                               or f"its headings: {known(headings)}")
@@ -563,7 +567,7 @@ def check_formulas(path: Path, title: str, rows: list[tuple[int, list[Any]]], ro
         formulas = list(book[title].iter_rows(max_row=rows_used, max_col=columns_used, values_only=True))
     except Exception as exc:   # noqa: BLE001 - read once already: damaged only in its formulas
         raise PnpError(f"not a readable XLSX sheet ({exc.__class__.__name__})", file=display_path(path)) from None
-    headings = rows[0][1] if rows else []
+    headings = next((cells for _, cells in rows if not all(blank(c) for c in cells)), [])   # the first row used
     try:
         for (n, values), written in zip(rows, formulas):
             for col, (value, formula) in enumerate(zip(values, written)):

@@ -31,10 +31,13 @@ TITLE = re.compile(r"\{title:([^{}]*)\}")
 def heading_hint(name: str) -> str | None:
     """For `{Card Name}` or `{Coût}`, a spreadsheet's heading: the name of the field that reads
     it, as pnp makes one; None for an expression (`{power + 1}`)."""
-    if name.isascii() and (" " not in name or any(sign in name for sign in "+-*/()[].")):
+    if (name.isascii() and " " not in name) or any(sign in name for sign in "+-*/()[]."):
         return None
     from pnp.config.sheets import named_after
-    return f"a spreadsheet's heading is printed through the field named after it: {{{named_after([name])[name]}}}"
+    made = named_after([name])[name]
+    if made.startswith("column_"):   # named by its column, which only the sheet knows
+        return "a spreadsheet's heading is printed through the field named after it, in the sheet's .fields.yaml"
+    return f"a spreadsheet's heading is printed through the field named after it: {{{made}}}"
 
 
 class Binding:

@@ -41,7 +41,9 @@ def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component: Component
         unreadable = ""
     except PnpError as exc:   # an earlier revision's mistake (a fact misnamed then): nothing to compare with
         said = str(exc)
-        for earlier_root in {str(old_ctx.project.root), display_path(Path(old_ctx.project.root))}:
+        earlier = Path(old_ctx.project.root)
+        spelled = {str(earlier), str(earlier.resolve()), display_path(earlier)}
+        for earlier_root in sorted(spelled, key=len, reverse=True):   # the longest first: no part of one left
             said = said.replace(earlier_root + "/", "")   # a file of the earlier game, named as in the game's
         old_files, unreadable = {}, f" (the earlier one could not be drawn to compare: {said})"
     first = 1 if component.kind == "board" else 0   # page 1 of a tiled board shows how to assemble it
