@@ -16,7 +16,7 @@ from pnp.config.deck import Card
 from pnp.config.game import Component
 from pnp.outputs.folder import OutputFolder
 from pnp.outputs.pdf import OutputFile
-from pnp.playtest.diff import CardChange, GameState, comparable, compare, earlier_state, game_state
+from pnp.playtest.diff import CardChange, GameState, comparable, compare, earlier_state, game_state, why_redrawn
 from pnp.playtest.earlier import earlier_game
 from pnp.project import Project
 from pnp.options import PrintOptions
@@ -134,5 +134,5 @@ def one_line(draw: ImageDraw.ImageDraw, text: str, width: float) -> str:
 
 def fields_note(change: CardChange) -> str:
     if not change.fields:
-        return " (its layout, pictures or a fact it prints changed)"
+        return f" ({why_redrawn(change)})"
     return " (" + ", ".join(f"{name}: {old} -> {new}" for name, old, new in change.fields) + ")"

@@ -266,6 +266,13 @@ def describe(value: Any) -> str:
     return str(value)
 
 
+def why_redrawn(change: CardChange) -> str:
+    """Why a card whose fields are the same looks different."""
+    if change.old_count != change.new_count:   # a face that prints {count}
+        return "it prints its count, or its layout, pictures or a fact it prints changed"
+    return "its layout, pictures or a fact it prints changed"
+
+
 def change_lines(game_id: str, found: GameChanges) -> list[str]:
     """The diff as the terminal shows it: one line per card, one more per changed field, then
     a line for each other piece whose pages changed."""
@@ -291,5 +298,5 @@ def change_lines(game_id: str, found: GameChanges) -> list[str]:
                 lines.append(f"      {name}: {describe(old)} -> {describe(new)}")
             if change.kind == "changed" and not change.fields:
                 sides = " and ".join(s for s, on in (("face", change.face), ("back", change.back)) if on)
-                lines.append(f"      {sides} drawn differently (its layout, pictures or a fact it prints changed)")
+                lines.append(f"      {sides} drawn differently ({why_redrawn(change)})")
     return lines + pieces
