@@ -253,10 +253,16 @@ def test_a_record_from_before_looks_counted_facts_tells_no_false_change(game, tm
     cards printing one are not all told as changed (and reprinted) after an upgrade."""
     from pnp.playtest import record
     with_rules_and_a_fact(game)
-    made = record.game_record
-    monkeypatch.setattr(record, "game_record", lambda *args, **named: made(*args, **named, facts_in_looks=False))
+    back = game / "layouts/mini/back.yaml"   # and a mark a when: draws, which records did not count either
+    back.write_text(back.read_text() + '  - {kind: box, fill: "#cc0000", x: 2mm, y: 2mm, w: 5mm, h: 5mm, '
+                                       "when: {power: {at_least: 5}}}\n")
+    made, read = record.game_record, record.read_by
+    # the record as a pnp of then made it: no facts in a look, and only the fields drawn
+    monkeypatch.setattr(record, "game_record", lambda *args, **named: made(*args, **named, current_looks=False))
+    monkeypatch.setattr(record, "read_by", lambda side, current_looks: side.drawn_fields)
     build(game, "mini", tmp_path)
     monkeypatch.setattr(record, "game_record", made)
+    monkeypatch.setattr(record, "read_by", read)
     kept = json.loads((tmp_path / "mini/.pnp-build.json").read_text())["playtest"]
     assert "looks" not in kept
     assert run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output == \
@@ -279,6 +285,19 @@ def test_a_face_that_prints_its_count_is_redrawn_when_the_count_changes(game, tm
     reprint = pdf(tmp_path / "mini/cards-a4-reprint.pdf")
     backs = " ".join(page.extract_text() for page in reprint.pages)
     assert backs.count("BACK Bishop x3") == 3 and "x1" not in backs, backs
+
+
+def test_a_field_only_a_when_tests_changes_the_face_when_it_changes(game, tmp_path):
+    """A mark drawn on the elite cards only, a field nothing prints: a card that becomes elite
+    is printed again."""
+    edit(game, "  text: {type: text}\n", "  text: {type: text}\n  elite: {type: whole, default: 0}\n")
+    layout = game / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text() + '  - {kind: box, fill: "#cc0000", x: 2mm, y: 2mm, w: 5mm, h: 5mm, '
+                                           "when: {elite: {above: 0}}}\n")
+    build(game, "mini", tmp_path)
+    edit(game, "{name: Knight, power: 3,", "{name: Knight, power: 3, elite: 1,")
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    assert "4 cards to print, 4 to take out" in result.output, result.output
 
 
 def test_a_changed_layout_changes_every_face_it_draws_but_no_back(game, tmp_path):

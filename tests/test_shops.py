@@ -338,3 +338,19 @@ def test_a_translated_editions_manifest_names_the_cards_as_they_print(tmp_path):
     assert english.exit_code == 0
     names = {row["card"] for row in csv.DictReader((tmp_path / "en/12th-player/tgc/manifest.csv").open(encoding="utf-8"))}
     assert "Coach" in names
+
+
+def test_a_back_marked_on_some_cards_by_a_when_is_a_back_of_its_own(mini, tmp_path):
+    """A mark a `when:` draws on some backs makes them another back, for the shop's files as on
+    paper: the shop printed every card with the first card's back."""
+    back = mini / "layouts/mini/back.yaml"
+    back.write_text(back.read_text() + '  - {kind: box, fill: "#cc0000", x: 5mm, y: 5mm, w: 10mm, h: 10mm, '
+                                       "when: {power: {at_least: 3}}}\n")
+    build(mini, "mini", tmp_path, "--shop", "tgc")
+    folder = tmp_path / "mini/tgc"
+    rows = list(csv.DictReader((folder / "manifest.csv").open()))
+    backs = {row["card"]: row["back"] for row in rows}
+    assert backs["Knight"] != backs["Bishop"], backs   # power 3 and 2: the mark on one alone
+    marked = Image.open(folder / backs["Knight"]).convert("RGB")
+    plain = Image.open(folder / backs["Bishop"]).convert("RGB")
+    assert marked.size == plain.size and marked.tobytes() != plain.tobytes()

@@ -38,6 +38,7 @@ class ChosenLayout:
         self.size_name = first.size_name
         self.name = first.name
         self.fields = frozenset({by}).union(*(layout.fields for layout in every))
+        self.drawn_fields = frozenset({by}).union(*(layout.drawn_fields for layout in every))
 
     def pick(self, card: Card) -> CompiledLayout:
         value = card.get(self.by)

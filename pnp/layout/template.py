@@ -175,7 +175,10 @@ class CompiledLayout:
             self.drawers.append(spec.compiled(piece))
         if piece.fields:
             check_labels(template.elements, piece)
-        self.fields = frozenset[str]().union(*(d.fields for d in self.drawers))
+        # what tells one card's look from another's: the fields drawn, and those a `when:` tests
+        # (a back drawn with a mark on some cards is two backs, to a shop too)
+        self.drawn_fields = frozenset[str]().union(*(d.fields for d in self.drawers))
+        self.fields = self.drawn_fields.union(*(d.when.fields for d in self.drawers if d.when is not None))
         # Each group: (fields its look depends on, or None to draw it directly; its drawers)
         self.groups: list[tuple[tuple[str, ...] | None, list[Drawer]]] = []
         for drawer in self.drawers:

@@ -28,9 +28,9 @@ class GameState:
 
 
 def game_state(root: Path, game_id: str, kept: Record | None = None, diagnostics: Diagnostics | None = None,
-               facts_in_looks: bool = True) -> GameState:
+               current_looks: bool = True) -> GameState:
     """The game in `root`, with its record: `kept` when a build made one, else worked out (the
-    layouts compiled, nothing drawn; `facts_in_looks` as game_record takes it)."""
+    layouts compiled, nothing drawn; `current_looks` as game_record takes it)."""
     from pnp.options import PrintOptions
     from pnp.render import BuildContext
     from pnp.kinds.deck import DeckComponent, compile_deck_layouts
@@ -41,17 +41,17 @@ def game_state(root: Path, game_id: str, kept: Record | None = None, diagnostics
         ctx = BuildContext(project, checked.game, checked.decks, PrintOptions())
         compiled: dict[str, tuple[Drawn, Drawn | None]] = {
             c.id: compile_deck_layouts(ctx, c, 0.0) for c in checked.game.components if isinstance(c, DeckComponent)}
-        record = game_record(project.root, checked.game, checked.decks, compiled, facts_in_looks=facts_in_looks)
+        record = game_record(project.root, checked.game, checked.decks, compiled, current_looks=current_looks)
     return GameState(project, checked.game, checked.decks, kept_decks(record))
 
 
 def comparable(new: GameState, earlier: Earlier) -> GameState:
     """`new`, its looks worked out as the earlier record's were: compared with a record made
-    before looks counted the facts a layout prints, every card printing one would be told as
-    changed."""
+    before looks counted the facts a layout prints and the fields its `when:`s test, every card
+    printing one, or testing one, would be told as changed."""
     if earlier.record is None or earlier.record.get("looks") == LOOKS:
         return new
-    return game_state(new.project.root, new.game.id, diagnostics=new.project.diagnostics, facts_in_looks=False)
+    return game_state(new.project.root, new.game.id, diagnostics=new.project.diagnostics, current_looks=False)
 
 
 @dataclass

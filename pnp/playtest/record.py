@@ -41,7 +41,9 @@ class Drawn(Protocol):
 
 PICTURES = {".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp", ".ttf", ".otf"}
 RECORD_KEY = "playtest"
-LOOKS = "facts"   # a record's looks count the facts their layouts print (a record without it: they do not)
+# a record's looks count the facts their layouts print and the fields their `when:`s test (a
+# record without it, made before: neither)
+LOOKS = "facts+when"
 
 
 def card_keys(labels: list[str]) -> list[str]:
@@ -136,6 +138,12 @@ def files_digest(paths: list[Path], extra: str, fact: Callable[[str], str] | Non
     return digest.hexdigest()
 
 
+def read_by(side: Drawn, current_looks: bool) -> Iterable[str]:
+    """The fields a side's look reads: with those its `when:`s test, or as a record made before
+    counted them (the fields it draws)."""
+    return side.fields if current_looks else getattr(side, "drawn_fields", side.fields)
+
+
 def values_of(fields: Iterable[str], deck_fields: Mapping[str, object]) -> Callable[[Any, int], Any]:
     """The values a layout reads from a card with `count` copies, fast: every card holds each
     of its deck's fields (read_card fills in the default). Of the built-in ones, `copy` is not
@@ -181,20 +189,21 @@ def source_bytes(kept: str | dict[str, str]) -> bytes:
 
 def game_record(root: Path, game: Game, decks: dict[str, Deck],
                 compiled: Mapping[str, tuple[Drawn, Drawn | None]],
-                earlier: Mapping[str, Record] | None = None, facts_in_looks: bool = True) -> dict[str, str]:
+                earlier: Mapping[str, Record] | None = None, current_looks: bool = True) -> dict[str, str]:
     """The playtest part of a build record. `compiled` holds each deck's (front, back) as the
     build compiled them (pnp.kinds.deck keeps them), so nothing is compiled twice; a deck the
     build took from the last one's files instead has its part of the last record, `earlier`
     (recorded_decks), read from the same files. Both parts are kept compressed: a card costs
-    about 20 bytes of the record. A look counts the facts its layouts print (`LOOKS`), unless
-    `facts_in_looks` is False: to compare with a record made before they were counted."""
+    about 20 bytes of the record. A look counts the facts its layouts print and the fields
+    their `when:`s test (`LOOKS`), unless `current_looks` is False: to compare with a record
+    made before they were counted."""
     root = Path(root)
     resolved_root = root.resolve()
     pictures = pictures_digest(game.folder)
     sources: dict[str, Path] = {}
     record_decks: dict[str, Record] = {}
     known: dict[str, Path] = {}   # layout files by name
-    fact = printed_fact(game) if facts_in_looks else None
+    fact = printed_fact(game) if current_looks else None
     game_yaml = game.folder / "game.yaml"
     if game_yaml.is_file():
         sources[relative(root, game_yaml)] = game_yaml
@@ -215,9 +224,9 @@ def game_record(root: Path, game: Game, decks: dict[str, Deck],
         front, back = compiled[component.id]
         deck = decks[component.id]
         front_look = looks_of(root, getattr(component, "front", None), front, known, pictures, fact)
-        front_fields = values_of(front.fields, deck.fields)
+        front_fields = values_of(read_by(front, current_looks), deck.fields)
         back_look = looks_of(root, getattr(component, "back", None), back, known, pictures, fact)
-        back_fields = values_of(back.fields, deck.fields) if back is not None else values_of((), {})
+        back_fields = values_of(read_by(back, current_looks), deck.fields) if back is not None else values_of((), {})
         cards = [[key, count, card_place(card),
                   side_digest(front_look(card), front_fields, card, count),
                   side_digest(back_look(card), back_fields, card, count) if back is not None else None]
@@ -227,7 +236,7 @@ def game_record(root: Path, game: Game, decks: dict[str, Deck],
     for path in words_files(game):   # by the name the game reads it by: a link's own, not its target's
         sources[f"{relative(root, path.parent)}/{path.name}"] = path
     made = {"decks": pack(record_decks), "sources": packed_sources(sources)}
-    return {**made, "looks": LOOKS} if facts_in_looks else made
+    return {**made, "looks": LOOKS} if current_looks else made
 
 
 def printed_fact(game: Game) -> Callable[[str], str]:
