@@ -7,6 +7,7 @@ a `git checkout` that removes and restores card_data/ is followed, not fatal."""
 
 from __future__ import annotations
 
+import errno
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,6 +35,14 @@ class EditorNoise(watchfiles.DefaultFilter):
         return super().__call__(change, path)
 
 
+def refused(exc: BaseException) -> bool:
+    """Whether the system would not watch: its inotify instances (EMFILE) or watches (ENOSPC,
+    "OS file watch limit reached") used up."""
+    said = str(exc).lower()
+    return getattr(exc, "errno", None) in (errno.EMFILE, errno.ENOSPC) or "watch limit" in said \
+        or "too many open files" in said or "no space left on device" in said
+
+
 def changes(root: Path, game_ids: list[str], stop: threading.Event,
             poll_seconds: float = 0.3) -> Iterator[set[Path]]:
     """Yield the set of paths changed in each burst of edits, until `stop` is set; an empty set
@@ -58,10 +67,10 @@ def changes(root: Path, game_ids: list[str], stop: threading.Event,
                 if now != folders:
                     yield set(folders) ^ set(now)   # a folder came or went: that is a change too
                     break
-        except (OSError, RuntimeError):
-            # a folder vanished while being armed: look again shortly; with every folder still
-            # there, the system refused to watch them (a user's inotify watches and instances
-            # are few, and editors use them too): look at the files instead of never again
-            polling = polling or all(folder.is_dir() for folder in folders)
+        except (OSError, RuntimeError) as exc:
+            # a folder vanished while being armed: look again shortly. The system's refusal to
+            # watch (a user's inotify watches and instances are few, and editors use them too)
+            # would come again: look at the files instead
+            polling = polling or refused(exc)
             yield set()
             stop.wait(LOOK_AGAIN_MS / 1000)

@@ -183,3 +183,14 @@ def test_watching_goes_on_by_looking_at_the_files_when_the_system_will_not_tell(
     stop.set()
     seen.close()
     assert "rules.md" in {path.name for path in found}
+
+
+def test_only_the_systems_refusal_turns_watching_to_looking():
+    """A folder that vanished while being armed (a git checkout) is armed again with the system's
+    help; only its refusal (watches or instances used up) turns pnp to looking at the files."""
+    import errno
+    from pnp.watching import refused
+    assert refused(OSError(errno.EMFILE, "Too many open files"))
+    assert refused(OSError("OS file watch limit reached. about [\"/x\"]"))
+    assert not refused(FileNotFoundError(errno.ENOENT, "No such file or directory"))
+    assert not refused(PermissionError(errno.EACCES, "Permission denied"))

@@ -310,7 +310,10 @@ def test_a_file_whose_name_is_not_utf8_is_no_internal_problem(mini, tmp_path):
     """Unzipping an archive made on another system can leave such a name in the game folder:
     every file's name goes into the build's keys."""
     import os
-    os.close(os.open(os.fsencode(mini / "card_data/mini") + b"/\xff.txt", os.O_CREAT | os.O_WRONLY, 0o644))
+    folder = os.fsencode(mini / "card_data/mini")
+    os.makedirs(folder + b"/images", exist_ok=True)
+    for name in (b"/\xff.txt", b"/images/p\xe9.png"):   # a picture's name goes into the record's looks too
+        os.close(os.open(folder + name, os.O_CREAT | os.O_WRONLY, 0o644))
     build(mini, "mini", tmp_path)
     assert run("validate", "--game", "mini", root=mini).exit_code == 0
     result = run("diff", "--game", "mini", "--out", str(tmp_path), root=mini)

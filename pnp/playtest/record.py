@@ -118,7 +118,8 @@ def pictures_digest(game_folder: Path) -> str:
     digest = hashlib.sha256()
     for path in sorted(game_folder.rglob("*")):
         if path.suffix.lower() in PICTURES and path.is_file():
-            digest.update(f"{path.relative_to(game_folder).as_posix()}\0".encode() + path.read_bytes())
+            name = path.relative_to(game_folder).as_posix()   # as the file system gives it: UTF-8 or not
+            digest.update(f"{name}\0".encode(errors="surrogateescape") + path.read_bytes())
     return digest.hexdigest()
 
 
