@@ -4,6 +4,7 @@ force count) and the build record they read."""
 from __future__ import annotations
 
 import json
+import operator
 import re
 import shutil
 import subprocess
@@ -256,13 +257,20 @@ def test_a_record_from_before_looks_counted_facts_tells_no_false_change(game, tm
     back = game / "layouts/mini/back.yaml"   # and a mark a when: draws, which records did not count either
     back.write_text(back.read_text() + '  - {kind: box, fill: "#cc0000", x: 2mm, y: 2mm, w: 5mm, h: 5mm, '
                                        "when: {power: {at_least: 5}}}\n")
-    made, read = record.game_record, record.read_by
+    made, values = record.game_record, record.values_of
+
+    def values_then(side, deck_fields, current_looks=True):   # as pnp 2581ebe read a side's values
+        if side is None:
+            return lambda card, count: ()
+        names = sorted(name for name in side.drawn_fields if name in deck_fields)
+        getter = operator.itemgetter(*names) if names else (lambda card: ())
+        return lambda card, count: getter(card)
     # the record as a pnp of then made it: no facts in a look, and only the fields drawn
     monkeypatch.setattr(record, "game_record", lambda *args, **named: made(*args, **named, current_looks=False))
-    monkeypatch.setattr(record, "read_by", lambda side, current_looks: side.drawn_fields)
+    monkeypatch.setattr(record, "values_of", values_then)
     build(game, "mini", tmp_path)
     monkeypatch.setattr(record, "game_record", made)
-    monkeypatch.setattr(record, "read_by", read)
+    monkeypatch.setattr(record, "values_of", values)
     kept = json.loads((tmp_path / "mini/.pnp-build.json").read_text())["playtest"]
     assert "looks" not in kept
     assert run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output == \
@@ -298,6 +306,12 @@ def test_a_field_only_a_when_tests_changes_the_face_when_it_changes(game, tmp_pa
     edit(game, "{name: Knight, power: 3,", "{name: Knight, power: 3, elite: 1,")
     result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
     assert "4 cards to print, 4 to take out" in result.output, result.output
+    build(game, "mini", tmp_path)
+    edit(game, "{name: Knight, power: 3, elite: 1,", "{name: Knight, power: 3, elite: 2,")   # still elite: as printed
+    output = run("diff", "--game", "mini", "--out", str(tmp_path), root=game).output
+    assert "elite: 1 -> 2" in output and "drawn differently" not in output, output
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    assert "0 cards to print, 0 to take out" in result.output, result.output
 
 
 def test_a_changed_layout_changes_every_face_it_draws_but_no_back(game, tmp_path):

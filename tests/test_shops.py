@@ -354,3 +354,9 @@ def test_a_back_marked_on_some_cards_by_a_when_is_a_back_of_its_own(mini, tmp_pa
     marked = Image.open(folder / backs["Knight"]).convert("RGB")
     plain = Image.open(folder / backs["Bishop"]).convert("RGB")
     assert marked.size == plain.size and marked.tobytes() != plain.tobytes()
+    # marked alike, though their powers differ: one back, not two of the same picture
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("power: 2", "power: 4"))
+    build(mini, "mini", tmp_path / "again", "--shop", "tgc")
+    rows = list(csv.DictReader((tmp_path / "again/mini/tgc/manifest.csv").open()))
+    assert len({row["back"] for row in rows}) == 1, rows

@@ -48,6 +48,10 @@ class ChosenLayout:
                                    f"deck has layouts for {known(self.layouts)} and no default)")
         return layout
 
+    def look_of(self, card: Card) -> tuple[object, ...]:
+        """The chosen layout's look of the card, and which layout it is."""
+        return (card.get(self.by), *self.pick(card).look_of(card))
+
     def plan(self, cards: Sequence[Card]) -> ChosenLayout:
         every = list(self.layouts.values()) + ([self.default] if self.default is not None else [])
         for layout in dict.fromkeys(every):

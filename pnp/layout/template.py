@@ -135,6 +135,9 @@ class PieceLayout(Protocol):
     bleed: float
     size_name: str
     fields: frozenset[str]   # the card fields its look depends on
+    drawn_fields: frozenset[str]   # of those, the ones it draws (not only tests with `when:`)
+
+    def look_of(self, card: Card) -> tuple[object, ...]: ...
 
     def plan(self, cards: Sequence[Card]) -> PieceLayout: ...
 
@@ -175,10 +178,14 @@ class CompiledLayout:
             self.drawers.append(spec.compiled(piece))
         if piece.fields:
             check_labels(template.elements, piece)
-        # what tells one card's look from another's: the fields drawn, and those a `when:` tests
-        # (a back drawn with a mark on some cards is two backs, to a shop too)
+        # the fields its look reads: those drawn, and those a `when:` tests (a back drawn with a
+        # mark on some cards is two backs, to a shop too)
         self.drawn_fields = frozenset[str]().union(*(d.fields for d in self.drawers))
-        self.fields = self.drawn_fields.union(*(d.when.fields for d in self.drawers if d.when is not None))
+        # the `when:`s that test a field it does not draw: the others' outcomes follow from the
+        # values drawn, and a look need not count them twice
+        self.whens = [d.when for d in self.drawers if d.when is not None and not d.when.fields <= self.drawn_fields]
+        self.fields = self.drawn_fields.union(*(when.fields for when in self.whens))
+        self._drawn_order = sorted(self.drawn_fields)
         # Each group: (fields its look depends on, or None to draw it directly; its drawers)
         self.groups: list[tuple[tuple[str, ...] | None, list[Drawer]]] = []
         for drawer in self.drawers:
@@ -187,6 +194,12 @@ class CompiledLayout:
                 self.groups[-1][1].append(drawer)
             else:
                 self.groups.append((mode, [drawer]))
+
+    def look_of(self, card: Card) -> tuple[object, ...]:
+        """What tells one card's look from another's: the values drawn, and what each `when:`
+        decides (not the values it tests: two cards its mark leaves off look the same)."""
+        drawn = tuple(map(card.get, self._drawn_order))
+        return drawn + tuple(when.holds(card) for when in self.whens) if self.whens else drawn
 
     def plan(self, cards: Sequence[Card]) -> CompiledLayout:
         """Group the elements for these cards: a run is stamped from a form per distinct look

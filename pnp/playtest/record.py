@@ -34,10 +34,13 @@ Record = dict[str, Any]
 
 
 class Drawn(Protocol):
-    """A deck's front or back as the build compiled it: the card fields its look reads."""
+    """A deck's front or back as the build compiled it: the card fields its look reads, and
+    how it draws a card."""
 
     @property
     def fields(self) -> Iterable[str]: ...
+
+    def look_of(self, card: Any) -> tuple[object, ...]: ...
 
 PICTURES = {".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp", ".ttf", ".otf"}
 RECORD_KEY = "playtest"
@@ -139,23 +142,26 @@ def files_digest(paths: list[Path], extra: str, fact: Callable[[str], str] | Non
     return digest.hexdigest()
 
 
-def read_by(side: Drawn, current_looks: bool) -> Iterable[str]:
-    """The fields a side's look reads: with those its `when:`s test, or as a record made before
-    counted them (the fields it draws)."""
-    return side.fields if current_looks else getattr(side, "drawn_fields", side.fields)
-
-
-def values_of(fields: Iterable[str], deck_fields: Mapping[str, object]) -> Callable[[Any, int], Any]:
-    """The values a layout reads from a card with `count` copies, fast: every card holds each
-    of its deck's fields (read_card fills in the default). Of the built-in ones, `copy` is not
-    a card's but its place; `count` is read only where a layout prints it, so a record of any
-    other layout stays as it was."""
-    fields = set(fields)
-    names = sorted(name for name in fields if name in deck_fields)
-    getter = operator.itemgetter(*names) if names else (lambda card: ())
-    if "count" in fields:   # {count} printed: another count is another face
-        return lambda card, count: (getter(card), count)
-    return lambda card, count: getter(card)
+def values_of(side: Drawn | None, deck_fields: Mapping[str, object], current_looks: bool = True
+              ) -> Callable[[Any, int], Any]:
+    """How a side draws a card with `count` copies, fast: the values it draws and what each of
+    its `when:`s decides (`look_of`), with the count where it prints `{count}` (another count
+    is then another face). With `current_looks` False, as a record made before counted it: the
+    values of the fields it draws alone, which every card holds (read_card fills in the
+    default; `copy` and `count` are not a card's)."""
+    if side is None:
+        return lambda card, count: ()
+    if not current_looks:
+        names = sorted(name for name in getattr(side, "drawn_fields", side.fields) if name in deck_fields)
+        getter = operator.itemgetter(*names) if names else (lambda card: ())
+        return lambda card, count: getter(card)
+    look_of: Callable[[Any], object] = side.look_of
+    if getattr(side, "whens", None) == []:   # no `when:` to decide: the values drawn, read the fast way
+        names = sorted(name for name in side.fields if name in deck_fields)
+        look_of = operator.itemgetter(*names) if names else (lambda card: ())
+    if "count" in side.fields:
+        return lambda card, count: (look_of(card), count)
+    return lambda card, count: look_of(card)
 
 
 def side_digest(look: bytes, values: Callable[[Any, int], Any], card: Mapping[str, Any], count: int) -> str:
@@ -225,9 +231,9 @@ def game_record(root: Path, game: Game, decks: dict[str, Deck],
         front, back = compiled[component.id]
         deck = decks[component.id]
         front_look = looks_of(root, getattr(component, "front", None), front, known, pictures, fact)
-        front_fields = values_of(read_by(front, current_looks), deck.fields)
+        front_fields = values_of(front, deck.fields, current_looks)
         back_look = looks_of(root, getattr(component, "back", None), back, known, pictures, fact)
-        back_fields = values_of(read_by(back, current_looks), deck.fields) if back is not None else values_of((), {})
+        back_fields = values_of(back, deck.fields, current_looks)
         cards = [[key, count, card_place(card),
                   side_digest(front_look(card), front_fields, card, count),
                   side_digest(back_look(card), back_fields, card, count) if back is not None else None]

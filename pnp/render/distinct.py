@@ -27,16 +27,16 @@ def first_copies(deck: Deck) -> list[Card]:
     return cards
 
 
-def back_key(back: PieceLayout | None, card: Card) -> tuple[str, ...]:
-    """Backs differ only by the fields their layout uses (and without a back, not at all)."""
+def back_key(back: PieceLayout | None, card: Card) -> str:
+    """Backs differ only by how their layout draws each card (and without a back, not at all)."""
     if back is None:
-        return ()
-    return tuple(str(card.get(name)) for name in sorted(back.fields))
+        return ""
+    return repr(back.look_of(card))
 
 
 def distinct_backs(back: PieceLayout, cards: list[Card]) -> list[Card]:
     """One card for each different back."""
-    found: dict[tuple[str, ...], Card] = {}
+    found: dict[str, Card] = {}
     for card in cards:
         found.setdefault(back_key(back, card), card)
     return list(found.values())

@@ -23,7 +23,7 @@ from pnp.project import Project
 from pnp.options import PrintOptions
 from pnp.render import BuildContext
 from pnp.kinds.deck import DeckComponent, compile_deck_layouts
-from pnp.render.distinct import distinct_backs, first_copies, pictures_of
+from pnp.render.distinct import back_key, distinct_backs, first_copies, pictures_of
 from pnp.request import BuildRequest
 
 if TYPE_CHECKING:
@@ -234,17 +234,14 @@ class Preview:
 
 
 def matching_back(back: CompiledLayout, card: Card, backs: list[Card]) -> Card:
-    """The drawn back that `card` shares: backs differ only by the fields their layout uses."""
-    look = tuple(str(card.get(name)) for name in sorted(back.fields))
-    for other in backs:
-        if tuple(str(other.get(name)) for name in sorted(back.fields)) == look:
-            return other
-    return card
+    """The drawn back that `card` shares, as a shop's files tell backs apart (`back_key`)."""
+    look = back_key(back, card)
+    return next((other for other in backs if back_key(back, other) == look), card)
 
 
 def picture_key(look: str, deck_id: str, side: str, layout: CompiledLayout, card: Card) -> str:
-    """What a piece's picture depends on: the game's look and the fields its layout reads."""
-    values = repr([(name, card.get(name)) for name in sorted(layout.fields)])
+    """What a piece's picture depends on: the game's look and how its layout draws the card."""
+    values = repr(layout.look_of(card))
     return hashlib.sha256(f"{look}\0{deck_id}\0{side}\0{values}".encode()).hexdigest()[:24]
 
 
