@@ -314,6 +314,20 @@ def test_a_field_only_a_when_tests_changes_the_face_when_it_changes(game, tmp_pa
     assert "0 cards to print, 0 to take out" in result.output, result.output
 
 
+def test_a_count_a_when_tests_changes_the_face_only_when_what_it_decides_changes(game, tmp_path):
+    layout = game / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text() + '  - {kind: box, fill: "#cc0000", x: 2mm, y: 2mm, w: 5mm, h: 5mm, '
+                                           "when: {count: {at_least: 3}}}\n")
+    build(game, "mini", tmp_path)
+    edit(game, "{name: Knight, power: 3, count: 4", "{name: Knight, power: 3, count: 3")   # still marked
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    assert "0 cards to print, 1 to take out" in result.output, result.output
+    build(game, "mini", tmp_path)
+    edit(game, "{name: Knight, power: 3, count: 3", "{name: Knight, power: 3, count: 2")   # the mark goes
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--reprint", root=game)
+    assert "2 cards to print, 3 to take out" in result.output, result.output
+
+
 def test_a_changed_layout_changes_every_face_it_draws_but_no_back(game, tmp_path):
     build(game, "mini", tmp_path)
     edit(game, "size: 30", "size: 28", "layouts/mini/card.yaml")

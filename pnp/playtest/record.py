@@ -145,8 +145,8 @@ def files_digest(paths: list[Path], extra: str, fact: Callable[[str], str] | Non
 def values_of(side: Drawn | None, deck_fields: Mapping[str, object], current_looks: bool = True
               ) -> Callable[[Any, int], Any]:
     """How a side draws a card with `count` copies, fast: the values it draws and what each of
-    its `when:`s decides (`look_of`), with the count where it prints `{count}` (another count
-    is then another face). With `current_looks` False, as a record made before counted it: the
+    its `when:`s decides (`look_of`), the card's copies counted where it prints or tests
+    `{count}`. With `current_looks` False, as a record made before counted it: the
     values of the fields it draws alone, which every card holds (read_card fills in the
     default; `copy` and `count` are not a card's)."""
     if side is None:
@@ -155,12 +155,13 @@ def values_of(side: Drawn | None, deck_fields: Mapping[str, object], current_loo
         names = sorted(name for name in getattr(side, "drawn_fields", side.fields) if name in deck_fields)
         getter = operator.itemgetter(*names) if names else (lambda card: ())
         return lambda card, count: getter(card)
+    if "count" in side.fields:   # {count} printed or tested: the look of the card with its copies
+        counted = side.look_of
+        return lambda card, count: counted(card.with_values(count=count))
     look_of: Callable[[Any], object] = side.look_of
     if getattr(side, "whens", None) == []:   # no `when:` to decide: the values drawn, read the fast way
         names = sorted(name for name in side.fields if name in deck_fields)
         look_of = operator.itemgetter(*names) if names else (lambda card: ())
-    if "count" in side.fields:
-        return lambda card, count: (look_of(card), count)
     return lambda card, count: look_of(card)
 
 

@@ -23,7 +23,7 @@ from pnp.project import Project
 from pnp.options import PrintOptions
 from pnp.render import BuildContext
 from pnp.kinds.deck import DeckComponent, compile_deck_layouts
-from pnp.render.distinct import back_key, distinct_backs, first_copies, pictures_of
+from pnp.render.distinct import distinct_backs, first_copies, pictures_of
 from pnp.request import BuildRequest
 
 if TYPE_CHECKING:
@@ -168,7 +168,8 @@ class Preview:
         faces = [picture_key(look, component.id, "front", front, card) for card in cards]
         backs_drawn = distinct_backs(back, cards) if back is not None else []
         back_keys = {id(card): picture_key(look, component.id, "back", back, card) for card in backs_drawn}
-        back_of = [back_keys[id(matching_back(back, card, backs_drawn))] if back is not None else None
+        # a card's back is the drawn back of its look: the same picture key (`look_of` decides both)
+        back_of = [picture_key(look, component.id, "back", back, card) if back is not None else None
                    for card in cards]
         todo = [(front, card, key) for card, key in zip(cards, faces)]
         todo += [(back, card, back_keys[id(card)]) for card in backs_drawn]
@@ -231,12 +232,6 @@ class Preview:
         layouts = component.layout_names()
         return dict(id=component.id, title=component.title or component.id, kind=component.kind,
                     pictures=pictures, layout=layouts[0] if layouts else None)
-
-
-def matching_back(back: CompiledLayout, card: Card, backs: list[Card]) -> Card:
-    """The drawn back that `card` shares, as a shop's files tell backs apart (`back_key`)."""
-    look = back_key(back, card)
-    return next((other for other in backs if back_key(back, other) == look), card)
 
 
 def picture_key(look: str, deck_id: str, side: str, layout: CompiledLayout, card: Card) -> str:
