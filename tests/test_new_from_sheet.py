@@ -13,6 +13,23 @@ CREW = ("name,power,speed,role,count,text\n"
         "Cy,2,1,crew,1,Fixes things.\n")
 
 
+def started(tmp_path, game: str, file: str, sheet: str):
+    """A project with `game` started from a sheet of its own (`pnp new --data`): (the project's
+    folder, the sheet)."""
+    source = tmp_path / file
+    source.write_text(sheet)
+    project = tmp_path / "project"
+    project.mkdir()
+    made = run("new", game, "--data", str(source), root=project)
+    assert made.exit_code == 0, made.stderr
+    return project, source
+
+
+def printed_text(path) -> str:
+    """A PDF's text, every run of spaces and line ends one space."""
+    return " ".join(" ".join(page.extract_text() for page in pdf(path).pages).split())
+
+
 def xlsx(path, rows) -> None:
     from openpyxl import Workbook
     book = Workbook()
@@ -41,7 +58,7 @@ def test_a_game_from_a_sheet_builds_with_every_column_on_the_cards(tmp_path, kin
     assert run("validate", "--game", "crew", root=project).exit_code == 0
     built = run("build", "--game", "crew", "--out", str(tmp_path / "out"), root=project)
     assert built.exit_code == 0, built.stderr
-    text = " ".join(" ".join(p.extract_text() for p in pdf(tmp_path / "out/crew/cards-letter.pdf").pages).split())
+    text = printed_text(tmp_path / "out/crew/cards-letter.pdf")
     for value in ("Ada", "power: 3", "speed: 1.5", "role: captain", "Leads from the front.", "Sees far, runs fast."):
         assert value in text, value
     assert text.count("Ada") == 2 and text.count("Bo") >= 3   # the count column: copies
@@ -68,11 +85,9 @@ def test_a_long_text_column_gets_room_for_its_lines_at_full_size(tmp_path):
     import yaml
     sentence = ("Leads from the front. When Ada attacks, every crew card beside her gains 1 power "
                 "until the end of the round, and you may draw a card.")
-    source = tmp_path / "crew.csv"
-    source.write_text(f'name,power,speed,role,count,text\nAda,3,1.5,captain,1,"{sentence}"\nBo,1,2,crew,1,Sees far.\n')
-    project = tmp_path / "project"
-    project.mkdir()
-    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
+    project, source = started(tmp_path, "crew", "crew.csv",
+                              f'name,power,speed,role,count,text\nAda,3,1.5,captain,1,"{sentence}"\n'
+                              "Bo,1,2,crew,1,Sees far.\n")
     boxes = [e for e in yaml.safe_load((project / "layouts/crew/card.yaml").read_text())["elements"]
              if e.get("kind") == "text" and "**" in e["text"]]
     mm = [(float(e["y"][:-2]), float(e["h"][:-2])) for e in boxes]
@@ -91,11 +106,7 @@ def test_a_row_without_the_cards_name_is_an_error_at_its_row(tmp_path):
     """The label names each card in every message and heads the card: the starter makes it
     required, where a blank name built a card with no title, silently."""
     import re
-    source = tmp_path / "crew.csv"
-    source.write_text("name,power,text\nAda,3,Leads.\n,2,No name here.\n")
-    project = tmp_path / "project"
-    project.mkdir()
-    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
+    project, source = started(tmp_path, "crew", "crew.csv", "name,power,text\nAda,3,Leads.\n,2,No name here.\n")
     assert '"name": {type: text, required: true}' in (project / "card_data/crew/crew.fields.yaml").read_text()
     result = run("validate", "--game", "crew", root=project)
     assert result.exit_code == 1
@@ -109,12 +120,8 @@ def test_a_rules_table_with_a_word_wider_than_its_column_keeps_to_its_column(tmp
     give way and the long word is broken."""
     from conftest import render_png
     word = "Kartenstapelmischvorgangsbeschreibung"
-    source = tmp_path / "crew.csv"
-    source.write_text("name,cost,kind,rules,count\n" + "".join(
+    project, source = started(tmp_path, "crew", "crew.csv", "name,cost,kind,rules,count\n" + "".join(
         f"Deckhand {n},1,Mannschaft,Ziehe eine Karte und lies den langen {word} und {word}.,1\n" for n in range(12)))
-    project = tmp_path / "project"
-    project.mkdir()
-    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
     built = run("build", "--game", "crew", "--out", str(tmp_path / "out"), root=project)
     assert built.exit_code == 0, built.stderr
     scale = 2
@@ -132,11 +139,7 @@ def test_a_rules_table_with_a_word_wider_than_its_column_keeps_to_its_column(tmp
 def test_pnp_diff_names_a_sheet_cards_row(tmp_path):
     """A changed card of a spreadsheet deck is shown at its row, as every message names it;
     the diff gave the file alone."""
-    source = tmp_path / "crew.csv"
-    source.write_text("name,power,count\nAda,3,1\nBo,1,2\n")
-    project = tmp_path / "project"
-    project.mkdir()
-    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
+    project, source = started(tmp_path, "crew", "crew.csv", "name,power,count\nAda,3,1\nBo,1,2\n")
     out = tmp_path / "out"
     assert run("build", "--game", "crew", "--out", str(out), "-q", root=project).exit_code == 0
     sheet = project / "card_data/crew/crew.csv"
@@ -149,11 +152,7 @@ def test_the_starters_rule_sheet_names_the_columns_its_table_shows(tmp_path):
     """It said "by role, speed, cost, rules" over a table of name, role, speed, cost and count."""
     import re
     import yaml
-    source = tmp_path / "crew.csv"
-    source.write_text(CREW)
-    project = tmp_path / "project"
-    project.mkdir()
-    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
+    project, source = started(tmp_path, "crew", "crew.csv", CREW)
     game = yaml.safe_load((project / "card_data/crew/game.yaml").read_text())
     rules = next(c for c in game["components"] if c.get("kind") == "rules")
     columns = rules["tables"]["card-list"]["columns"]
@@ -162,13 +161,9 @@ def test_the_starters_rule_sheet_names_the_columns_its_table_shows(tmp_path):
 
 
 def test_headings_that_are_not_field_names_reach_the_cards_under_names_made_from_them(tmp_path):
-    source = tmp_path / "crew.csv"
-    source.write_text("Card Name,Power Level,Coût,{x},€,count,Flavour Text\n"
+    project, source = started(tmp_path, "crew", "crew.csv", "Card Name,Power Level,Coût,{x},€,count,Flavour Text\n"
                       "Ada,3,2,a,gold,1,Leads from the front.\n"
                       "Bo,1,4,b,tin,2,Sees far.\n")
-    project = tmp_path / "project"
-    project.mkdir()
-    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
     fields = (project / "card_data/crew/crew.fields.yaml").read_text()
     assert 'label: "card_name"' in fields
     assert '"power_level": {type: whole, column: "Power Level"}' in fields
@@ -177,8 +172,7 @@ def test_headings_that_are_not_field_names_reach_the_cards_under_names_made_from
     assert '"column_e": {type: text, column: "€"}' in fields   # no letter to name it by: its column's
     built = run("build", "--game", "crew", "--out", str(tmp_path / "out"), root=project)
     assert built.exit_code == 0, built.stderr
-    pages = pdf(tmp_path / "out/crew/cards-letter.pdf").pages
-    text = " ".join(" ".join(p.extract_text() for p in pages).split())
+    text = printed_text(tmp_path / "out/crew/cards-letter.pdf")
     # each card's title is its name, and every other column prints under its own heading
     for value in ("Ada", "Power Level: 3", "Coût: 2", "{x}: a", "€: gold", "Flavour Text: Leads from the front.",
                   "Power Level: 1", "Flavour Text: Sees far."):
@@ -191,7 +185,7 @@ def test_headings_that_are_not_field_names_reach_the_cards_under_names_made_from
     (project / "card_data/crew/crew.fields.yaml").unlink()
     again = run("build", "--game", "crew", "--out", str(tmp_path / "again"), root=project)
     assert again.exit_code == 0, again.stderr
-    text = " ".join(" ".join(p.extract_text() for p in pdf(tmp_path / "again/crew/cards-letter.pdf").pages).split())
+    text = printed_text(tmp_path / "again/crew/cards-letter.pdf")
     assert "Ada Power Level: 3 Coût: 2" in text, text
 
 
@@ -204,7 +198,8 @@ def test_a_fields_file_column_reads_a_heading_and_a_bad_one_is_told_at_its_line(
     folder = project / "card_data/crew"
     (folder / "crew.csv").write_text("name,Power Level\nAda,3\n")
     fields = folder / "crew.fields.yaml"
-    fields.write_text(fields.read_text().replace('"power": {type: whole}', '"power": {type: whole, column: "Power Lvl"}'))
+    fields.write_text(fields.read_text().replace('"power": {type: whole}',
+                                                 '"power": {type: whole, column: "Power Lvl"}'))
     wrong = run("validate", "--game", "crew", root=project)
     assert wrong.exit_code == 1
     assert "crew.csv, row 1, column B (Power Level): unknown column 'Power Level'" in wrong.stderr, wrong.stderr
@@ -232,11 +227,8 @@ def test_a_yaml_deck_field_with_a_column_is_told_at_its_line(tmp_path):
 
 
 def test_a_qty_column_gives_the_copies_and_a_layout_may_print_them(tmp_path):
-    source = tmp_path / "market.csv"
-    source.write_text("Card Name,Qty,Flavour Text,Note\nAda,2,Brave.,\nBo,3,Quick.,Fast\n")
-    project = tmp_path / "project"
-    project.mkdir()
-    assert run("new", "market", "--data", str(source), root=project).exit_code == 0
+    project, source = started(tmp_path, "market", "market.csv",
+                              "Card Name,Qty,Flavour Text,Note\nAda,2,Brave.,\nBo,3,Quick.,Fast\n")
     folder = project / "card_data/market"
     fields = (folder / "market.fields.yaml").read_text()
     assert 'copies: "Qty"' in fields and "Qty\", " not in fields.split("fields:")[1]   # not a field of its own
@@ -245,8 +237,7 @@ def test_a_qty_column_gives_the_copies_and_a_layout_may_print_them(tmp_path):
     layout.write_text(layout.read_text().replace('text: "{card_name}"', 'text: "{card_name} x{count}"'))
     built = run("build", "--game", "market", "--out", str(tmp_path / "out"), root=project)
     assert built.exit_code == 0, built.stderr
-    pages = pdf(tmp_path / "out/market/cards-letter.pdf").pages
-    text = " ".join(" ".join(p.extract_text() for p in pages).split())
+    text = printed_text(tmp_path / "out/market/cards-letter.pdf")
     assert text.count("Ada x2") == 2 and text.count("Bo x3") == 3, text
     assert text.count("Note:") == 3   # a column some cards leave blank is left off theirs, heading and all
     # the same with a fields file that names no copies column, and with none: Qty is still the copies
@@ -254,36 +245,33 @@ def test_a_qty_column_gives_the_copies_and_a_layout_may_print_them(tmp_path):
     fields_path.write_text(fields_path.read_text().replace('copies: "Qty"', ""))
     named = run("build", "--game", "market", "--out", str(tmp_path / "named"), root=project)
     assert named.exit_code == 0, named.stderr
-    text = " ".join(" ".join(p.extract_text() for p in pdf(tmp_path / "named/market/cards-letter.pdf").pages).split())
+    text = printed_text(tmp_path / "named/market/cards-letter.pdf")
     assert text.count("Bo x3") == 3, text
     fields_path.unlink()
     again = run("build", "--game", "market", "--out", str(tmp_path / "again"), root=project)
     assert again.exit_code == 0, again.stderr
-    text = " ".join(" ".join(p.extract_text() for p in pdf(tmp_path / "again/market/cards-letter.pdf").pages).split())
+    text = printed_text(tmp_path / "again/market/cards-letter.pdf")
     assert text.count("Bo x3") == 3, text
 
 
 def test_a_field_the_sheet_has_no_column_for_is_told(tmp_path):
-    source = tmp_path / "crew.csv"
-    source.write_text("name,power,attack\nAda,3,1\n")
-    project = tmp_path / "project"
-    project.mkdir()
-    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
+    project, source = started(tmp_path, "crew", "crew.csv", "name,power,attack\nAda,3,1\n")
     folder = project / "card_data/crew"
     (folder / "crew.csv").write_text("name,power\nAda,3\n")   # the attack column deleted
     result = run("build", "--game", "crew", "--out", str(tmp_path / "out"), root=project)
     assert result.exit_code == 0, result.stderr
-    assert "crew.fields.yaml:5: fields.attack: the sheet has no column headed 'attack': the field is blank on every card" \
-        in result.stderr, result.stderr
+    assert ("crew.fields.yaml:5: fields.attack: the sheet has no column headed 'attack': the field is blank on "
+            "every card") in result.stderr, result.stderr
     fields = folder / "crew.fields.yaml"
     fields.write_text(fields.read_text().replace('"attack": {type: whole}', '"attack": {type: whole, default: 0}'))
     quiet = run("build", "--game", "crew", "--out", str(tmp_path / "out"), root=project)
     assert quiet.exit_code == 0 and "no column" not in quiet.stderr, quiet.stderr
     fields.write_text(fields.read_text().replace('label: "name"', 'label: "name"\ncopies: "Qty"'))
     wrong = run("validate", "--game", "crew", root=project)
-    assert wrong.exit_code == 1 and "crew.fields.yaml:2: copies: the sheet has no column headed 'Qty'" in wrong.stderr, \
-        wrong.stderr
-    fields.write_text(fields.read_text().replace('copies: "Qty"', "").replace("fields:\n", "fields:\n  count: {type: whole}\n"))
+    assert wrong.exit_code == 1, wrong.stderr
+    assert "crew.fields.yaml:2: copies: the sheet has no column headed 'Qty'" in wrong.stderr, wrong.stderr
+    fields.write_text(fields.read_text().replace('copies: "Qty"', "")
+                      .replace("fields:\n", "fields:\n  count: {type: whole}\n"))
     builtin = run("validate", "--game", "crew", root=project)
     assert builtin.exit_code == 1 and "'count' is built in" in builtin.stderr and "copies: Qty" in builtin.stderr
 
@@ -343,13 +331,8 @@ def test_a_workbooks_sheet_is_picked_with_a_hash_and_an_empty_first_sheet_names_
 def test_columns_some_cards_leave_blank_whatever_they_are_called(tmp_path):
     """`when:` names each field quoted: a "No." column is the field no, which YAML unquoted
     reads as false; a notes column holding "none" tests for being set, with no warning."""
-    source = tmp_path / "odd.csv"
-    source.write_text("name,No.,null,On,notes\nAda,1,a,b,none\nBo,,,,\n")
-    project = tmp_path / "project"
-    project.mkdir()
-    assert run("new", "odd", "--data", str(source), root=project).exit_code == 0
+    project, source = started(tmp_path, "odd", "odd.csv", "name,No.,null,On,notes\nAda,1,a,b,none\nBo,,,,\n")
     built = run("build", "--game", "odd", "--out", str(tmp_path / "out"), root=project)
     assert built.exit_code == 0 and "warning" not in built.stderr, built.stderr
-    pages = pdf(tmp_path / "out/odd/cards-letter.pdf").pages
-    text = " ".join(" ".join(p.extract_text() for p in pages).split())
+    text = printed_text(tmp_path / "out/odd/cards-letter.pdf")
     assert "No.: 1" in text and "notes: none" in text and text.count("No.:") == 1 and text.count("null:") == 1, text
