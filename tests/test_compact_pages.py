@@ -31,11 +31,22 @@ def drawn(pages: int = 3, save: bool = True) -> tuple[bytes, list[object]]:
 def test_finished_pages_are_held_compressed():
     data, held = drawn()
     assert all(page.stream is None for page in held)
-    contents = [zlib.decompress(base64.a85decode(page.Contents.content.removesuffix("~>"))) for page in held]
+    contents = [zlib.decompress(base64.a85decode(page.Contents.content.removesuffix(b"~>"))) for page in held]
     assert all(b"(page %d words" % number in content for number, content in enumerate(contents, 1))
     document = pypdfium2.PdfDocument(data)
     assert [document[i].get_textpage().get_text_range().split()[:2] for i in range(len(document))] == \
         [["page", "1"], ["page", "2"], ["page", "3"]]
+
+
+def test_finished_forms_are_held_compressed():
+    buffer = io.BytesIO()
+    canvas = pdf.new_canvas(buffer, (595.28, 841.89), "forms")
+    canvas.beginForm("look")
+    canvas.drawString(10, 10, "stamped " * 40)
+    canvas.endForm()
+    form = canvas._doc.idToObject["FormXob.look"]
+    assert form.stream is None
+    assert b"(stamped stamped" in zlib.decompress(base64.a85decode(form.Contents.content.removesuffix(b"~>")))
 
 
 def test_the_bytes_are_those_reportlab_writes(monkeypatch):
@@ -92,14 +103,16 @@ def varied(canvas) -> None:
 
 
 def test_every_kind_of_page_has_the_bytes_reportlab_writes(monkeypatch):
-    """Plain pages are written in one step (pnp.outputs.quick_objects), the rest by reportlab;
-    either way the file is the one reportlab writes."""
+    """Plain pages are written in one step (pnp.outputs.quick_objects), the rest by reportlab,
+    and forms are compressed as they are drawn; either way the file is the one reportlab
+    writes."""
     from pnp.outputs.quick_objects import QuickPage
 
     def made(quick: bool) -> tuple[bytes, list[object]]:
         with monkeypatch.context() as patch:
             if not quick:
                 patch.setattr(pdf, "compress_now", lambda page: None)
+                patch.setattr(pdf, "compress_form_now", lambda form: None)
             buffer = io.BytesIO()
             canvas = pdf.new_canvas(buffer, (595.28, 841.89), "varied")
             varied(canvas)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -102,6 +103,12 @@ def compact_kind(kind: type[Canvas]) -> type[Canvas]:
                 else:
                     compress_now(page)
 
+            def endForm(self, **extra_attributes: Any) -> None:  # noqa: N802 - reportlab's name
+                name = self._formData[0]
+                super().endForm(**extra_attributes)
+                if not CHECKING.get():
+                    compress_form_now(self._doc.idToObject[pdfdoc.xObjectName(name)])
+
             def save(self) -> None:
                 if not CHECKING.get():
                     super().save()
@@ -117,13 +124,46 @@ def compress_now(page: Any) -> None:
     if page.Contents or not page.stream or not page.compression:
         return   # reportlab's own way: nothing to gain
     filters = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
-    content = page.stream
-    for each in reversed(filters):
-        content = each.encode(content)
-    stream = QuickStream(content, [f.pdfname for f in filters])
+    stream = QuickStream(encoded(page.stream, filters), [f.pdfname for f in filters])
     stream.__Comment__ = "page stream"
     page.Contents, page.stream = stream, None
     page.__class__ = QuickPage   # reportlab made the page; only how it is written changes
+
+
+def compress_form_now(form: Any) -> None:
+    """A form's stream encoded now, as reportlab encodes it when it writes the file
+    (PDFFormXObject.format, then PDFStream.format): a stream whose dictionary names its
+    filters is written as it is, so the bytes do not change and the form holds the
+    compressed stream, not its text, until then."""
+    if form.Contents or not form.stream or not form.compression:
+        return
+    filters = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
+    stream = pdfdoc.PDFStream(pdfdoc.PDFDictionary({"Filter": pdfdoc.PDFArray([pdfdoc.PDFName(f.pdfname)
+                                                                               for f in filters])}),
+                              encoded(form.stream, filters))
+    stream.__Comment__ = "xobject form stream"
+    form.Contents, form.stream = stream, None
+
+
+def encoded(content: bytes, filters: list[Any]) -> bytes:
+    """`content` through `filters` (the last first, as reportlab applies them) and as bytes."""
+    for each in reversed(filters):
+        content = each.encode(content)
+    return pdf_bytes(content) if isinstance(content, str) else content
+
+
+# The characters below 128 that PDFDocEncoding lacks (reportlab's codec refuses them)
+_NOT_PDFDOC = re.compile("[\x18-\x1f]")
+
+
+def pdf_bytes(text: str) -> bytes:
+    """`text` as reportlab's `pdfdocEnc` writes it. A stream's ASCII (ASCII85 is all ASCII)
+    is the same in PDFDocEncoding, and encoded as ASCII it costs a thousandth of reportlab's
+    character-by-character codec: 0.03 s of a 5,600-card build."""
+    if text.isascii() and not _NOT_PDFDOC.search(text):
+        return text.encode("ascii")
+    written: bytes = pdfdoc.pdfdocEnc(text)
+    return written
 
 
 def new_canvas(buffer: io.BytesIO, pagesize: tuple[float, float], title: str, kind: type[Canvas] = Canvas) -> Canvas:
