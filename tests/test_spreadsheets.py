@@ -382,6 +382,20 @@ def test_an_xlsx_formula_without_a_saved_value_is_an_error_at_its_cell(tmp_path)
     assert "row 4, column A" in message and "2 problems" in message
 
 
+def test_formulas_without_values_are_told_with_the_sheets_other_problems(tmp_path):
+    """One run names every problem: a formula with no saved value beside a bad value, and a
+    formula in a required field is that, not also a missing field."""
+    path = xlsx(tmp_path / "cards.xlsx", [["name", "power"], ["=UPPER(\"ada\")", 3], ["Bo", "lots"]], first=None)
+    (tmp_path / "cards.fields.yaml").write_text(FIELDS)
+    with pytest.raises(PnpError) as caught:
+        load_sheet_deck(path, None)
+    message = str(caught.value)
+    assert "2 problems" in message, message
+    assert "row 2, column A (name): the formula =UPPER(\"ada\") has no saved value" in message
+    assert "row 3, column B (power)" in message and "lots" in message
+    assert "missing required field" not in message
+
+
 def test_the_cli_names_a_formula_without_a_value(mini):
     folder = mini / "card_data/mini"
     xlsx(folder / "cards.xlsx", [["name", "power", "colour", "text", "count"],

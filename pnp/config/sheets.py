@@ -75,7 +75,9 @@ def fields_file(path: Path) -> Path:
 def load_sheet_deck(path: Path, sheet: str | None = None, warn: Callable[[str], None] | None = None) -> Deck:
     """The deck a sheet holds; `warn` is told of what reads nothing (a field the sheet has no
     column for)."""
-    rows, place = read_rows(path, sheet)
+    # formulas with no saved value: told with the sheet's other problems, in one run
+    unsaved: dict[tuple[int, int], PnpError] = {}
+    rows, place = read_rows(path, sheet, unsaved)
     if not rows:
         raise PnpError("the sheet is empty: its first row should name the fields", file=display_path(path))
     header_row, header = rows[0]
@@ -86,7 +88,7 @@ def load_sheet_deck(path: Path, sheet: str | None = None, warn: Callable[[str], 
         raise PnpError(f"{place}{len(rows):,} rows (the last is row {rows[-1][0]:,}) of up to {widest:,} cells, "
                        f"more than pnp reads (at most {MAX_ROWS:,} rows, {MAX_COLUMNS} columns, "
                        f"{MAX_CELLS:,} cells)", file=display_path(path))
-    errors: list[PnpError] = []
+    errors: list[PnpError] = list(unsaved.values())
     declared = declared_fields(path, columns, errors, warn)
     spec = declared or inferred_fields(columns, body)
     # the copies column: the one named, else count, Qty ... where no field of the file reads it
@@ -108,7 +110,7 @@ def load_sheet_deck(path: Path, sheet: str | None = None, warn: Callable[[str], 
     first_of: dict[str, int] = {}   # each heading's first column
     for col, name in enumerate(columns):
         if not name:
-            if any(col < len(cells) and blank(cells[col]) is False for _, cells in body):
+            if (header_row, col) not in unsaved and any(col < len(cells) and blank(cells[col]) is False for _, cells in body):
                 errors.append(cell_where(header_row, col).error("a column with values has no name"))
         elif name in first_of:   # only one of them would be read
             errors.append(cell_where(header_row, col).error(
@@ -148,6 +150,9 @@ def load_sheet_deck(path: Path, sheet: str | None = None, warn: Callable[[str], 
         for name, field_spec in spec.fields.items():
             at = index.get(heading[name])
             value = cells[at] if at is not None and at < len(cells) else None
+            if (row, at) in unsaved:   # told already: no "missing field" beside it
+                card[name] = field_spec.default
+                continue
             if at is None or blank(value):
                 if field_spec.required:
                     errors.append(card.where.error(f"missing required field '{name}'"))
@@ -394,10 +399,13 @@ def as_written(value: object) -> object:
 
 # ---- reading the rows
 
-def read_rows(path: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]], str]:
-    """The non-blank rows as (row number, cells), and how messages name the sheet."""
+def read_rows(path: Path, sheet: str | None, unsaved: dict[tuple[int, int], PnpError] | None = None
+              ) -> tuple[list[tuple[int, list[Any]]], str]:
+    """The non-blank rows as (row number, cells), and how messages name the sheet. A formula
+    with no saved value is an error at its cell: put in `unsaved` by (row, column) when given,
+    to be told with the sheet's other problems, else raised at once."""
     if path.suffix.lower() == ".xlsx":
-        return xlsx_rows(path, sheet)
+        return xlsx_rows(path, sheet, unsaved)
     if sheet is not None:
         raise PnpError(f"'#{sheet}' picks a sheet, but a {path.suffix} file has only one",
                        file=display_path(path))
@@ -436,7 +444,8 @@ def sheet_names(path: Path) -> list[str]:
         return []
 
 
-def xlsx_rows(path: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]], str]:
+def xlsx_rows(path: Path, sheet: str | None, unsaved: dict[tuple[int, int], PnpError] | None = None
+              ) -> tuple[list[tuple[int, list[Any]]], str]:
     import openpyxl
     check_unpacked_size(path)
     try:
@@ -464,7 +473,11 @@ def xlsx_rows(path: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]
             raise PnpError(f"not a readable XLSX sheet ({exc.__class__.__name__}: {str(exc)[:100]})",
                            file=display_path(path)) from None
         if xml is not None and FORMULA.search(xml):
-            check_formulas(path, chosen.title, rows, rows_used, columns_used, place)
+            found = unsaved_formulas(path, chosen.title, rows, rows_used, columns_used, place)
+            if unsaved is not None:
+                unsaved.update(found)
+            elif found:
+                raise combined(list(found.values()))
         fill_merged_down(rows, merged_ranges(xml))
         return [(n, cells) for n, cells in rows if not all(blank(c) for c in cells)], place
     finally:
@@ -556,12 +569,12 @@ def extent(xml: bytes | None, path: Path, place: str) -> tuple[int, int]:
     return max(rows, 1), max(columns, 1)
 
 
-def check_formulas(path: Path, title: str, rows: list[tuple[int, list[Any]]], rows_used: int, columns_used: int,
-                   place: str) -> None:
+def unsaved_formulas(path: Path, title: str, rows: list[tuple[int, list[Any]]], rows_used: int, columns_used: int,
+                     place: str) -> dict[tuple[int, int], PnpError]:
     """A formula whose result the file does not hold (written by a script, never opened in a
-    spreadsheet app) would print blank: an error at each such cell."""
+    spreadsheet app) would print blank: an error at each such cell, by (row, column)."""
     import openpyxl
-    problems: list[PnpError] = []
+    problems: dict[tuple[int, int], PnpError] = {}
     try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=False)
         formulas = list(book[title].iter_rows(max_row=rows_used, max_col=columns_used, values_only=True))
@@ -576,13 +589,12 @@ def check_formulas(path: Path, title: str, rows: list[tuple[int, list[Any]]], ro
                     heading = headings[col] if col < len(headings) and headings[col] not in (None, "") else ""
                     cell = Where(display_path(path), None, f"{place}row {n}, column {column_letter(col)}"
                                  + (f" ({str(heading).strip()})" if heading else ""))
-                    problems.append(cell.error(   # named as every other cell is: "cards.xlsx, sheet Crew, row 3"
+                    problems[n, col] = cell.error(   # named as every other cell is: "cards.xlsx, sheet Crew, row 3"
                         f"the formula {short(getattr(formula, 'text', formula))} has no saved value",
-                        hint="open the workbook in a spreadsheet app and save it, so each formula's result is stored"))
+                        hint="open the workbook in a spreadsheet app and save it, so each formula's result is stored")
     finally:
         book.close()
-    if problems:
-        raise combined(problems)
+    return problems
 
 
 def merged_ranges(xml: bytes | None) -> list[tuple[int, int, int, int]]:
