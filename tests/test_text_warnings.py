@@ -154,6 +154,23 @@ def test_turned_text_printed_past_the_edge_is_told_and_inside_it_is_not(mini, tm
     assert "past the piece's" not in build(mini, tmp_path).stderr
 
 
+def test_text_a_repeat_moves_past_the_cards_edge_is_told(mini, tmp_path):
+    """A row of words from a repeat: each cell's box is inside the card where it is written,
+    and the repeat puts the fourth past the right edge, which cut it off without a word."""
+    layout = mini / "layouts/mini/card.yaml"
+    text = layout.read_text()
+
+    def row(step: str) -> None:
+        layout.write_text(text + f"  - kind: repeat\n    items: [ONE, TWO, THREE, FOUR]\n    x: 2mm\n    y: 60mm\n"
+                                 f"    dx: {step}\n    elements:\n"
+                                 f"      - {{kind: text, text: \"{{item}}\", size: 6, x: 0mm, y: 0mm, w: 12mm, h: 3mm}}\n")
+    row("14mm")   # cells at 2, 16, 30 and 44 mm: FOUR starts half a millimetre from the mini card's right edge
+    told = [line for line in build(mini, tmp_path).stderr.splitlines() if "past the piece's right edge" in line]
+    assert told and all("card '" in line and ", item: text 'FOUR' prints" in line for line in told), told
+    row("10mm")   # 2, 12, 22 and 32 mm: all inside
+    assert "past the piece's" not in build(mini, tmp_path).stderr
+
+
 def test_text_in_a_repeats_cells_or_a_right_to_left_edition_is_not_told_falsely(tmp_path):
     """A repeat's cell is a piece placed by the repeat, and right-to-left lines start from the
     other side: the review found 214 false warnings in the playing-cards example's pips, and

@@ -35,14 +35,18 @@ class Card(CardValues, Protocol):
 
 class RepeatScope(dict[str, Any]):
     """A card seen from inside a repeat: `i` and `item` first, then the card's own fields; and
-    where the repeat has moved the origin, so checks stay in the piece's space."""
+    where the repeat has moved the origin, so checks stay in the piece's space: `edges`, the
+    piece's width and height, or None where a point turns or scales what it draws (its place
+    on the piece is then more than a move)."""
 
-    def __init__(self, card: Card, extra: dict[str, Any], offset: tuple[float, float]):
+    def __init__(self, card: Card, extra: dict[str, Any], offset: tuple[float, float],
+                 edges: tuple[float, float] | None):
         super().__init__(extra)
         self.card = card
         self.label = card.label
         self.where = card.where
         self.offset = offset
+        self.edges = edges
 
     def get(self, key: str, default: Any = None, /) -> Any:
         if dict.__contains__(self, key):

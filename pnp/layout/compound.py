@@ -391,6 +391,7 @@ class RepeatDrawer(Drawer):
         self.offset = (spec.x.of(piece.width), spec.y.of(piece.height))
         self.step = (spec.dx.of(piece.width), spec.dy.of(piece.height))
         self.piece_height = piece.height
+        self.edges = (piece.width, piece.height)   # the piece's, unless this repeat is in a cell
         left, bottom, width, height = spec.box(piece)
         self.area = (left, bottom + height, width, height)   # the arrangement's box, from its top-left
         self.cell: tuple[float, float] | None = None
@@ -427,7 +428,7 @@ class RepeatDrawer(Drawer):
         for index, item in enumerate(items):
             dx = self.offset[0] + index * self.step[0]
             dy = -(self.offset[1] + index * self.step[1])
-            scope = RepeatScope(card, {"i": index + 1, "item": item}, (base[0] + dx, base[1] + dy))
+            scope = RepeatScope(card, {"i": index + 1, "item": item}, (base[0] + dx, base[1] + dy), self._edges(card))
             canvas.saveState()
             canvas.translate(dx, dy)
             self._children(canvas, scope)
@@ -456,8 +457,13 @@ class RepeatDrawer(Drawer):
             else:   # the children keep the piece's coordinates, with the point as their top-left
                 canvas.translate(0, -self.piece_height)
                 offset = (base[0] + x, base[1] + y - self.piece_height)
-            self._children(canvas, RepeatScope(card, {"i": index + 1, "item": item}, offset))
+            edges = self._edges(card) if not spot.turn and spot.scale == 1 else None
+            self._children(canvas, RepeatScope(card, {"i": index + 1, "item": item}, offset, edges))
             canvas.restoreState()
+
+    def _edges(self, card: Card) -> tuple[float, float] | None:
+        """The piece's size as the repeats around this one see it (None: a point turned them)."""
+        return card.edges if isinstance(card, RepeatScope) else self.edges
 
     def _spots(self, card: Card, items: Sequence[Any]) -> list[Spot]:
         if self.spots is not None:

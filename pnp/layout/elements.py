@@ -511,8 +511,8 @@ class TextDrawer(Drawer):
         self.palette = piece.palette   # colour names in spans: [law|+2]
         self.diagnostics = piece.diagnostics
         self.safe = piece.safe
-        # a box past the piece's edge, turned as drawn: its lines are checked as they print (not
-        # in a repeat's cell)
+        # a box past the piece's edge, turned as drawn: its lines are checked as they print (and
+        # in a repeat, which may move the box past it)
         left, right, bottom, top = self.turned_box()
         self.spills = left < -0.01 or bottom < -0.01 or right > piece.width + 0.01 or top > piece.height + 0.01
         self.piece = (piece.width, piece.height)
@@ -553,7 +553,7 @@ class TextDrawer(Drawer):
         offset = {"top": h - used, "middle": (h - used) / 2, "bottom": 0.0}[valign]
         if self.safe is not None:
             self._check_safe_zone(para, written, card, x, y + offset, w, used)
-        if self.spills:
+        if self.spills or type(card) is RepeatScope:
             self._check_inside(para, written, card, x, y + offset, w, used)
         if spec.rotate == 0 and fits:
             para.drawOn(canvas, x, y + offset)
@@ -628,14 +628,17 @@ class TextDrawer(Drawer):
 
     def _check_inside(self, para: SetText, text: str, card: Card, x: float, y: float, w: float, used: float) -> None:
         """Warn when the printed lines of a box that runs past the piece's edge do too: what
-        prints there is cut off with the card. A repeat's cell is a piece of its own, placed
-        by the repeat: not checked."""
+        prints there is cut off with the card. In a repeat, where the repeat has put them."""
+        dx, dy = offset_of(card)
+        width, height = self.piece
         if isinstance(card, RepeatScope):
-            return
+            if card.edges is None:
+                return   # turned or scaled at a point: not told
+            width, height = card.edges
         left, right, bottom, top = self._printed_extent(para, x, y, w, used)
         box_left, box_right, box_bottom, box_top = self.turned_box()   # lines past their box are cut off at it
-        left, right, bottom, top = max(left, box_left), min(right, box_right), max(bottom, box_bottom), min(top, box_top)
-        width, height = self.piece
+        left, right, bottom, top = (max(left, box_left) + dx, min(right, box_right) + dx,
+                                    max(bottom, box_bottom) + dy, min(top, box_top) + dy)
         past = {"left": -left, "right": right - width, "bottom": -bottom, "top": top - height}
         side, distance = max(past.items(), key=lambda item: item[1])
         if distance > 0.5:   # half a point: what a line's side bearing may lend
@@ -647,6 +650,8 @@ class TextDrawer(Drawer):
     def _check_safe_zone(self, para: SetText, text: str, card: Card, x: float, y: float, w: float,
                          used: float) -> None:
         """Warn when the printed lines (not the box) come closer to the trim than `safe`."""
+        if isinstance(card, RepeatScope) and card.edges is None:
+            return   # turned or scaled at a point: where its lines print is not told
         left, right, bottom, top = self._printed_extent(para, x, y, w, used)
         dx, dy = offset_of(card)   # inside a repeat
         left, right, bottom, top = left + dx, right + dx, bottom + dy, top + dy
