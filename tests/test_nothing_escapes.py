@@ -211,6 +211,36 @@ def test_a_data_url_picture_too_large_to_hold_is_refused(mini, tmp_path):
     assert "image 'art.svg' places a data URL" in errors and "too large" in errors
 
 
+@pytest.mark.parametrize("prefix", ["data:/../", "DATA:image/png;base64,../", "data:text/plain,../"])
+def test_a_reference_that_only_looks_like_data_is_checked_as_the_path_svglib_opens(mini, tmp_path, prefix):
+    """svglib takes `data:image/png;base64` (just so) for data and opens anything else as a
+    path: `data:/../h.png` is the game's h.png, here a hard link to a picture outside."""
+    from PIL import Image
+    Image.new("RGB", (20, 20), MAGENTA).save(tmp_path / "secret.png")
+    os.link(tmp_path / "secret.png", mini / "card_data/mini/h.png")
+    with_svg(mini, SVG_HEAD + f'<image width="40" height="40" xlink:href="{prefix}h.png"/></svg>')
+    errors = error_of(mini, "--out", str(tmp_path / "o"))
+    assert "image 'art.svg' refers to" in errors, errors
+    assert not (tmp_path / "o/mini/cards-a4.pdf").exists()
+
+
+def test_a_data_url_is_checked_as_svglib_decodes_it(mini, tmp_path):
+    """svglib decodes from one character past `base64`, whatever it is: a small picture after a
+    comma further on must not stand in for the big one it draws."""
+    import base64
+    import io as bytes_io
+    from PIL import Image
+
+    def png(size) -> str:
+        buffer = bytes_io.BytesIO()
+        Image.new("1", size).save(buffer, "PNG")
+        return base64.b64encode(buffer.getvalue()).decode()
+    with_svg(mini, SVG_HEAD + f'<image href="data:image/png;base64;{png((40000, 4000))},{png((2, 2))}" '
+                              f'width="9" height="9"/></svg>')
+    errors = error_of(mini, "--out", str(tmp_path / "o"))
+    assert "too large" in errors, errors
+
+
 def test_an_image_that_is_a_hard_link_is_refused(mini, tmp_path):
     from PIL import Image
     Image.new("RGB", (20, 20), MAGENTA).save(tmp_path / "secret.png")

@@ -44,7 +44,8 @@ NOT_A_NUMBER = re.compile(r"(?<![a-z])(nan|[+-]?inf(inity)?)(?![a-z])", re.IGNOR
 URL = re.compile(r"""url\(\s*(['"]?)(.*?)\1\s*\)""", re.IGNORECASE | re.DOTALL)
 IMPORT = re.compile(r"""@import\s+(?:url\(\s*)?(['"]?)([^'")\s;]+)""", re.IGNORECASE)
 SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-DATA_IMAGE = re.compile(r"^data:image/(png|jpe?g);base64", re.IGNORECASE)
+# what svglib takes for a picture's data, as it tells one (case and all): anything else it opens as a path
+DATA_IMAGE = re.compile(r"^data:image/(jpe?g|png);base64")
 XLINK = "{http://www.w3.org/1999/xlink}href"
 # attributes that hold names or text, not numbers: "inf" there is a word
 WORDS = {"id", "class", "href", XLINK, "font-family", "style", "name", "title", "lang"}
@@ -171,8 +172,6 @@ def check_reference(target: str, path: Path, folder: Path, fail: Fail, seen: set
     if DATA_IMAGE.match(target):
         check_data_image(target, fail)
         return
-    if target.lower().startswith("data:"):
-        return   # any other data URL names no file and svglib draws nothing from it
     shown = target if len(target) < 80 else target[:77] + "..."
     if SCHEME.match(target) or target.startswith("//"):
         raise fail(f"refers to '{shown}': pnp reads nothing from the network or from a URL; "
@@ -199,8 +198,11 @@ def check_reference(target: str, path: Path, folder: Path, fail: Fail, seen: set
 
 
 def check_data_image(target: str, fail: Fail) -> None:
+    """The picture svglib will draw: decoded as it decodes it, from one character past `base64`."""
+    match = DATA_IMAGE.match(target)
+    assert match is not None
     try:
-        data = base64.b64decode(target.partition(",")[2], validate=False)
+        data = base64.decodebytes(target[match.end() + 1:].encode("ascii"))
     except (binascii.Error, ValueError):
         raise fail("has a data URL that is not base64") from None
     check_picture(data, fail, "a data URL")
