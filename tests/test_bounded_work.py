@@ -129,6 +129,32 @@ def test_a_workbook_with_a_huge_comment_is_refused_within_seconds(tmp_path):
     assert load_sheet_deck(plain).cards[0]["name"] == "Ada"   # a workbook without one reads as ever
 
 
+def test_a_workbook_of_unclosed_cell_tags_is_refused_within_seconds(tmp_path):
+    """`<c ` sixty thousand times in a 5 KB workbook: finding the cells scanned from each one
+    to the end of the sheet, minutes of work before any error."""
+    import zipfile
+    from openpyxl import Workbook
+    from pnp.config.sheets import load_sheet_deck
+    from pnp.errors import PnpError
+    plain = tmp_path / "plain.xlsx"
+    book = Workbook()
+    for row in (["name", "power"], ["Ada", 3]):
+        book.active.append(row)
+    book.save(plain)
+    bomb = tmp_path / "cards.xlsx"
+    with zipfile.ZipFile(plain) as source, zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                data = data.replace(b"<sheetData>", b"<sheetData>" + b"<c " * 60_000)
+            target.writestr(info, data)
+    started = time.monotonic()
+    with pytest.raises(PnpError) as caught:
+        load_sheet_deck(bomb)
+    assert time.monotonic() - started < SECONDS
+    assert "cards.xlsx" in str(caught.value) and "not a readable XLSX" in str(caught.value), str(caught.value)
+
+
 def test_an_svg_of_too_many_elements_is_refused_within_seconds(mini, tmp_path):
     """170,000 rectangles in a 4.7 MB SVG (under its size limit) took a minute and 800 MB."""
     rects = "".join(f'<rect x="{i % 100}" y="{i // 100}" width="1" height="1"/>' for i in range(25_000))

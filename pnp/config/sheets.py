@@ -485,10 +485,13 @@ def xlsx_rows(path: Path, sheet: str | None, unsaved: dict[tuple[int, int], PnpE
 
 
 MERGE_CELL = re.compile(rb'<(?:\w+:)?mergeCell\s+ref="([A-Z]+[0-9]+:[A-Z]+[0-9]+)"')
+# A tag's attributes never hold a `<`: each scan stops at the next one, where a scan to the next
+# `>` ran over the rest of the file from every `<c` (a 5 KB workbook of `<c <c <c ...`: minutes).
 # A cell with content (`<c r="B7" t="s"><v>3</v></c>`), not an empty styled one (`<c r="B7" s="1"/>`).
-FILLED_CELL = re.compile(rb'<(?:\w+:)?c\b[^>]*?\br="([A-Z]{1,3})([0-9]{1,7})"[^>]*?(?<!/)>')
+FILLED_CELL = re.compile(rb'<(?:\w+:)?c\b[^<>]*?\br="([A-Z]{1,3})([0-9]{1,7})"[^<>]*?(?<!/)>')
 ANY_CELL = re.compile(rb'<(?:\w+:)?c[\s>/]')
-ROW = re.compile(rb'<(?:\w+:)?row\b[^>]*?\br="([0-9]{1,7})"')
+CELL_WITH_REFERENCE = re.compile(rb'<(?:\w+:)?c\b[^<>]*?\br="')
+ROW = re.compile(rb'<(?:\w+:)?row\b[^<>]*?\br="([0-9]{1,7})"')
 FORMULA = re.compile(rb'<(?:\w+:)?f[\s>/]')
 
 
@@ -556,7 +559,7 @@ def extent(xml: bytes | None, path: Path, place: str) -> tuple[int, int]:
             rows, lowest = row, (letters + number).decode()
         if column > columns:
             columns, widest = column, (letters + number).decode()
-    if len(ANY_CELL.findall(xml)) > len(re.findall(rb'<(?:\w+:)?c\b[^>]*?\br="', xml)):
+    if len(ANY_CELL.findall(xml)) > len(CELL_WITH_REFERENCE.findall(xml)):
         # cells without a reference (some writers): counted in order, so assume the widest
         rows = max([rows] + [int(n) for n in ROW.findall(xml)] + [xml.count(b"<row")])
         columns = MAX_COLUMNS
