@@ -240,6 +240,29 @@ def test_a_planted_manifest_never_has_pnp_delete_a_file_it_does_not_make(mini, t
     assert (folder / "notes.txt").read_text() == "mine" and (folder / "sub/keep.md").read_text() == "also mine"
     assert "notes.txt" not in result.output and "keep.md" not in result.output
 
+def test_a_planted_journal_never_deletes_or_replaces_a_file_whose_digest_it_knows(mini, tmp_path):
+    """A journal in pnp's shape naming a user's empty file (whose digest anyone knows) as new,
+    and one naming a planted old copy to put back over another: neither is the file the commit
+    staged, so both stay as they are."""
+    import hashlib
+    out = tmp_path / "out"
+    build(mini, "mini", out)
+    folder = out / "mini"
+    (folder / ".gitkeep").write_text("")
+    (folder / "notes.txt").write_text("my notes\n")
+    (folder / ".pnp-old.notes.txt.x").write_text("planted")
+    (folder / ".pnp-old.made.txt.y").write_text("planted")
+    sha = {name: hashlib.sha256((folder / name).read_bytes()).hexdigest() for name in (".gitkeep", "notes.txt")}
+    journal(out, [{"name": ".gitkeep", "part": ".pnp-part.a", "old": None, "digest": sha[".gitkeep"]},
+                  {"name": "notes.txt", "part": ".pnp-part.b", "old": ".pnp-old.notes.txt.x",
+                   "digest": sha["notes.txt"]},
+                  {"name": "made.txt", "part": ".pnp-part.d", "old": ".pnp-old.made.txt.y", "digest": "00"},
+                  {"name": "x.pdf", "part": ".pnp-part.c", "old": None, "digest": "00"}])
+    build(mini, "mini", out, "--paper", "letter")
+    assert (folder / ".gitkeep").is_file() and (folder / "notes.txt").read_text() == "my notes\n"
+    assert not (folder / "made.txt").exists()   # a planted copy is not put back where there was none
+
+
 # --- the write gate: nothing written, read back or deleted outside --out/ID -----------------------
 def journal(out: Path, renames: list, **extra) -> Path:
     path = out / "mini/.pnp-journal.json"

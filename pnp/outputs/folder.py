@@ -14,7 +14,9 @@ kill while they are dropped leaves only pnp's own leftovers, never a journal to 
 Every path pnp writes, reads back or deletes there goes through one gate (`target`): a name
 that is absolute, climbs out with `..` or leads out through a link (a subfolder that is a
 symlink) is refused, and so is a journal that names one, or is damaged: that is one error that
-says what to do, and nothing is deleted. The lock and pnp's JSON files are opened without
+says what to do, and nothing is deleted. A journal notes the device and inode of each file it
+stages, and recovery moves or deletes only that very file: a journal planted in a folder from
+someone else may know a file's digest (an empty file's), never its inode. The lock and pnp's JSON files are opened without
 following links.
 
 A manifest records what pnp wrote (name, SHA-256 and the component it was made for), so a file
@@ -330,7 +332,8 @@ class OutputFolder:
             return
         journal = self._checked_journal()
         with _holding_signals() as caught:
-            if all(self._holds(entry["name"], entry["digest"]) for entry in journal["renames"]):
+            if all(self._holds(entry["name"], entry["digest"]) and self._is_staged(entry)
+                   for entry in journal["renames"]):
                 self._write_json(MANIFEST, journal["manifest"])
                 if journal["record"] is not None:   # None: a reprint, which leaves the record be
                     self._write_json(journal["record_name"], journal["record"])
@@ -370,6 +373,10 @@ class OutputFolder:
                     raise ValueError("a rename without a name, a part or a digest")
                 if entry.get("old") is not None and not isinstance(entry["old"], str):
                     raise ValueError("a rename whose old file is not a name")
+                for key in ("file", "old_file"):   # absent from an older pnp's journal: then nothing matches
+                    if entry.get(key) is not None and not (isinstance(entry[key], list) and len(entry[key]) == 2
+                                                           and all(type(n) is int for n in entry[key])):
+                        raise ValueError(f"a rename whose {key} is not a device and inode")
                 for key, prefix in (("name", None), ("part", PART), ("old", OLD)):
                     if entry.get(key) is None:
                         continue
@@ -395,6 +402,15 @@ class OutputFolder:
         except OSError:
             return None
         return data if digest(data) == expected else None
+
+    def _is_staged(self, entry: Json, name_key: str = "name", file_key: str = "file") -> bool:
+        """Whether the folder's file `entry[name_key]` is the very file this commit staged
+        (its device and inode, as the journal noted them): a planted journal cannot know a
+        file's inode, where it could know its digest (an empty file's)."""
+        try:
+            return identity(os.lstat(self.target(entry[name_key]))) == entry.get(file_key)
+        except OSError:
+            return False
 
     def _holds(self, name: str, expected: str | None) -> bool:
         """Whether the folder's file `name` is a plain file with these contents."""
@@ -434,13 +450,13 @@ class OutputFolder:
         """Put back every file as it was before the commit began."""
         for entry in journal["renames"]:
             target, part = self.target(entry["name"]), self.target(entry["part"])
-            is_new = self._holds(entry["name"], entry["digest"])
+            is_new = self._holds(entry["name"], entry["digest"]) and self._is_staged(entry)
             if entry["old"]:
                 kept = self.target(entry["old"])
                 if target.exists() and kept.exists() and os.path.samefile(kept, target):
                     kept.unlink()   # never replaced (renaming a link onto itself does nothing)
-                elif is_new or not os.path.lexists(target):   # never over a file changed since
-                    with contextlib.suppress(FileNotFoundError):
+                elif (is_new or not os.path.lexists(target)) and self._is_staged(entry, "old", "old_file"):
+                    with contextlib.suppress(FileNotFoundError):   # never over a file changed since
                         os.replace(kept, target)
             elif not os.path.lexists(part) and is_new:
                 target.unlink(missing_ok=True)   # a new file that was renamed into place
@@ -566,7 +582,7 @@ class OutputFolder:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 fd, temp = tempfile.mkstemp(prefix=f"{PART}{target.name}.", dir=target.parent)
                 entry: Json = {"name": file.name, "part": _relative(temp, self.folder), "old": None,
-                         "digest": digest(file.data)}
+                               "digest": digest(file.data), "file": identity(os.fstat(fd))}
                 staged.append(entry)
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(file.data)
@@ -577,6 +593,7 @@ class OutputFolder:
                     kept = target.parent / f"{OLD}{target.name}.{Path(temp).name.rsplit('.', 1)[-1]}"
                     os.link(target, kept)
                     entry["old"] = _relative(kept, self.folder)
+                    entry["old_file"] = identity(os.lstat(kept))
         except BaseException:
             for entry in staged:
                 for key in ("part", "old"):
@@ -598,6 +615,11 @@ class OutputFolder:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(temp)
             raise
+
+
+def identity(state: os.stat_result) -> list[int]:
+    """A file's device and inode, as the journal keeps them (JSON: a list)."""
+    return [state.st_dev, state.st_ino]
 
 
 def _relative(path: str | Path, folder: Path) -> str:
