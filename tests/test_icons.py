@@ -99,6 +99,20 @@ def test_icons_in_the_rule_sheet(mini, tmp_path):
     assert len(placed_images(page)) == 2
 
 
+@pytest.mark.parametrize("title", ["Go:set:go", "Spice :coin: Route"])
+def test_the_games_title_and_credit_print_as_written_colons_and_all(mini, tmp_path, title):
+    """A title or credit in game.yaml is the game's name, not text with icons: "Go:set:go" ended
+    every build in a garbled error ("handle_pageBegin args=() rules.md: no icon ':set:'")."""
+    with_icons(mini, "Moves in an L.")
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("title: Mini", f'title: "{title}"\ncredit: "Game by :coinz:"'))
+    build(mini, tmp_path)
+    page = pdf(tmp_path / "mini/rules-a4.pdf").pages[0]
+    words = " ".join(page.extract_text().split())
+    assert f"{title} —" in words and "Game by :coinz:" in words, words
+    assert not placed_images(page)
+
+
 def test_pnp_new_shows_bold_an_icon_and_an_svg_at_work(tmp_path):
     assert run("new", "demo", root=tmp_path).exit_code == 0
     out = tmp_path / "out"

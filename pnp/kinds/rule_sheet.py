@@ -169,7 +169,7 @@ def rules_document(buffer: io.BytesIO, paper: tuple[float, float], title: str, c
         canvas.setViewerPreference("PrintScaling", "None")   # print at 100 %, like the cards
         # the band stays inside the 5 mm a home printer cannot print
         canvas.rect(UNPRINTABLE, height - margin - banner + mm(4), width - 2 * UNPRINTABLE, banner, stroke=0, fill=1)
-        heading = paragraph(escape(title) + " — " + escape(say("how to play")), styles["title"])
+        heading = paragraph(as_written(title) + " — " + escape(say("how to play")), styles["title"])
         heading.wrap(width - 2 * margin, banner)
         heading.drawOn(canvas, margin, height - margin - banner + mm(7.5))
         canvas.restoreState()
@@ -179,10 +179,10 @@ def rules_document(buffer: io.BytesIO, paper: tuple[float, float], title: str, c
         if doc.page > MAX_PAGES:
             raise PnpError(f"the rule sheet runs past {MAX_PAGES} pages", file=where_file,
                            hint="a rule sheet is read at the table; split it up or shorten it")
-        told = [escape(title)] + ([escape(say("rules in our own words"))] if restated else [])
+        told = [as_written(title)] + ([escape(say("rules in our own words"))] if restated else [])
         line = " · ".join(told + [f"{escape(say('page'))} {doc.page}"])
         if credit:
-            line += f" · {escape(credit)}"
+            line += f" · {as_written(credit)}"
         para = paragraph(line, styles["foot"])
         para.wrap(width - 2 * margin, margin)
         para.drawOn(canvas, margin, mm(7))
@@ -197,6 +197,12 @@ def rules_document(buffer: io.BytesIO, paper: tuple[float, float], title: str, c
         PageTemplate("rest", frames(0), onPage=footer),
     ])
     return document
+
+
+def as_written(words: str) -> str:
+    """Words from game.yaml (its title, its credit) as markup that prints them as written: a
+    colon there starts no icon ("Go:set:go", "Spice :coin: Route")."""
+    return escape(words).replace(":", "\\:")
 
 
 RULE_ICONS: ContextVar[tuple[dict[str, Path], str]] = ContextVar("rule_icons", default=({}, "rules.md"))
