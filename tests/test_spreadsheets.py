@@ -138,6 +138,39 @@ def xlsx(path: Path, rows: list[list], title: str = "Crew", first: str | None = 
     return path
 
 
+def test_xlsx_dates_times_and_true_false_in_text_columns_read_as_the_sheet_shows_them(tmp_path):
+    """A timeline's dates and a quiz's TRUE: refused as "expected text, found datetime", even by
+    the starter `pnp new --data` made from the same sheet."""
+    import datetime
+    path = xlsx(tmp_path / "timeline.xlsx", [
+        ["name", "when", "answer", "brave"],
+        ["Moon landing", datetime.datetime(1969, 7, 20), True, True],
+        ["Touchdown", datetime.datetime(1969, 7, 20, 20, 17), False, False],
+        ["Noon", datetime.time(12, 0, 30), "Paris", "no"]], first=None)
+    (tmp_path / "timeline.fields.yaml").write_text(
+        "label: name\nfields:\n  name: {type: text}\n  when: {type: text}\n  answer: {type: text}\n"
+        "  brave: {type: flag}\n")
+    assert [(c["when"], c["answer"], c["brave"]) for c in load_sheet_deck(path).cards] == [
+        ("1969-07-20", "TRUE", True), ("1969-07-20 20:17", "FALSE", False), ("12:00:30", "Paris", False)]
+    (tmp_path / "timeline.fields.yaml").write_text(
+        "label: name\nfields:\n  name: {type: text}\n  when: {type: number}\n  answer: {type: text}\n"
+        "  brave: {type: flag}\n")
+    with pytest.raises(PnpError) as caught:
+        load_sheet_deck(path)
+    assert "row 2, column B (when): expected a number, found \"1969-07-20\"" in str(caught.value), str(caught.value)
+
+
+def test_pnp_new_from_a_sheet_of_dates_builds(tmp_path, mini):
+    import datetime
+    xlsx(tmp_path / "timeline.xlsx", [["name", "year", "when"], ["Moon landing", 1969, datetime.date(1969, 7, 20)],
+                                      ["Quiz", 2001, True]], first=None)
+    made = run("new", "timeline", "--data", str(tmp_path / "timeline.xlsx"), root=mini)
+    assert made.exit_code == 0, made.stderr
+    result = run("build", "--game", "timeline", "--out", str(tmp_path / "out"), root=mini)
+    assert result.exit_code == 0, result.stderr
+    assert "1969-07-20" in pdf(tmp_path / "out/timeline/cards-letter.pdf").pages[0].extract_text()
+
+
 def test_xlsx_picks_a_sheet_and_reads_cached_formula_values(tmp_path, mini):
     folder = mini / "card_data/mini"
     xlsx(folder / "cards.xlsx", [["name", "power", "count", "text"],

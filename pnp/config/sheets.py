@@ -18,6 +18,7 @@ read from where its values really are, not from what the file claims), each cell
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import re
 import unicodedata
@@ -228,6 +229,10 @@ def cell_value(spec: FieldSpec, value: object, where: Where) -> object:
     and lists are read out of it; XLSX cells may already be numbers."""
     if isinstance(value, float) and value.is_integer():
         value = int(value)    # spreadsheets store every number as a float
+    if isinstance(value, bool) and spec.type != "flag":
+        value = "TRUE" if value else "FALSE"   # as the sheet shows it: a quiz's answer, a column's odd one
+    elif isinstance(value, (datetime.date, datetime.time, datetime.timedelta)):
+        value = shown_date(value)
     if not isinstance(value, str):
         return value
     if len(value) > MAX_CELL_CHARS:
@@ -249,6 +254,18 @@ def cell_value(spec: FieldSpec, value: object, where: Where) -> object:
         items = [item.strip() for item in text.split(spec.separator)]
         return [item if as_written(item) is None else as_written(item) for item in items if item]
     return value if spec.type == "text" else text
+
+
+def shown_date(value: datetime.date | datetime.time | datetime.timedelta) -> str:
+    """An XLSX date or time cell as text: ISO (1969-07-20, 20:17, 1969-07-20 20:17), one form
+    whatever the sheet's own display format, which a workbook read for its values does not keep."""
+    if isinstance(value, datetime.datetime):
+        if value.time() == datetime.time():
+            return value.date().isoformat()
+        return value.isoformat(" ", "seconds" if value.second else "minutes")
+    if isinstance(value, datetime.time):
+        return value.isoformat("seconds" if value.second else "minutes")
+    return str(value)   # a date, or a duration (h:mm:ss)
 
 
 def number_in(text: str) -> int | float | None:
