@@ -399,6 +399,16 @@ def test_a_row_with_more_cells_than_columns_is_an_error_at_the_cell(tmp_path, te
     assert "columns" in str(caught.value)
 
 
+def test_a_quote_never_closed_is_an_error_at_its_row_not_one_card_holding_the_rest(tmp_path):
+    text = 'name,power\nAhab,"5\nElodie,2\nZoe,3\n'
+    with pytest.raises(PnpError) as caught:
+        load_sheet_deck(sheet(tmp_path, "crew.csv", text))
+    assert caught.value.file == "crew.csv" and "row 2: a quote" in str(caught.value), str(caught.value)
+    assert "never closed" in str(caught.value)
+    deck = load_sheet_deck(sheet(tmp_path, "crew.csv", 'name,power\n"Ahab, the captain",5\n"Elodie ""E""",2\n'))
+    assert [c["name"] for c in deck.cards] == ["Ahab, the captain", 'Elodie "E"']
+
+
 def test_empty_cells_past_the_last_column_are_no_loss(tmp_path):
     deck = load_sheet_deck(sheet(tmp_path, "crew.csv", "name,power\nAda,3,,\nBo,4, \n"))
     assert [c["name"] for c in deck.cards] == ["Ada", "Bo"]

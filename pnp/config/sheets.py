@@ -442,12 +442,29 @@ def text_rows(path: Path) -> list[tuple[int, list[Any]]]:
     else:
         first = text.split("\n", 1)[0]
         delimiter = ";" if first.count(";") > first.count(",") else ","
+    check_quotes_close(text, delimiter, path)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
         rows = list(enumerate(reader, 1))
     except csv.Error as exc:
         raise PnpError(f"row {reader.line_num}: {exc}", file=display_path(path)) from None
     return [(n, cells) for n, cells in rows if not all(blank(c) for c in cells)]
+
+
+def check_quotes_close(text: str, delimiter: str, path: Path) -> None:
+    """A quote that opens a cell and is never closed takes every row after it into that cell:
+    a deck of one card, without a word. Told at the row where it opens."""
+    rows = 0
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    try:
+        for rows, _ in enumerate(reader, 1):
+            pass
+    except csv.Error as exc:
+        if "unexpected end of data" in str(exc):
+            raise PnpError(f"row {rows + 1}: a quote (\") opens a cell and is never closed, so every row after it "
+                           f"would be read into that one cell", file=display_path(path),
+                           hint="close the quote, or double it (\"\") where it belongs to the text") from None
+        # anything else strict reading refuses (text after a closing quote) reads as before
 
 
 def sheet_names(path: Path) -> list[str]:
