@@ -57,7 +57,7 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
         game_dir / data.name: data,   # copied as it is
         fields_file(game_dir / data.name): fields_yaml,
         # the columns the rule sheet's table shows (game.yaml's card-list below)
-        game_dir / "rules.md": RULES.format(columns=", ".join(headings[name] for name in shown[:3]) or "name"),
+        game_dir / "rules.md": RULES.format(columns=", ".join(in_prose(headings[name]) for name in shown[:3]) or "name"),
         layout_dir / "card.yaml": front_layout(title, label, [(name, headings[name]) for name in shown],
                                                 longest_values(columns, rows[1:]), sometimes),
         layout_dir / "back.yaml": back_text,
@@ -143,6 +143,12 @@ def front_layout(title: str, label: str, shown: list[tuple[str, str]], longest: 
 def printed(heading: str) -> str:
     """A heading as a layout's text prints it: braces doubled, so none is taken for a field."""
     return heading.replace("{", "{{").replace("}", "}}")
+
+
+def in_prose(heading: str) -> str:
+    """A heading as the starter rule sheet's sentence names it: without braces, which there
+    would name a fact (`{fact:x}`)."""
+    return heading.replace("{", "").replace("}", "")
 
 
 RULES = """A one-paragraph summary of your game goes here.

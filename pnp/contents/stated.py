@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from pnp.config.game import Game
 
 REFERENCE = re.compile(r"\{fact:([^{}]*)\}")
+# in a layout's text `{{` and `}}` are braces that print: `{{fact:x}}` prints as written
+REFERENCE_OR_BRACES = re.compile(r"\{\{|\}\}|\{fact:([^{}]*)\}")
 META = ("value", "section", "reading", "words", "unit", "card", "deck", "near")
 
 
@@ -109,10 +111,14 @@ class Facts:
                               + (f" ({self.file})" if self.file else ""), hint=hint)
         return fact.shown
 
-    def resolve(self, text: str, where: Where) -> str:
-        """`text` with every `{fact:NAME}` replaced by the fact's value."""
+    def resolve(self, text: str, where: Where, braces: bool = False) -> str:
+        """`text` with every `{fact:NAME}` replaced by the fact's value; with `braces` (a
+        layout's text), not one written with doubled braces, which print."""
         if "{fact:" not in text:
             return text
+        if braces:
+            return REFERENCE_OR_BRACES.sub(
+                lambda match: match.group(0) if match.group(1) is None else self.value(match.group(1), where), text)
         return REFERENCE.sub(lambda match: self.value(match.group(1), where), text)
 
     def resolve_lines(self, text: str, file: str, first_line: int) -> str:

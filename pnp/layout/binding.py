@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 _PART = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 REFERENCE = re.compile(r"^(fact|title):(.+)$")
-TITLE = re.compile(r"\{title:([^{}]*)\}")
+TITLE = re.compile(r"\{\{|\}\}|\{title:([^{}]*)\}")   # doubled braces print: `{{title:x}}` as written
 
 
 def heading_hint(name: str) -> str | None:
@@ -111,6 +111,8 @@ def resolve_titles(text: str, fields: CardFields | None, where: Where,
         return text
 
     def title(match: Match[str]) -> str:
+        if match.group(1) is None:
+            return match.group(0)
         name = match.group(1).strip()
         spec = (fields or {}).get(name)
         if spec is None:

@@ -43,7 +43,7 @@ WORD_KEYS = frozenset({"text", "rows", "tooltip"})   # bindable keys whose holes
 class FactBook(Protocol):
     """The game's named facts as a layout reads them (pnp.contents.stated.Facts, a floor up)."""
 
-    def resolve(self, text: str, where: Where) -> str: ...
+    def resolve(self, text: str, where: Where, braces: bool = False) -> str: ...
 
 
 @dataclass
@@ -73,7 +73,7 @@ def printed(text: str, piece: PieceContext, where: Where, translate: bool = True
     if "{" not in text:
         return text
     if piece.facts is not None:
-        text = piece.facts.resolve(text, where)
+        text = piece.facts.resolve(text, where, braces=True)
     return resolve_titles(text, piece.fields, where, piece.labels)
 
 
