@@ -185,6 +185,21 @@ def test_validate_reports_a_missing_and_a_stale_translation_with_file_and_line(r
                                f"translation; it now reads 'Secretly peek at the card of another player.'")
 
 
+def test_a_card_whose_text_changed_since_its_translation_prints_the_new_text(root, tmp_path):
+    """The old translation would print the old rule ("look" where the card now says "peek"):
+    the card prints its source text, and the build's warning says so."""
+    game = root / "card_data" / GAME
+    replace_in(game / "cards.yaml", "Secretly look at the card", "Secretly peek at the card")
+    result = run("build", "--game", GAME, "--lang", "de", "--out", str(tmp_path), root=root)
+    assert result.exit_code == 0, result.stderr
+    assert "it now reads 'Secretly peek at the card of another player.', which the card prints until it is " \
+           "translated" in result.stderr, result.stderr
+    text = " ".join(" ".join(page.extract_text() for page in pdf(tmp_path / GAME / "cards-letter-de.pdf").pages).split())
+    assert "Secretly peek at the card of another player." in text
+    assert "Sieh dir heimlich" not in text
+    assert "Passverteidiger" in text   # the card's other, current, translations still print
+
+
 def test_a_missing_translation_of_a_spreadsheet_card_names_its_row_and_field(mini):
     game = mini / "card_data" / "mini"
     (game / "cards.csv").write_text("name,power,colour,text,count\nKnight,3,navy,Moves in an L.,4\nBishop,2,navy,Diagonally.,2\n", encoding="utf-8")

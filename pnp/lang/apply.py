@@ -111,15 +111,17 @@ def own_or_shared(entries: Entries, sources: dict[str, int], value: str,
                   shared: Callable[[str], tuple[str, Where | None] | None]) -> tuple[str, Where | None]:
     """A card text's translation and where it is written: its card's entry made from this very
     text (`sources`: the entries by_source, worked out once for the cards of one name), else
-    the one a label gives every card that prints it, else the card's one entry made from an
-    older text (validate names it out of date); "" when there is none yet."""
+    the one a label gives every card that prints it; "" when there is none yet. An entry made
+    from an older text is none: it would print the old rule ("draw a card" where the card now
+    says two), so the card prints its source text until it is translated again, as
+    validate and the build's warning say."""
     exact = sources.get(text_key(value))
     if exact is not None:
         return entries[exact][0].text.strip(), entries[exact][1]
     label = shared(value)
     if label is not None:
         return label
-    return (entries[0][0].text.strip(), entries[0][1]) if len(entries) == 1 else ("", None)
+    return "", None
 
 
 def translated_game(game: Game, translation: Translation) -> Game:

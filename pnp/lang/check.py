@@ -80,7 +80,7 @@ def field_problems(translation: Translation, file_name: str, label: str, name: s
         elif not same_text(entry.source, value):
             problems.append(str(entry.where_is("source").error(
                 f"out of date: the source text of card '{label}' changed since this "
-                f"translation; it now reads {short(value)!r}",
+                f"translation; it now reads {short(value)!r}, which the card prints until it is translated",
                 hint="translate the new text, then copy it into source")))
         return problems
     # cards of one name printing different texts: one entry for each, told apart by its source
