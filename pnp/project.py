@@ -126,7 +126,7 @@ class Project:
         """Each component with data, as the deck of cards it draws (its `where` applied)."""
         from pnp.config.deck import check_where, load_deck, select
         from pnp.config.remote import is_url, local_data
-        from pnp.config.sheets import is_sheet, load_sheet_deck, split_sheet
+        from pnp.config.sheets import NoSuchSheet, is_sheet, load_sheet_deck, split_sheet
         from pnp.contents.stated import facts_of
         files: dict[str, Deck] = {}   # by the name the game gives, sheet included
         decks: dict[str, Deck] = {}
@@ -147,8 +147,11 @@ class Project:
             if not path.is_file():
                 raise where.error(f"data file '{file}' not found in {game.folder}")
             if name not in files:
-                files[name] = load_sheet_deck(path, sheet, self.diagnostics.warn) if is_sheet(name) \
-                    else load_deck(path)
+                try:
+                    files[name] = load_sheet_deck(path, sheet, self.diagnostics.warn) if is_sheet(name) \
+                        else load_deck(path)
+                except NoSuchSheet as exc:   # told where the sheet is named: game.yaml's data line
+                    raise where.error(f"{exc.file}: {exc.message}", hint=exc.hint) from None
                 fill_texts(files[name], facts_of(game))
             where_filter = component.selects()
             check_where(where_filter, files[name], component.where_is("where"))

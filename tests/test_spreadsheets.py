@@ -189,8 +189,15 @@ def test_xlsx_picks_a_sheet_and_reads_cached_formula_values(tmp_path, mini):
     assert run("validate", "--game", "mini", root=mini).exit_code == 0
     game.write_text(game.read_text().replace("cards.xlsx#Crew", "cards.xlsx#Crow"))
     result = run("validate", "--game", "mini", root=mini)
-    assert result.exit_code == 1 and "no sheet 'Crow'" in result.output + (result.stderr or "")
-    assert "did you mean 'Crew'" in result.output + (result.stderr or "")
+    assert result.exit_code == 1 and "no sheet 'Crow'" in result.stderr
+    assert "did you mean 'Crew'" in result.stderr
+    data_line = next(n for n, line in enumerate(game.read_text().splitlines(), 1) if "cards.xlsx#Crow" in line)
+    assert f"game.yaml:{data_line}: " in result.stderr and "cards.xlsx: no sheet 'Crow'" in result.stderr, result.stderr
+    (folder / "cards.csv").write_text("name,power\nKnight,3\n")
+    game.write_text(game.read_text().replace("cards.xlsx#Crow", "cards.csv#Crew"))
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1 and f"game.yaml:{data_line}: " in result.stderr, result.stderr
+    assert "cards.csv: '#Crew' picks a sheet, but a .csv file has only one" in result.stderr
 
 
 def test_xlsx_formulas_give_their_cached_values(tmp_path):

@@ -416,6 +416,10 @@ def as_written(value: object) -> object:
 
 # ---- reading the rows
 
+class NoSuchSheet(PnpError):
+    """A `#Sheet` the file does not have: the mistake is where the sheet is named."""
+
+
 def read_rows(path: Path, sheet: str | None, unsaved: dict[tuple[int, int], PnpError] | None = None
               ) -> tuple[list[tuple[int, list[Any]]], str]:
     """The non-blank rows as (row number, cells), and how messages name the sheet. A formula
@@ -424,8 +428,8 @@ def read_rows(path: Path, sheet: str | None, unsaved: dict[tuple[int, int], PnpE
     if path.suffix.lower() == ".xlsx":
         return xlsx_rows(path, sheet, unsaved)
     if sheet is not None:
-        raise PnpError(f"'#{sheet}' picks a sheet, but a {path.suffix} file has only one",
-                       file=display_path(path))
+        raise NoSuchSheet(f"'#{sheet}' picks a sheet, but a {path.suffix} file has only one",
+                          file=display_path(path))
     return text_rows(path), ""
 
 
@@ -494,9 +498,9 @@ def xlsx_rows(path: Path, sheet: str | None, unsaved: dict[tuple[int, int], PnpE
         elif sheet in book.sheetnames:
             chosen = book[sheet]
         else:
-            raise PnpError(f"no sheet '{sheet}' in the workbook",
-                           file=display_path(path), hint=did_you_mean(sheet, book.sheetnames)
-                           or f"its sheets: {', '.join(book.sheetnames)}")
+            raise NoSuchSheet(f"no sheet '{sheet}' in the workbook",
+                              file=display_path(path), hint=did_you_mean(sheet, book.sheetnames)
+                              or f"its sheets: {', '.join(book.sheetnames)}")
         place = f"sheet {chosen.title}, "
         xml = sheet_xml(chosen)
         rows_used, columns_used = extent(xml, path, place)
