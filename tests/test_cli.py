@@ -116,6 +116,8 @@ def test_new_makes_a_game_that_validates_and_builds(root, tmp_path):
     again = run("new", "dragon-dice", root=root)
     assert again.exit_code == 1 and "already exists" in again.stderr
     assert run("new", "Bad Id", root=root).exit_code == 1
+    long = run("new", "a" * 300, root=root)   # lower-case letters alone: the length is what is wrong
+    assert long.exit_code == 1 and "at most 41" in long.stderr, long.stderr
 
 
 @pytest.mark.parametrize("game_id", ["a/b", "../escaped", "x.y", "sub/../../out"])

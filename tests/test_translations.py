@@ -124,6 +124,9 @@ def test_a_language_the_game_lacks_is_one_error_listing_its_languages():
     assert result.stderr.strip() == ("error: 12th-player has no translation 'fr'; its languages: de, he; "
                                      "`pnp translate --game 12th-player --lang fr` starts one")
     assert "Traceback" not in result.output + result.stderr
+    result = run("build", "--game", GAME, "--lang", "../fr", "--out", "/nonexistent/never", root=REPO)
+    assert result.exit_code == 1 and "'../fr' is no language code" in result.stderr, result.stderr
+    assert "pnp translate" not in result.stderr   # it would refuse the same code
 
 
 def test_lang_all_for_a_game_without_translations_says_so(tmp_path):

@@ -163,7 +163,8 @@ def new_game(root: Path, game_id: str, title: str | None, data: Path | None = No
     """Write the starter files (card_data/ and layouts/ made where missing); refuse to touch a
     game or layouts that already exist."""
     if not GAME_ID.match(game_id):
-        raise PnpError(f"'{game_id}' is not a game id: use lower-case letters, digits and dashes")
+        raise PnpError(f"'{game_id}' is not a game id: use lower-case letters, digits and dashes, "
+                       f"starting with a letter or digit, at most 41 in all")
     # any folder will do: an empty one becomes a project, drawing with pnp's own fonts and
     # base layout until it has its own fonts/ and layouts/base/
     title = title or game_id.replace("-", " ").title()

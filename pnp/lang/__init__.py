@@ -42,7 +42,8 @@ def chosen_languages(game_folder: Path, game_id: str, asked: tuple[str, ...]) ->
             hint = did_you_mean(code, have)
             listed = f"its languages: {', '.join(have)}" if have else \
                 f"it has none yet (card_data/{game_id}/{FOLDER}/ holds one YAML file a language)"
+            start = f"`pnp translate --game {game_id} --lang {code}` starts one" if CODE.match(code) \
+                else f"'{code}' is no language code (de, he, ar, pt-BR)"
             raise PnpError(f"{game_id} has no translation '{code}'; {listed}"
-                           + (f"; {hint}" if hint else "")
-                           + f"; `pnp translate --game {game_id} --lang {code}` starts one")
+                           + (f"; {hint}" if hint else "") + f"; {start}")
     return list(dict.fromkeys(asked))
