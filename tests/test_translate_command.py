@@ -253,6 +253,27 @@ def test_a_translated_layout_choosing_value_is_not_used_and_named(tmp_path):
     assert "de.yaml:" in result.stderr and "'kind' chooses a layout" in result.stderr
 
 
+def test_a_layout_choosing_value_a_rules_table_prints_is_asked_for_and_printed_in_the_translation(tmp_path):
+    """`kind` picks the front, so the cards keep "event" in every language; a rule sheet's table
+    printing it printed "event" in the German rules, and nothing asked for it."""
+    root = babel_root(tmp_path / "root")
+    game = root / "card_data/babel/game.yaml"
+    game.write_text(game.read_text().replace("columns: [name, count, text]\n        headings: [Card, Copies,",
+                                             "columns: [name, kind, count, text]\n        headings: [Card, Kind, Copies,"))
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    asked = yaml.safe_load((root / "card_data/babel/lang/fr.yaml").read_text(encoding="utf-8"))["labels"]
+    assert {"road", "event"} <= set(asked), asked
+    told = run("validate", "--game", "babel", root=root).stderr
+    assert "'event' has no translation into de" in told and "'road' has no translation into de" in told, told
+    de = root / "card_data/babel/lang/de.yaml"
+    de.write_text(de.read_text(encoding="utf-8").replace(
+        "labels:\n", 'labels:\n  "Kind": "Art"\n  "event": "Ereignis"\n  "road": "Weg"\n', 1), encoding="utf-8")
+    out = tmp_path / "out"
+    assert run("build", "--game", "babel", "--lang", "de", "--out", str(out), "-q", root=root).exit_code == 0
+    words = " ".join(page.extract_text() for page in pdf(out / "babel/rules-a4-de.pdf").pages).split()
+    assert "Ereignis" in words and "Weg" in words and "event" not in words and "road" not in words
+
+
 def test_cards_that_share_a_name_get_a_translation_for_each_text_they_print(tmp_path):
     """Two cards named Pilgrim with different texts: `pnp translate` lists one entry for each
     text, told apart by its source; each card prints its own translation, and validate names

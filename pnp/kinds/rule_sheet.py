@@ -39,12 +39,12 @@ from pnp.layout.runs import StyledLines, lay_out
 from pnp.layout.text import has_rtl, to_markup, with_fallbacks
 from pnp.units import mm
 from pnp.outputs.pdf import OutputFile, compact_kind, draft_kind, starting_font
-from pnp.config.deck import select
+from pnp.config.deck import Card, Deck, select
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
 
-    from pnp.config.deck import Card, Deck
+    from pnp.config.typed import Where
     from pnp.fonts import FontBook, Styled
     from pnp.kinds.rules import RulesComponent, RulesTableSpec
     from pnp.render import BuildContext
@@ -647,6 +647,25 @@ def summary_rows(deck: Deck, spec: RulesTableSpec) -> list[list[str]]:
     return rows
 
 
+def with_kept_values_said(deck: Deck, kept: frozenset[str], columns: Sequence[str],
+                          say: Callable[[str, Where | None], str]) -> Deck:
+    """The deck with the values of the kept fields a table prints in the build's language: a
+    field that chooses a layout keeps "ship" on the cards, and the table says it as a label
+    (pnp translate asks for it, validate names it when missing)."""
+    shown = kept & {name for column in columns for name in column.split("+")}
+    if not shown:
+        return deck
+    cards = []
+    for card in deck.cards:
+        said = Card(card)
+        for name in shown:
+            if isinstance(card.get(name), str):
+                said[name] = say(card[name], card.where)
+        said.label, said.where = card.label, card.where
+        cards.append(said)
+    return Deck(deck.path, deck.fields, cards, list(deck.counts), deck.designed, deck.label)
+
+
 def deck_table(ctx: BuildContext, spec: RulesTableSpec, styles: Styles) -> Table:
     if spec.deck not in ctx.decks:
         raise spec.where_is("deck").error(f"the table names the deck '{spec.deck}', which the game does not have",
@@ -658,6 +677,8 @@ def deck_table(ctx: BuildContext, spec: RulesTableSpec, styles: Styles) -> Table
                 raise spec.where_is("columns").error(
                     f"the table for deck '{spec.deck}' has a column '{name}' the cards do not have",
                     hint=did_you_mean(name, deck.fields) or f"fields: {', '.join(deck.fields)}")
+    if ctx.translation is not None:
+        deck = with_kept_values_said(deck, ctx.kept.get(spec.deck, frozenset()), spec.columns, ctx.translation.label)
     headings = spec.headings or [c.replace("_", " ").capitalize() for c in spec.columns]
     rows = []
     if spec.summarise_by:

@@ -46,6 +46,7 @@ def translated_context(ctx: Any, translation: Translation) -> Any:
     result.game = translated_game(ctx.game, translation)
     result.decks = decks
     result.translation = translation
+    result.kept = {cid: kept.get(file_of(deck), frozenset()) for cid, deck in ctx.decks.items()}
     return result
 
 

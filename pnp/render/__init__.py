@@ -43,6 +43,9 @@ class BuildContext:
     options: PrintOptions
     tick: Callable[..., None] = lambda steps=1: None   # progress: called as pieces are done
     translation: Translation | None = None   # in a translated build
+    # in a translated build, each deck's fields that keep their values in every language (they
+    # choose a layout, name a picture, are compared by a when:): a rule sheet's table says them
+    kept: dict[str, frozenset[str]] = field(default_factory=dict)
     # each deck's (front, back), as drawn: for the build record
     compiled: dict[str, tuple[PieceLayout, PieceLayout | None]] = field(default_factory=dict)
     # how many pieces a deck's sheets are laid out for, where not the cards drawn: a reprint
