@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,6 +23,7 @@ if TYPE_CHECKING:   # loaded by the commands that need them: `pnp --help` stays 
     from pnp.diagnostics import Report
     from pnp.project import Project
 
+CONTACT_SHEET = re.compile(r"-faces(-[A-Za-z0-9]+)*\.png$")   # cards-faces.png, cards-faces-de.png
 ROOT_HELP = "Folder holding card_data/, layouts/ and fonts/ (default: the current folder)."
 
 
@@ -266,10 +268,13 @@ def validate(games: tuple[str, ...], every: bool, root: Path, jobs: int | None, 
 @click.option("--changes", is_flag=True, help="Instead: each card changed since the last build (or --since), "
               "its old face beside the new with what differs boxed in red (OUT/ID/proof/DECK-changes.png).")
 @since_option
+@click.option("--lang", "langs", multiple=True, metavar="CODE",
+              help="Pictures of the game in a language it has a translation for; repeat for several, or "
+                   "'all'. Files get the code in their names (cards-faces-de.png).")
 @root_option
 def proof(games: tuple[str, ...], every: bool, paper: str | None, out: Path, guides: bool, showcase: bool,
           width: int, background: str, picks: tuple[str, ...], changes: bool, since: str | None,
-          root: Path) -> None:
+          langs: tuple[str, ...], root: Path) -> None:
     """Write PNG proofs to check on screen: a contact sheet of every card face per deck, and
     each printed page at screen resolution.
 
@@ -278,6 +283,7 @@ def proof(games: tuple[str, ...], every: bool, paper: str | None, out: Path, gui
       pnp proof --game jukem            # output/jukem/proof/cards-faces.png, ...
       pnp proof --game jukem --guides   # faces with bleed, trim and safe-zone lines
       pnp proof --game jukem --showcase --width 1200 --pick RUN --pick JUKEM
+      pnp proof --game 12th-player --lang de  # cards-faces-de.png, rules-letter-de-page-01.png ...
     """
     out = checked_out(root, out)
     from pnp.commands.proof import proof_game
@@ -286,6 +292,8 @@ def proof(games: tuple[str, ...], every: bool, paper: str | None, out: Path, gui
     project = open_project(root, report)
     if since and not changes:
         raise click.UsageError("--since goes with --changes")
+    if langs and changes:
+        raise click.UsageError("--lang goes with the pictures of a game, not with --changes")
     if changes:
         from pnp.playtest.changes_proof import changes_proof
         drawn = report.each_game(chosen_games(project, games, every),
@@ -300,9 +308,9 @@ def proof(games: tuple[str, ...], every: bool, paper: str | None, out: Path, gui
         return
     made = report.each_game(chosen_games(project, games, every),
                             lambda game_id: proof_game(project, game_id, out, paper, guides,
-                                                       (width, background, picks) if showcase else None))
+                                                       (width, background, picks) if showcase else None, langs))
     for game_id, paths in made.items():
-        faces = [p for p in paths if p.name.endswith("-faces.png")]
+        faces = [p for p in paths if CONTACT_SHEET.search(p.name)]
         shows = [p for p in paths if "-showcase-" in p.name]
         click.echo(f"{game_id}: {len(faces)} contact sheet(s)"
                    + (f", {len(shows)} showcase picture(s)" if shows else "")

@@ -64,3 +64,24 @@ def test_a_board_is_proofed_as_its_tiled_pages_not_again_whole(mini, tmp_path):
     assert run("proof", "--game", "mini", "--out", str(tmp_path), root=mini).exit_code == 0
     pages = sorted(p.name for p in (tmp_path / "mini/proof").glob("board-*.png"))
     assert pages and all(name.startswith("board-a4-page-") for name in pages), pages
+
+
+def test_proof_in_a_language_pictures_that_edition(tmp_path):
+    """`pnp proof --lang de`: the German edition's faces and pages, named as a build names its
+    files; each page picture is the German PDF's page, as proof pictures the game's own."""
+    from test_every_edition import babel_root
+    from pnp.outputs.raster import rasterise
+    root = babel_root(tmp_path / "root")
+    result = run("proof", "--game", "babel", "--lang", "de", "--out", str(tmp_path / "out"), root=root)
+    assert result.exit_code == 0, result.stderr
+    assert "1 contact sheet(s)" in result.output and "cards-faces-de.png" in result.output, result.output
+    proof = tmp_path / "out/babel/proof"
+    assert not (proof / "cards-faces.png").exists()
+    assert run("build", "--game", "babel", "--lang", "de", "--out", str(tmp_path / "built"), "-q",
+               root=root).exit_code == 0
+    pages = rasterise((tmp_path / "built/babel/cards-a4-de.pdf").read_bytes(), 60)
+    assert (proof / "cards-a4-de-page-01.png").read_bytes() == pages[0]
+    assert run("proof", "--game", "babel", "--out", str(tmp_path / "out"), root=root).exit_code == 0
+    assert (proof / "cards-a4-page-01.png").read_bytes() != pages[0]   # the source edition's page differs
+    refused = run("proof", "--game", "babel", "--lang", "de", "--changes", root=root)
+    assert refused.exit_code == 2 and "--lang goes with" in refused.stderr

@@ -27,15 +27,30 @@ GAP = 12
 
 
 def proof_game(project: Project, game_id: str, out: Path, paper: str | None, guides: bool = False,
-               showcase: tuple[int, str, tuple[str, ...]] | None = None) -> list[Path]:
+               showcase: tuple[int, str, tuple[str, ...]] | None = None, langs: tuple[str, ...] = ()) -> list[Path]:
     """Contact sheets and page pictures; with `showcase` (width, background, picks), also the
-    showcase pictures of each deck (pnp.commands.showcase)."""
+    showcase pictures of each deck (pnp.commands.showcase); with `langs`, of the game in
+    those languages (their files named with the code, as a build names them)."""
     checked = project.check(game_id)
     checked.require_valid()
     game = checked.game
-    ctx = BuildContext(project, game, checked.decks, BuildRequest(paper=paper).options_for(game.spec.paper))
+    request = BuildRequest(paper=paper, langs=langs)
     files: list[OutputFile] = []
-    for component in game.components:
+    for lang in request.languages(game.folder, game_id):
+        ctx = BuildContext(project, game, checked.decks, request.options_for(game.spec.paper, lang))
+        if lang is not None:
+            from pnp.lang.apply import in_language
+            ctx = in_language(ctx, lang)
+        files += proof_files(ctx, guides, showcase)
+    folder = OutputFolder(out / game_id / "proof")
+    folder.check_place(project.root, out)   # OUT/ID may be a link into card_data/
+    return folder.commit(files)
+
+
+def proof_files(ctx: BuildContext, guides: bool, showcase: tuple[int, str, tuple[str, ...]] | None) -> list[OutputFile]:
+    """The pictures of one edition of the game."""
+    files: list[OutputFile] = []
+    for component in ctx.game.components:
         if isinstance(component, DeckComponent):
             files.append(contact_sheet(ctx, component, guides))
             if showcase is not None:
@@ -47,9 +62,7 @@ def proof_game(project: Project, game_id: str, out: Path, paper: str | None, gui
             stem = rendered.name.removesuffix(".pdf")
             for number, image in enumerate(rasterise(rendered.data, PAGE_DPI), start=1):
                 files.append(OutputFile(f"{stem}-page-{number:02d}.png", image))
-    folder = OutputFolder(out / game_id / "proof")
-    folder.check_place(project.root, out)   # OUT/ID may be a link into card_data/
-    return folder.commit(files)
+    return files
 
 
 GUIDE_BLEED = mm(3)   # drawn round each face with --guides, as a print shop asks
@@ -83,7 +96,8 @@ def contact_sheet(ctx: BuildContext, component: DeckComponent, guides: bool = Fa
     info = PngInfo()
     info.add_text("Software", "pnp")
     sheet.save(buffer, format="PNG", pnginfo=info, optimize=True)
-    return OutputFile(f"{component.id}-faces.png", buffer.getvalue())
+    language = f"-{ctx.options.lang}" if ctx.options.lang else ""
+    return OutputFile(f"{component.id}-faces{language}.png", buffer.getvalue())
 
 
 def with_guides(face: Image.Image, bleed_px: float, safe_px: float) -> Image.Image:
