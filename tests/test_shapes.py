@@ -10,7 +10,7 @@ import re
 import pytest
 from PIL import Image
 
-from conftest import MM, pdf, run
+from conftest import MM, pdf, placements, render_png, run
 
 # The mini card is 44.45 x 63.5 mm; each test adds one element in a 20 mm box at (10, 10) mm.
 BOX = "x: 10mm, y: 10mm, w: 20mm, h: 20mm"
@@ -25,7 +25,7 @@ def with_element(mini, element: str) -> None:
 def built(mini, tmp_path, *extra):
     result = run("build", "--game", "mini", "--out", str(tmp_path), *extra, root=mini)
     assert result.exit_code == 0, result.stderr
-    return pdf(tmp_path / "mini/cards-a4.pdf").pages[0]
+    return pdf(tmp_path / ("mini/cards-a4-ink-saver.pdf" if "--ink-saver" in extra else "mini/cards-a4.pdf")).pages[0]
 
 
 def drawing(page) -> bytes:
@@ -102,6 +102,52 @@ def test_a_polygon_goes_through_its_points_measured_from_the_box_top_left(mini, 
     paths = [p for p in closed_paths(built(mini, tmp_path)) if len(p) == 3]
     expected = [(10 * MM, CARD_H - 10 * MM), (30 * MM, CARD_H - 10 * MM), (20 * MM, CARD_H - 20 * MM)]
     assert any(all(abs(a - b) < 0.01 for p, q in zip(path, expected) for a, b in zip(p, q)) for path in paths), paths
+
+
+# A dark shape in the box, its corners, a point on its outline where a circle in the box does
+# not run, and one on that circle away from the shape (mm from the card's top-left).
+INK_SAVED = [
+    (f'kind: star, {BOX}, fill: "#8b0000"', 10, (17.06, 15.95), (10, 20)),       # an inner corner
+    (f'kind: polygon, sides: 6, {BOX}, fill: "#00008b"', 6, (15, 12.5), (14.45, 11.68)),   # a slanted side
+    (f"kind: polygon, points: [[0, 0], [20mm, 0], [10mm, 20mm]], {BOX}, fill: black", 3, (15, 20), (10, 20)),
+]
+
+
+@pytest.mark.parametrize("element, corners, edge, circle", INK_SAVED, ids=["star", "hexagon", "points"])
+def test_the_ink_saver_outlines_a_dark_polygon_or_star_in_its_own_shape(mini, tmp_path, element, corners, edge,
+                                                                        circle):
+    """A dark fill printed with little ink becomes the shape's own outline, as a box's does:
+    its corners as without the ink saver, the middle left paper, and no circle round its box."""
+    (mini / "layouts/mini/card.yaml").write_text(f"size: mini\nelements:\n  - {{{element}}}\n")
+    plain = [p for p in closed_paths(built(mini, tmp_path / "plain")) if len(p) == corners]
+    saved = built(mini, tmp_path / "saver", "--ink-saver")
+    assert plain and plain[0] in closed_paths(saved)
+    image = render_png(tmp_path / "saver/mini/cards-a4-ink-saver.pdf", 0, scale=4).convert("L")
+    x, y, _, height = placements(saved)[0]   # the first card's trim, bottom-left
+
+    def darkest(left_mm: float, top_mm: float) -> int:   # within 0.2 mm of a point on the card
+        px, py = (x + left_mm * MM) * 4, (image.height / 4 - (y + height - top_mm * MM)) * 4
+        reach = 0.2 * MM * 4
+        return min(image.crop((round(px - reach), round(py - reach), round(px + reach) + 1, round(py + reach) + 1))
+                   .getdata())
+    assert darkest(20, 20) > 240        # the middle: paper, not a fill
+    assert darkest(*edge) < 160         # the shape's own outline
+    assert darkest(*circle) > 240       # no circle where the shape is not
+
+
+def test_the_ink_saver_outlines_a_dark_hex_grid_cell_by_cell(mini, tmp_path):
+    """Each cell's outline in the fill's colour, under the stroke, and no ellipse round the
+    grid's box; the coordinates are written once, as without the ink saver."""
+    (mini / "layouts/mini/card.yaml").write_text(
+        "size: mini\nelements:\n  - {kind: hexgrid, size: 3mm, rows: 2, columns: 2, labels: true, "
+        'x: 4mm, y: 4mm, w: 36mm, h: 30mm, fill: "#00008b"}\n')
+    plain_page = built(mini, tmp_path / "plain")
+    saved_page = built(mini, tmp_path / "saver", "--ink-saver")
+    plain = [p for p in closed_paths(plain_page) if len(p) == 6]
+    saved = [p for p in closed_paths(saved_page) if len(p) == 6]
+    assert len(saved) == 2 * len(plain) and all(p in saved for p in plain)   # outlined, then stroked
+    assert b" c\n" not in drawing(saved_page)                                # no curve: no ellipse
+    assert drawing(saved_page).count(b"(A1) Tj") == drawing(plain_page).count(b"(A1) Tj") == 1
 
 
 @pytest.mark.parametrize("orientation, step", [("flat", (1.5, math.sqrt(3) / 2)), ("pointy", (math.sqrt(3), 0))])

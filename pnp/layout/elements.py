@@ -366,10 +366,10 @@ class ShapeDrawer(Drawer):
         return fill, stroke
 
     def outline(self, canvas: Canvas, colour: Color) -> None:
+        """A saved fill's outline: the shape itself, stroked in the fill's colour."""
         canvas.setStrokeColor(colour)
         canvas.setLineWidth(1.2)
-        x, y, w, h = self.rect
-        canvas.ellipse(x, y, x + w, y + h, stroke=1, fill=0)
+        self.shape(canvas, fill=0, stroke=1)
 
 
 @dataclass(kw_only=True)

@@ -218,6 +218,14 @@ class GridDrawer(ShapeDrawer):
     def _side(self, a: str, b: str) -> list[Point] | None:
         return maps.shared_side(self.outlines[self._key(a)], self.outlines[self._key(b)], self.side)
 
+    def outline(self, canvas: Canvas, colour: Color) -> None:
+        """A saved fill's outline: each cell's, and only that (the coordinates and what the cells
+        hold are drawn with the stroke, once)."""
+        canvas.setStrokeColor(colour)
+        canvas.setLineWidth(1.2)
+        for outline in self.outlines.values():
+            canvas.drawPath(closed_path(canvas, outline), fill=0, stroke=1)
+
     def shape(self, canvas: Canvas, fill: int, stroke: int) -> None:
         if not self.cells:   # as drawn before maps came: each hex filled and stroked at once
             for key in self.outlines:
