@@ -129,6 +129,38 @@ def test_a_bad_front_choice_is_one_clear_error(mini, choice, bishop, message):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("back, poker", [
+    ("mini/back", "back"),
+    ("{by: name, layouts: {Bishop: mini/bishop}, default: mini/back}", "bishop"),
+])
+def test_a_back_layout_of_another_size_than_the_front_is_an_error_at_its_size(mini, tmp_path, back, poker):
+    """A back is drawn at its front's size: one whose layout names another size was stretched
+    to the front's without a word (sheets and shop files showed mini backs for a poker back)."""
+    choose_front(mini, "mini/card")   # the front as it was; mini/bishop.yaml written
+    layout = mini / f"layouts/mini/{poker}.yaml"
+    layout.write_text(layout.read_text().replace("size: mini", "size: poker"))
+    game = mini / GAME
+    game.write_text(game.read_text().replace("    back: mini/back\n", f"    back: {back}\n"))
+    for result in (run("validate", "--game", "mini", root=mini),
+                   run("build", "--game", "mini", "--out", str(tmp_path), root=mini)):
+        assert result.exit_code == 1, result.stderr
+        assert f"layouts/mini/{poker}.yaml:1: size: layout 'mini/{poker}' is not the size of 'mini/card'" \
+            in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def test_a_back_layout_that_names_no_size_of_its_own_is_drawn_at_the_fronts(mini, tmp_path):
+    """Not an error: a back on pnp's base/card (poker) behind a mini front, as `pnp new` writes
+    it and a designer keeps when the front's size changes."""
+    back = mini / "layouts/mini/back.yaml"
+    back.write_text(back.read_text().replace("size: mini\n", "extends: base/card\n"))
+    build(mini, "mini", tmp_path)
+    from conftest import placements
+    fronts, backs = (placements(page) for page in pdf(tmp_path / "mini/cards-a4.pdf").pages[:2])
+    assert backs and {(round(w, 2), round(h, 2)) for *_, w, h in backs} == \
+        {(round(w, 2), round(h, 2)) for *_, w, h in fronts}
+
+
 @pytest.mark.parametrize("when, told", [
     ("{power: high}", "'power' is a whole field in these cards, so the word 'high' never matches it"),
     ("{text: {at_least: 3}}", "'text' is a text field in these cards, and comparing it as a number never holds"),

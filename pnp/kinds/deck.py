@@ -105,9 +105,22 @@ def compile_deck_layouts(ctx: BuildContext, component: DeckComponent, bleed: flo
     if component.back:
         size = component.size or Size(front.width, front.height)
         back = deck_layout(ctx, component.back, component.where_is("back"), args, size, deck)
-        if (round(back.width, 2), round(back.height, 2)) != (round(front.width, 2), round(front.height, 2)):
-            raise component.where_is("back").error("the back layout is not the size of the front")
+        if component.size is None:   # a deck's size is both sides' whatever their layouts name
+            check_back_size(front, back)
     return front, back
+
+
+def check_back_size(front: DeckLayout, back: DeckLayout) -> None:
+    """A back layout that names a size names its front's: a back is drawn at its front's size, so
+    another was lost without a word (a mini back printed poker)."""
+    from pnp.layout.choice import ChosenLayout
+    for layout in back.every if isinstance(back, ChosenLayout) else [back]:
+        if layout.named_size is None:
+            continue
+        size, where = layout.named_size
+        if (round(size.width, 2), round(size.height, 2)) != (round(front.width, 2), round(front.height, 2)):
+            raise where.error(f"layout '{layout.name}' is not the size of '{front.name}': a deck's back must be "
+                              f"the size of its front", hint="a back that names no size is drawn at its front's")
 
 
 def deck_layout(ctx: BuildContext, name: str | LayoutChoice, where: Where, args: dict[str, Any], size: Size | None,

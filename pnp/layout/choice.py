@@ -28,7 +28,7 @@ class ChosenLayout:
 
     def __init__(self, by: str, layouts: dict[str, CompiledLayout], default: CompiledLayout | None, where: Where):
         self.by, self.layouts, self.default, self.where = by, layouts, default, where
-        every = list(layouts.values()) + ([default] if default is not None else [])
+        self.every = every = list(layouts.values()) + ([default] if default is not None else [])
         first = every[0]
         for layout in every[1:]:
             if (round(layout.width, 2), round(layout.height, 2)) != (round(first.width, 2), round(first.height, 2)):
@@ -53,8 +53,7 @@ class ChosenLayout:
         return (card.get(self.by), *self.pick(card).look_of(card))
 
     def plan(self, cards: Sequence[Card]) -> ChosenLayout:
-        every = list(self.layouts.values()) + ([self.default] if self.default is not None else [])
-        for layout in dict.fromkeys(every):
+        for layout in dict.fromkeys(self.every):
             layout.plan([card for card in cards if self.pick(card) is layout])
         return self
 

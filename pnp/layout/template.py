@@ -23,7 +23,7 @@ from pnp.layout.elements import Drawer, PieceContext
 from pnp.layout.forms import forms_of
 from pnp.layout.kinds import Element
 from pnp.config.size import Size
-from pnp.resources import layout_folders
+from pnp.resources import BUNDLED, layout_folders
 from pnp.units import Length, mm, parse_colour
 
 if TYPE_CHECKING:
@@ -49,6 +49,9 @@ class Template:
     elements: list[Element]  # base first
     palette: dict[str, str] = field(default_factory=dict)
     mirror: bool = False
+    # the `size:` line that gave the size, in one of the project's layouts (None: no size, or the
+    # poker of pnp's own base/card, a default a deck's back leaves to its front's)
+    size_at: Where | None = None
 
 
 def load_template(root: Path, name: str, where: Where, _chain: tuple[str, ...] = ()) -> Template:
@@ -60,8 +63,9 @@ def load_template(root: Path, name: str, where: Where, _chain: tuple[str, ...] =
     spec, node = parsed_layout(path)
     elements = spec.elements
     check_palette(node.get("palette") or {}, where_of(node).key(node, "palette"))
+    size_at = where_of(node).key(node, "size") if spec.size is not None and not pnps_own(path) else None
     if spec.extends is None:
-        return Template(name, spec.size, elements, spec.palette, bool(spec.mirror))
+        return Template(name, spec.size, elements, spec.palette, bool(spec.mirror), size_at)
     base = load_template(root, spec.extends, where_of(node).key(node, "extends"), _chain + (name,))
     merged = list(base.elements)
     index_by_id = {e.id: i for i, e in enumerate(merged) if e.id}
@@ -71,7 +75,13 @@ def load_template(root: Path, name: str, where: Where, _chain: tuple[str, ...] =
         else:
             merged.append(element)
     return Template(name, spec.size or base.size, merged, {**base.palette, **spec.palette},
-                    base.mirror if spec.mirror is None else spec.mirror)
+                    base.mirror if spec.mirror is None else spec.mirror,
+                    size_at if spec.size is not None else base.size_at)
+
+
+def pnps_own(path: Path) -> bool:
+    """Whether a layout's file (resolved) is one pnp ships, not the project's."""
+    return path.is_relative_to((BUNDLED / "layouts").resolve())
 
 
 # Layout files as read, by their text: a deck's two sides, each translation and each rebuild of
@@ -161,6 +171,8 @@ class CompiledLayout:
     def __init__(self, template: Template, piece: PieceContext):
         self.name = template.name
         self.width, self.height, self.bleed = piece.width, piece.height, piece.bleed
+        # the size its file names, and where, when one of the project's layouts names it
+        self.named_size = (template.size, template.size_at) if template.size and template.size_at else None
         self.diagnostics = piece.diagnostics
         self.drawers: list[Drawer] = []
         work = 0
