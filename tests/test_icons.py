@@ -81,6 +81,32 @@ def test_an_unknown_icon_fails_validate_with_did_you_mean(mini):
     assert "no icon ':coins:' in icons/ (did you mean 'coin'?)" in result.stderr and "card.yaml:" in result.stderr
 
 
+def test_an_unknown_icon_in_a_layouts_own_words_is_told_at_the_layouts_line(mini):
+    """Text with no {field} is the layout's: the trial's typo on a back was told at the first
+    card's data line and field, which do not hold it."""
+    with_icons(mini, "Moves in an L.")
+    back = mini / "layouts/mini/back.yaml"
+    back.write_text(back.read_text().replace("text: MINI", "text: 'MINI :coins:'"))
+    line = back.read_text().splitlines().index("    text: 'MINI :coins:'") + 1
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1
+    assert f"layouts/mini/back.yaml:{line}: elements[2].text: no icon ':coins:' in icons/ (did you mean 'coin'?)" \
+        in result.stderr, result.stderr
+    assert "cards.yaml" not in result.stderr and "card '" not in result.stderr
+
+
+def test_an_unknown_icon_in_a_tables_fixed_cell_is_told_at_the_layouts_line(mini):
+    with_icons(mini, "Moves in an L.")
+    card = mini / "layouts/mini/card.yaml"
+    card.write_text(card.read_text() + "  - {kind: table, rows: [['{name}', 'Gold :coins:']], y: 58mm, h: 5mm}\n")
+    line = len(card.read_text().splitlines())
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1
+    assert f"layouts/mini/card.yaml:{line}: " in result.stderr and "rows: no icon ':coins:'" in result.stderr, \
+        result.stderr
+    assert "cards.yaml" not in result.stderr and "card '" not in result.stderr
+
+
 def test_an_escaped_colon_starts_no_icon(mini, tmp_path):
     with_icons(mini, "Kick off at 12\\:30, not \\:coin:")
     build(mini, tmp_path)

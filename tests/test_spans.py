@@ -121,16 +121,34 @@ def test_a_span_in_right_to_left_text_keeps_its_colour(mini, tmp_path):
     assert looks["ע"] == (12.0, (255, 0, 0)) and looks["ש"] == (10.0, (0, 0, 0)), looks
 
 
-@pytest.mark.parametrize("text, message", [
+BAD_SPANS = [
     ("Gain [rad|+2]", "[rad|...]: 'rad' is not a colour"),
     ("Gain [5%|+2]", "a span's size is 10% to 1000%"),
-])
-def test_a_bad_span_names_the_card_and_the_layout_line(mini, text, message):
-    line = with_text(mini, text)
+]
+
+
+def errors_of(mini) -> list[str]:
     result = run("validate", "--game", "mini", root=mini)
     assert result.exit_code == 1, result.output
-    errors = [l for l in result.stderr.splitlines() if l.startswith("error")]
-    assert len(errors) == 1 and message in errors[0] and f"card.yaml:{line})" in errors[0], result.stderr
+    return [line for line in result.stderr.splitlines() if line.startswith("error")]
+
+
+@pytest.mark.parametrize("text, message", BAD_SPANS)
+def test_a_bad_span_in_a_cards_text_names_the_card_and_the_layout_line(mini, text, message):
+    cards = mini / "card_data/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("text: Moves in an L.", f'text: "{text}"'))
+    errors = errors_of(mini)
+    assert len(errors) == 1 and message in errors[0], errors
+    assert "cards.yaml:8: card 'Knight', text: " in errors[0] and "(drawn by " in errors[0], errors
+
+
+@pytest.mark.parametrize("text, message", BAD_SPANS)
+def test_a_bad_span_in_a_layouts_own_words_is_told_at_the_layouts_line(mini, text, message):
+    """Text with no {field} is the layout's: no card holds it."""
+    line = with_text(mini, text)
+    errors = errors_of(mini)
+    assert len(errors) == 1 and message in errors[0] and f"card.yaml:{line}: " in errors[0], errors
+    assert "card '" not in errors[0] and "cards.yaml" not in errors[0], errors
 
 
 def test_brackets_without_a_bar_print_as_written(mini, tmp_path):

@@ -356,3 +356,21 @@ def test_a_problem_in_a_translated_text_is_told_at_the_translations_line(tmp_pat
     assert warned.exit_code == 0
     assert f"card_data/babel/lang/de.yaml:{line}: card 'Lamplighter', text: text 'Nimm 1" in warned.stderr
     assert "does not fit its box" in warned.stderr
+
+
+def test_an_unknown_icon_in_a_translated_label_is_told_at_the_translations_line(tmp_path):
+    """A layout's fixed words come from the label in a translated build: an icon typo there is
+    told at the lang file's line, not at the first card's data line."""
+    from test_every_edition import babel_root
+    root = babel_root(tmp_path / "root")
+    back = root / "layouts/babel/back.yaml"
+    back.write_text(back.read_text().replace('text: ":lantern@3:"', 'text: "LANTERN ROAD :lantern:"'))
+    lang = root / "card_data/babel/lang/ar.yaml"
+    replace_in(lang, '"LANTERN ROAD": "طريق الفوانيس"', '"LANTERN ROAD :lantern:": "طريق الفوانيس :lanterns:"')
+    line = line_of(lang, ":lanterns:")
+    assert run("build", "--game", "babel", "--out", str(tmp_path / "out"), root=root).exit_code == 0
+    refused = run("build", "--game", "babel", "--lang", "ar", "--out", str(tmp_path / "out"), root=root)
+    assert refused.exit_code == 1
+    assert f"card_data/babel/lang/ar.yaml:{line}: labels.LANTERN ROAD :lantern:: no icon ':lanterns:' in icons/" \
+        in refused.stderr, refused.stderr
+    assert "layouts/babel/back.yaml:4)" in refused.stderr and "cards.yaml" not in refused.stderr

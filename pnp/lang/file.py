@@ -141,6 +141,12 @@ class Translation:
         self.missing_labels.setdefault(text, found[1] if found is not None else where)   # empty: not yet
         return text
 
+    def label_at(self, text: str) -> Where | None:
+        """Where the label that prints `text` in this language is written; None when the text
+        prints as it is or in pnp's own words (`label`)."""
+        found = self.labels.get(text) if has_words(text) else None
+        return found[1] if found is not None and found[0].strip() else None
+
     def shared_text(self, text: str) -> tuple[str, Where | None] | None:
         """A card text many cards print, translated once among the labels, and where; None
         when the labels do not hold it (the card's own entry is wanted then)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -19,13 +19,14 @@ from pnp.layout import arrangements
 from pnp.layout.arrangements import Spot
 from pnp.layout.binding import Binding, text_of
 from pnp.layout.card import Card, RepeatScope, card_error, card_place, offset_of, who
-from pnp.layout.elements import BIND, Colour, Drawer, Element, PieceContext, printed
+from pnp.layout.elements import BIND, Colour, Drawer, Element, PieceContext, printed, words_error, written_at
 from pnp.layout.icons import ICON, icons_of, load_icon, with_tokens, without_tokens
 from pnp.units import Length, colour_hex
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
+    from pnp.config.typed import Where
     from pnp.fonts import Styled
     from pnp.layout.icons import Icon
     from pnp.layout.runs import StyledLines
@@ -80,6 +81,7 @@ class TableDrawer(Drawer):
         self.rows = [[Binding(printed(c, piece, where), spec.origin) for c in row] for row in spec.rows or []]
         self.head = [printed(text, piece, spec.where_is("head")) for text in spec.head or []]
         self.icons = icons_of(piece.game_dir) if piece.game_dir is not None else {}
+        self._check_fixed_icons(piece)
         self.right_to_left = piece.right_to_left
         palette = piece.palette
         self.palette = palette   # colour names in a cell's spans: [law|+2]
@@ -91,6 +93,19 @@ class TableDrawer(Drawer):
         self.padding = spec.padding.of(self.rect[2])
         self.ink_saver = piece.ink_saver
         self.diagnostics = piece.diagnostics
+
+    def _check_fixed_icons(self, piece: PieceContext) -> None:
+        """An unknown icon in a cell with no {field} is told where its words are written (the
+        layout's line, or a label's), not with the first card drawn, which does not hold it."""
+        spec = self.spec
+
+        def refuse(at: Where, message: str) -> NoReturn:
+            raise words_error(at, spec.origin, message)
+        written = [(text, spec.where_is("rows")) for row in spec.rows or [] for text in row]
+        for text, where in written + [(text, spec.where_is("head")) for text in spec.head or []]:
+            shown = printed(text, piece, where)
+            if ":" in shown and not Binding(text, where).fields:
+                with_tokens(shown, self.icons, partial(refuse, written_at(text, piece, where)))
 
     def _cells(self, card: Card) -> list[list[str]]:
         head = [list(self.head)] if self.spec.head else []

@@ -61,6 +61,7 @@ class PieceContext:
     safe: float | None = None  # for print shops: warn about text closer than this to the trim
     ink_saver: InkSaver | None = None   # when printing with little ink
     labels: Callable[[str, Where], str] | None = None   # fixed text in a translated build's language
+    label_at: Callable[[str], Where | None] | None = None   # and where its label is written
     facts: FactBook | None = None   # the game's named facts, for {fact:NAME}
     right_to_left: bool = False   # a build in a right-to-left language: layouts that mirror, mirror
 
@@ -75,6 +76,20 @@ def printed(text: str, piece: PieceContext, where: Where, translate: bool = True
     if piece.facts is not None:
         text = piece.facts.resolve(text, where, braces=True)
     return resolve_titles(text, piece.fields, where, piece.labels)
+
+
+def written_at(text: str, piece: PieceContext, where: Where) -> Where:
+    """Where fixed text is written as it prints: its label's line in a translated build, else
+    `where` (the layout's)."""
+    at = piece.label_at(text) if piece.label_at is not None else None
+    return at or where
+
+
+def words_error(at: Where, origin: Where, message: str) -> PnpError:
+    """A problem with fixed words, told where they are written (`written_at`): no card holds
+    them. A label names the layout that draws it."""
+    drawn_by = f" (drawn by {origin.file}:{origin.line})" if at.file != origin.file else ""
+    return at.error(message + drawn_by)
 
 
 class Colour:
@@ -506,7 +521,10 @@ class TextDrawer(Drawer):
             raise spec.where_is(key).error("a text box needs a width and a height above 0")
         self.family = piece.fonts.family(spec.font, spec.where_is("font"))
         self.font = self.family.face(bold=spec.bold, italic=spec.italic)
-        self.text = Binding(printed(spec.text, piece, spec.where_is("text")), spec.origin)
+        where = spec.where_is("text")
+        self.text = Binding(printed(spec.text, piece, where), spec.origin)
+        # text with no {field} is the layout's words (or its label's): its problems are told there
+        self.words_at = written_at(spec.text, piece, where) if not self.text.fields else None
         self.colour = Colour(spec.colour, spec.where_is("colour"), piece.palette)
         self.palette = piece.palette   # colour names in spans: [law|+2]
         self.diagnostics = piece.diagnostics
@@ -602,10 +620,14 @@ class TextDrawer(Drawer):
         return align
 
     def _fail(self, card: Card, message: str) -> NoReturn:
-        """A problem with this card's text: told with the card's line, its field and the layout's."""
-        fields = ", ".join(sorted(self.text.fields)) or "text"
+        """A problem with this card's text: told with the card's line, its field and the layout's;
+        with no field in it, where its words are written (the layout's line, or a label's)."""
+        origin = self.spec.origin
+        if self.words_at is not None:
+            raise words_error(self.words_at, origin, message)
+        fields = ", ".join(sorted(self.text.fields))
         raise PnpError(f"{card_place(card, self.text.fields)}{who(card)}, {fields}: {message} (drawn by "
-                       f"{self.spec.origin.file}:{self.spec.origin.line})")
+                       f"{origin.file}:{origin.line})")
 
     def check_markup(self, card: Card, text: str | None = None) -> None:
         """Refuse emphasis that can't be drawn, naming the card, its field and the layout line."""

@@ -66,6 +66,7 @@ class BuildContext:
         return dict(fonts=self.project.fonts, game_dir=self.game.folder, fields=fields,
                     diagnostics=self.project.diagnostics, bleed=bleed, safe=safe,
                     labels=self.translation.label if self.translation is not None else None,
+                    label_at=self.translation.label_at if self.translation is not None else None,
                     facts=facts_of(self.game),
                     right_to_left=self.translation is not None and self.translation.right_to_left,
                     ink_saver=InkSaver() if self.options.ink_saver and safe is None else None)
