@@ -393,6 +393,47 @@ def test_diff_since_an_earlier_record_and_since_a_git_revision(game, tmp_path):
     assert "--since 'no-such-rev' is neither a build record (no such file) nor a git revision of" in bad.stderr
 
 
+def committed(root: Path) -> list[str]:
+    """The project put in a git repository of its own, all of it committed; the git command
+    to run more in it."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-qm", "printed"], check=True)
+    return git
+
+
+def test_diff_since_a_revision_runs_no_command_the_repository_names(game, tmp_path):
+    """A repository's own config can name commands: a filter's smudge, the fsmonitor hook. The
+    earlier game is read from git's own blobs, so none of them runs, and the diff is the same."""
+    (game / ".gitattributes").write_text("* filter=evil\n")
+    git = committed(game)
+    marker = tmp_path / "ran"
+    hook = tmp_path / "hook.sh"
+    hook.write_text(f"#!/bin/sh\ntouch {marker}\ncat\n")
+    hook.chmod(0o755)
+    subprocess.run(git + ["config", "filter.evil.smudge", str(hook)], check=True)
+    subprocess.run(git + ["config", "core.fsmonitor", str(hook)], check=True)
+    edit(game, "{name: King, power: 1", "{name: King, power: 2")
+    result = run("diff", "--game", "mini", "--out", str(tmp_path), "--since", "HEAD", root=game)
+    assert result.exit_code == 0, result.stderr
+    assert result.output.splitlines() == ["mini: 1 card changed since revision HEAD",
+                                          f"  cards: King  (card_data/mini/cards.yaml:{line_of(game, 'King')})",
+                                          "      power: 1 -> 2"]
+    assert not marker.exists()
+
+
+def test_a_revision_holding_a_file_too_big_to_read_is_one_clear_error(game, tmp_path):
+    from pnp.yaml_source import MAX_FILE_BYTES
+    (game / "card_data/mini/notes.txt").write_bytes(b"x" * (MAX_FILE_BYTES + 1))
+    committed(game)
+    result = run("diff", "--game", "mini", "--out", str(tmp_path), "--since", "HEAD", root=game)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert "card_data/mini/notes.txt at revision HEAD is over 20 MB" in result.stderr, result.stderr
+
+
 def test_a_record_of_another_game_is_refused_by_diff_and_reprint(game, tmp_path):
     """Compared with another game's record, every card would be told as taken out or added."""
     build(game, "mini", tmp_path)

@@ -9,23 +9,22 @@ removed when done."""
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import shutil
 import subprocess
-import tarfile
 import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from pnp.errors import PnpError
 from pnp.inputs import SHARED_FOLDERS
 from pnp.outputs.folder import RECORD
-from pnp.playtest.record import RECORD_KEY, Record, kept_sources
-from pnp.yaml_source import display_path
+from pnp.playtest.record import MAX_PICTURE_BYTES, PICTURES, RECORD_KEY, Record, kept_sources
+from pnp.yaml_source import MAX_FILE_BYTES, display_path
 
 EARLIER = ".pnp-earlier-"   # the temporary root's prefix in the output folder
 
@@ -84,26 +83,32 @@ def earlier_game(root: Path, game_id: str, out_folder: Path, since: str | None) 
 
 
 def put_kept(temp: Path, relative: Path, data: bytes) -> None:
-    """A kept file written into the earlier game, never through a link: the copy of today's
-    game keeps its links as links, and one may lead anywhere. A link where the file goes is
-    replaced by the file; under a linked folder the file is left as it is today."""
-    if not relative.parts or "\0" in str(relative):
-        return   # a record edited by hand: no file it could name
+    """A kept file written into the earlier game (see kept_file)."""
+    descriptor = kept_file(temp, relative)
+    if descriptor is not None:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+
+
+def kept_file(temp: Path, relative: Path) -> int | None:
+    """A file of the earlier game opened to be written, never through a link: the copy of
+    today's game keeps its links as links, and one may lead anywhere. A link where the file
+    goes is replaced by the file; under a linked folder the file is left as it is today (None)."""
+    if not relative.parts or "\0" in str(relative) or ".." in relative.parts or relative.is_absolute():
+        return None   # a record edited by hand, a tree made by hand: no file it could name
     try:
         folder = temp
         for part in relative.parts[:-1]:
             folder = folder / part
             if folder.is_symlink():
-                return
+                return None
             folder.mkdir(exist_ok=True)
         target = folder / relative.name
         if target.is_symlink():
             target.unlink()
-        descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+        return os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
     except (OSError, ValueError):   # a folder where the file goes, a name no file system takes: not one a build kept
-        return
-    with os.fdopen(descriptor, "wb") as handle:
-        handle.write(data)
+        return None
 
 
 def check_same_game(record: Record, game_id: str, name: str) -> None:
@@ -135,9 +140,24 @@ def copy_current(root: Path, game_id: str, temp: Path) -> None:
     shutil.copytree(root / "card_data" / game_id, temp / "card_data" / game_id, ignore=ignore, symlinks=True)
 
 
+# A repository's own config may name commands (a filter's smudge, the fsmonitor hook, a pager):
+# pnp reads a revision with commands that run none of them, and turns off those that could
+GIT_SETTINGS = ("--no-pager", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null")
+GIT_ENVIRONMENT = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_PAGER": "cat", "PAGER": "cat", "GIT_TERMINAL_PROMPT": "0",
+                   "GIT_OPTIONAL_LOCKS": "0"}
+
+
+def git_command(root: Path, *args: str) -> list[str]:
+    return ["git", *GIT_SETTINGS, "-C", str(root), *args]
+
+
+def git_environment() -> dict[str, str]:
+    return {**os.environ, **GIT_ENVIRONMENT}
+
+
 def git(root: Path, *args: str) -> bytes:
     try:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=False)
+        done = subprocess.run(git_command(root, *args), capture_output=True, check=False, env=git_environment())
     except FileNotFoundError:
         raise PnpError("--since REV reads the data from git, which is not installed") from None
     if done.returncode != 0:
@@ -147,7 +167,9 @@ def git(root: Path, *args: str) -> bytes:
 
 
 def from_git(root: Path, game_id: str, revision: str, temp: Path) -> None:
-    """The game's folder and the layouts as they were at `revision`, over the current copy."""
+    """The game's folder and the layouts as they were at `revision`, over the current copy:
+    each file's blob as git keeps it. `git archive` or a checkout would run the filters the
+    repository's attributes and config name; `git cat-file --batch` runs none."""
     if revision.startswith("-"):
         raise PnpError(f"'{revision}' is not a git revision or a build record")
     try:
@@ -163,9 +185,78 @@ def from_git(root: Path, game_id: str, revision: str, temp: Path) -> None:
             if folder.startswith("card_data"):
                 raise PnpError(f"the game {game_id} is not in card_data/ at revision {revision}")
             continue
+        files = tree_files(top, tree, folder, revision)
         shutil.rmtree(temp / folder, ignore_errors=True)
-        archive = git(top, "archive", "--format=tar", tree, "--", folder)
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            members = [m for m in tar.getmembers() if (m.isfile() or m.isdir())
-                       and ".." not in Path(m.name).parts and not Path(m.name).is_absolute()]
-            tar.extractall(temp, members=members)   # noqa: S202 - checked above: plain files inside
+        try:
+            with blobs_of(top) as blobs:
+                for relative, blob, size in files:
+                    descriptor = kept_file(temp, Path(relative))
+                    if descriptor is not None:
+                        with os.fdopen(descriptor, "wb") as handle:
+                            blobs.copy(blob, size, handle)
+        except OSError as exc:   # git gone mid-way, a full disk
+            raise PnpError(f"cannot read {folder} at revision {revision}: {exc.strerror or exc}") from None
+
+
+def tree_files(top: Path, tree: str, folder: str, revision: str) -> list[tuple[str, str, int]]:
+    """The plain files under `folder` of `tree` (not links, nor another repository's
+    commits): (path, blob, size), each checked against what pnp reads of such a file before
+    any is read."""
+    files = []
+    for entry in git(top, "ls-tree", "-r", "-z", "--long", tree, "--", folder).split(b"\0"):
+        if not entry:
+            continue
+        about, name = entry.split(b"\t", 1)
+        mode, kind, blob, size = about.decode("ascii").split()
+        if kind != "blob" or not mode.startswith("100"):
+            continue
+        relative = os.fsdecode(name)
+        most = MAX_PICTURE_BYTES if Path(relative).suffix.lower() in PICTURES else MAX_FILE_BYTES
+        if int(size) > most:
+            raise PnpError(f"{relative} at revision {revision} is over {most // 2**20} MB, more than pnp reads "
+                           f"of such a file", hint="compare with a build's record instead "
+                           "(--since OUT/ID/.pnp-build.json)")
+        files.append((relative, blob, int(size)))
+    return files
+
+
+class Blobs:
+    """Blobs read one after another from one `git cat-file --batch`, which applies no filter."""
+
+    def __init__(self, process: subprocess.Popen[bytes]):
+        self.process = process
+
+    def copy(self, blob: str, size: int, into: IO[bytes]) -> None:
+        """The blob's bytes into `into`, read a piece at a time: `size` as ls-tree gave it."""
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None
+        stdin.write(blob.encode("ascii") + b"\n")
+        stdin.flush()
+        if stdout.readline(200).split() != [blob.encode("ascii"), b"blob", str(size).encode("ascii")]:
+            raise PnpError(f"git: cannot read the blob {blob}")
+        left = size
+        while left:
+            piece = stdout.read(min(left, 2**20))
+            if not piece:
+                raise PnpError(f"git: the blob {blob} ended early")
+            into.write(piece)
+            left -= len(piece)
+        stdout.read(1)   # the newline after each blob
+
+
+@contextlib.contextmanager
+def blobs_of(top: Path) -> Iterator[Blobs]:
+    process = subprocess.Popen(git_command(top, "cat-file", "--batch"), stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=git_environment())
+    try:
+        yield Blobs(process)
+    finally:
+        for stream in (process.stdin, process.stdout):
+            with contextlib.suppress(OSError):
+                if stream is not None:
+                    stream.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=10)
+        if process.poll() is None:
+            process.kill()
+            process.wait()

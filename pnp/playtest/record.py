@@ -43,6 +43,9 @@ class Drawn(Protocol):
     def look_of(self, card: Any) -> tuple[object, ...]: ...
 
 PICTURES = {".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp", ".ttf", ".otf"}
+# a picture or font pnp reads whole: past a PNG of the most pixels pnp places (12,000 x 12,000, as
+# a photo compresses), and far past any font
+MAX_PICTURE_BYTES = 256 * 2**20
 RECORD_KEY = "playtest"
 # a record's looks count the facts their layouts print and the fields their `when:`s test (a
 # record without it, made before: neither)
