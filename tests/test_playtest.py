@@ -177,6 +177,30 @@ def test_the_earlier_game_is_never_written_through_a_link(game, tmp_path, comman
     assert (outside / "de.yaml").read_text() == "someone else's file\n"
 
 
+@pytest.mark.parametrize("command", [("diff",), ("build", "--reprint"), ("proof", "--changes")])
+@pytest.mark.parametrize("into", ["elsewhere", "card_data"])
+def test_a_game_output_folder_that_is_a_link_is_refused_before_anything_is_written(game, tmp_path, command, into):
+    """As `pnp build` and `pnp proof` refuse it: the earlier game, the pictures and the reprint
+    would go where the link points (into card_data/, a copy of the game into itself)."""
+    out = tmp_path / "out"
+    build(game, "mini", out)
+    printed = tmp_path / "printed.json"
+    shutil.copy(out / "mini/.pnp-build.json", printed)
+    target = tmp_path / "elsewhere" if into == "elsewhere" else game / "card_data/mini"
+    if into == "elsewhere":
+        (out / "mini").rename(target)
+    else:
+        shutil.rmtree(out / "mini")
+    (out / "mini").symlink_to(target, target_is_directory=True)
+    edit(game, "{name: Knight, power: 3", "{name: Knight, power: 4")
+    before = sorted(path.relative_to(target) for path in target.rglob("*")), target.stat().st_mtime_ns
+    result = run(*command, "--game", "mini", "--out", str(out), "--since", str(printed), root=game)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr, result.output + result.stderr
+    assert "is a link" in result.stderr, result.stderr
+    # nothing made there, not even for a while (the earlier game, removed after)
+    assert (sorted(path.relative_to(target) for path in target.rglob("*")), target.stat().st_mtime_ns) == before
+
+
 def test_a_rule_sheet_linked_within_the_game_is_compared(game, tmp_path):
     with_rules_and_a_fact(game)
     folder = game / "card_data/mini"

@@ -34,6 +34,8 @@ RIM = (255, 255, 255)  # round it, outside: the box never covers what changed
 def changes_proof(project: Project, game_id: str, out: Path, since: str | None) -> tuple[list[Path], list[CardChange], str]:
     """The pictures written (none when no card's look changed), the changes, and the name of
     the state compared with."""
+    proof = OutputFolder(out / game_id / "proof")
+    proof.check_place(project.root, out)   # as pnp proof: OUT/ID may be a link into card_data/
     new = game_state(project.root, game_id, diagnostics=project.diagnostics)
     with earlier_game(project.root, game_id, out / game_id, since) as earlier:
         old, new = earlier_state(earlier, game_id), comparable(new, earlier)
@@ -46,7 +48,7 @@ def changes_proof(project: Project, game_id: str, out: Path, since: str | None) 
         name = earlier.name
     if not files:
         return [], changes, name
-    return OutputFolder(out / game_id / "proof").commit(files), changes, name
+    return proof.commit(files), changes, name
 
 
 def as_drawn(card: Card, count: int) -> Card:

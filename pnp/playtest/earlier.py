@@ -22,7 +22,7 @@ from typing import IO
 
 from pnp.errors import PnpError
 from pnp.inputs import SHARED_FOLDERS
-from pnp.outputs.folder import RECORD
+from pnp.outputs.folder import RECORD, OutputFolder
 from pnp.playtest.record import MAX_PICTURE_BYTES, PICTURES, RECORD_KEY, Record, kept_sources
 from pnp.yaml_source import MAX_FILE_BYTES, display_path
 
@@ -55,8 +55,10 @@ def read_record(path: Path) -> Record:
 @contextlib.contextmanager
 def earlier_game(root: Path, game_id: str, out_folder: Path, since: str | None) -> Iterator[Earlier]:
     """The game as of `since`: None for the last build in `out_folder`, a path to a build
-    record, or a git revision of the root folder."""
+    record, or a git revision of the root folder. An `out_folder` that is a link, or leads into
+    a folder pnp reads, is refused first, as a build refuses it: the earlier game is laid out in it."""
     root = Path(root)
+    OutputFolder(out_folder).check_place(root, out_folder.parent)
     if since is None:
         record: Record | None = read_record(out_folder / RECORD)
         name = "the last build"

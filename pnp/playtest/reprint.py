@@ -52,6 +52,7 @@ def reprint_game(project: Project, game_id: str, out: Path, paper: str | None, o
     """Write the reprint files of one game; (what was written, the earlier state's name).
     Nothing is written when nothing changed."""
     folder = OutputFolder(out / game_id)
+    folder.check_place(project.root, out)   # as pnp build: OUT/ID may be a link into card_data/
     new = game_state(project.root, game_id, diagnostics=project.diagnostics)
     checked = project.check(game_id)
     if not options.draft:
