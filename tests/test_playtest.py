@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import operator
+import os
 import re
+import resource
 import shutil
 import subprocess
+import sys
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations
@@ -468,6 +471,68 @@ def test_a_record_of_another_game_is_refused_by_diff_and_reprint(game, tmp_path)
         assert refused.exit_code == 1, refused.output
         assert "is the game mini's, not twin's" in refused.stderr and "Traceback" not in refused.stderr
     assert not (tmp_path / "twin").exists() or not list((tmp_path / "twin").glob("*reprint*"))
+
+
+def pnp_bounded(*args: str, root: Path, memory: int = 2**30, timeout: float = 120) -> subprocess.CompletedProcess:
+    """`pnp ARGS --root ROOT` in a process of its own, with at most `memory` bytes to use and
+    `timeout` seconds: a read without end fails the test, not the machine it runs on."""
+    def bounded() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    return subprocess.run([sys.executable, "-m", "pnp", *args, "--root", str(root)], capture_output=True, text=True,
+                          timeout=timeout, preexec_fn=bounded, check=False)
+
+
+@pytest.mark.parametrize("planted", ["link", "pipe", "endless"])
+def test_a_build_record_that_is_a_link_or_no_plain_file_counts_as_missing(game, tmp_path, planted):
+    """Read as the output folder reads its own JSON: not through a link (to another game's
+    record, or /dev/zero, which never ends), nor from a pipe, which would wait forever."""
+    out = tmp_path / "out"
+    build(game, "mini", out)
+    record = out / "mini/.pnp-build.json"
+    if planted == "link":
+        record.rename(tmp_path / "elsewhere.json")
+        record.symlink_to(tmp_path / "elsewhere.json")
+    else:
+        record.unlink()
+        if planted == "pipe":
+            os.mkfifo(record)
+        else:
+            record.symlink_to("/dev/zero")
+    result = pnp_bounded("diff", "--game", "mini", "--out", str(out), root=game)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stdout + result.stderr
+    assert "no build record at" in result.stderr, result.stderr
+
+
+@pytest.fixture(scope="module")
+def unpacks_to_gigabytes() -> str:
+    """A record's part as pack() writes one, that unpacks to 2 GB of zeros (2 MB packed)."""
+    import base64
+    import zlib
+    compressor = zlib.compressobj(9)
+    zeros = bytes(64 * 2**20)
+    packed = b"".join(compressor.compress(zeros) for _ in range(32)) + compressor.flush()
+    return base64.b64encode(packed).decode("ascii")
+
+
+@pytest.mark.parametrize("part", ["decks", "sources"])
+@pytest.mark.parametrize("planted", ["too long", "damaged"])
+def test_a_record_too_long_to_unpack_or_damaged_is_told_and_built_over(game, tmp_path, part, planted,
+                                                                        unpacks_to_gigabytes):
+    out = tmp_path / "out"
+    build(game, "mini", out)
+    path = out / "mini/.pnp-build.json"
+    record = json.loads(path.read_text())
+    record["playtest"][part] = unpacks_to_gigabytes if planted == "too long" else "bm90IHpsaWI="   # not zlib
+    path.write_text(json.dumps(record))
+    edit(game, "{name: Knight, power: 3", "{name: Knight, power: 4")
+    told = pnp_bounded("diff", "--game", "mini", "--out", str(out), root=game)
+    assert told.returncode == 1 and "Traceback" not in told.stderr, told.stdout + told.stderr
+    assert f"cannot read the build record {path}" in told.stderr and "build the game once more" in told.stderr, \
+        told.stderr
+    built = pnp_bounded("build", "--game", "mini", "--out", str(out), "--jobs", "1", root=game)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert run("diff", "--game", "mini", "--out", str(out), root=game).output == \
+        "mini: no card changed since the last build\n"
 
 
 def test_diff_without_a_build_says_to_build_first(game, tmp_path):

@@ -101,6 +101,22 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def read_json(path: Path) -> Any:
+    """One of pnp's JSON files, read without following a link; FileNotFoundError for a link
+    or anything but a plain file of a sensible size (a pipe, /dev/zero), as if it were not there."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise FileNotFoundError(errno.ENOENT, "a link, not pnp's file") from None
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        state = os.fstat(handle.fileno())
+        if not stat.S_ISREG(state.st_mode) or state.st_size > MAX_JSON_BYTES:
+            raise FileNotFoundError(errno.ENOENT, "not a plain file of pnp's")
+        return json.loads(handle.read(MAX_JSON_BYTES + 1).decode("utf-8"))   # grown since: no JSON
+
+
 class OutputFolder:
     def __init__(self, folder: Path, language: str | None = None):
         self.folder = folder
@@ -423,19 +439,7 @@ class OutputFolder:
             return False
 
     def _read_json(self, name: str) -> Any:
-        """One of pnp's JSON files, read without following a link; FileNotFoundError for a
-        link or anything but a plain file of a sensible size, as if it were not there."""
-        try:
-            fd = os.open(self.folder / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-        except OSError as exc:
-            if exc.errno == errno.ELOOP:
-                raise FileNotFoundError(errno.ENOENT, "a link, not pnp's file") from None
-            raise
-        with os.fdopen(fd, "rb") as handle:
-            state = os.fstat(handle.fileno())
-            if not stat.S_ISREG(state.st_mode) or state.st_size > MAX_JSON_BYTES:
-                raise FileNotFoundError(errno.ENOENT, "not a plain file of pnp's")
-            return json.loads(handle.read().decode("utf-8"))
+        return read_json(self.folder / name)
 
     def _apply(self, journal: Json) -> None:
         for number, entry in enumerate(journal["renames"]):

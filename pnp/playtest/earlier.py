@@ -9,7 +9,6 @@ removed when done."""
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 import subprocess
@@ -22,8 +21,8 @@ from typing import IO
 
 from pnp.errors import PnpError
 from pnp.inputs import SHARED_FOLDERS
-from pnp.outputs.folder import RECORD, OutputFolder
-from pnp.playtest.record import MAX_PICTURE_BYTES, PICTURES, RECORD_KEY, Record, kept_sources
+from pnp.outputs.folder import RECORD, OutputFolder, read_json
+from pnp.playtest.record import MAX_PICTURE_BYTES, PICTURES, RECORD_KEY, DamagedRecord, Record, kept_decks, kept_sources
 from pnp.yaml_source import MAX_FILE_BYTES, display_path
 
 EARLIER = ".pnp-earlier-"   # the temporary root's prefix in the output folder
@@ -36,19 +35,29 @@ class Earlier:
     name: str           # how to tell it: "the last build", "abc123", a record's path
 
 
-def read_record(path: Path) -> Record:
-    """A build record's playtest part, or one clear error."""
+def read_record(path: Path, shown: str | None = None) -> Record:
+    """A build record's playtest part, or one clear error. Read as the output folder reads its
+    own JSON: a link, a pipe or a file past its size counts as missing. Unpacked here once, so a
+    damaged record, or one that unpacks to gigabytes, is told before anything is compared."""
+    shown = display_path(path) if shown is None else shown
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
+        record = read_json(path)
     except FileNotFoundError:
-        raise PnpError(f"no build record at {display_path(path)}",
+        raise PnpError(f"no build record at {shown}",
                        hint="build the game first (pnp build --game ID); each build keeps one") from None
     except (OSError, ValueError) as exc:
-        raise PnpError(f"cannot read the build record {display_path(path)}: {exc}") from None
+        raise PnpError(f"cannot read the build record {shown}: {exc}") from None
     kept = record.get(RECORD_KEY) if isinstance(record, dict) else None
     if not isinstance(kept, dict) or not isinstance(kept.get("decks"), str) or not isinstance(kept.get("sources"), str):
-        raise PnpError(f"the build record {display_path(path)} keeps no cards (made by an older pnp)",
+        raise PnpError(f"the build record {shown} keeps no cards (made by an older pnp)",
                        hint="build once more, print, and compare with that build")
+    try:
+        kept_decks(kept), kept_sources(kept)
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:   # damaged, or edited by hand
+        why = str(exc) if isinstance(exc, DamagedRecord) else "its cards are not as pnp keeps them"
+        raise PnpError(f"cannot read the build record {shown}: {why}",
+                       hint="build the game once more (pnp build --game ID), print, and compare with that build") \
+            from None
     return kept
 
 
@@ -62,8 +71,9 @@ def earlier_game(root: Path, game_id: str, out_folder: Path, since: str | None) 
     if since is None:
         record: Record | None = read_record(out_folder / RECORD)
         name = "the last build"
-    elif Path(since).is_file():
-        record, name = read_record(Path(since)), display_path(Path(since))
+    elif Path(since).is_file():   # a record the user names: a link to it is theirs to make
+        name = display_path(Path(since))
+        record = read_record(Path(since).resolve(), name)
         check_same_game(record, game_id, name)
     else:
         record, name = None, f"revision {since}"

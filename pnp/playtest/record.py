@@ -46,6 +46,8 @@ PICTURES = {".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp", ".ttf", ".otf"}
 # a picture or font pnp reads whole: past a PNG of the most pixels pnp places (12,000 x 12,000, as
 # a photo compresses), and far past any font
 MAX_PICTURE_BYTES = 256 * 2**20
+# a record's part unpacked (the kept files, or the cards): many times a game's biggest data file
+MAX_UNPACKED_BYTES = 256 * 2**20
 RECORD_KEY = "playtest"
 # a record's looks count the facts their layouts print and the fields their `when:`s test (a
 # record without it, made before: neither)
@@ -302,8 +304,27 @@ def packed_sources(sources: Mapping[str, Path]) -> str:
     return base64.b64encode(b"".join(chunks) + compressor.flush()).decode("ascii")
 
 
+class DamagedRecord(ValueError):
+    """A record's part that pnp cannot unpack: damaged, cut short, or unpacking past
+    MAX_UNPACKED_BYTES."""
+
+
 def unpacked(packed: str) -> Any:   # JSON: whatever was packed
-    return json.loads(zlib.decompress(base64.b64decode(packed)).decode("utf-8"))
+    """What pack() packed, unpacked only up to MAX_UNPACKED_BYTES: a part of a few MB, edited
+    by hand, can unpack to gigabytes."""
+    inflater = zlib.decompressobj()
+    try:
+        text = inflater.decompress(base64.b64decode(packed), MAX_UNPACKED_BYTES)
+    except (TypeError, ValueError, zlib.error):   # not base64, not zlib
+        raise DamagedRecord("it is damaged") from None
+    if inflater.unconsumed_tail or (len(text) == MAX_UNPACKED_BYTES and not inflater.eof):
+        raise DamagedRecord(f"it unpacks to more than {MAX_UNPACKED_BYTES // 2**20} MB")
+    if not inflater.eof or inflater.unused_data:
+        raise DamagedRecord("it is damaged (cut short, or more after its end)")
+    try:
+        return json.loads(text.decode("utf-8"))
+    except ValueError:
+        raise DamagedRecord("it is damaged") from None
 
 
 def recorded_decks(record: Record | None) -> dict[str, Record]:
