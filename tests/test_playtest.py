@@ -535,6 +535,41 @@ def test_a_record_too_long_to_unpack_or_damaged_is_told_and_built_over(game, tmp
         "mini: no card changed since the last build\n"
 
 
+@pytest.mark.parametrize("linked", ["symlink", "hard link"])
+def test_a_picture_linked_from_outside_never_goes_into_the_record(game, tmp_path, linked):
+    """The record's looks count the game's own pictures, read as a build reads them: a link
+    that leads out (or a hard link, whose other name may be anywhere) is never read, so what it
+    names cannot change the record, nor its digest carry an outside file's bytes."""
+    outside = tmp_path / "outside.png"
+    outside.write_bytes(b"someone else's file")
+    leak = game / "card_data/mini/leak.png"
+    leak.symlink_to(outside) if linked == "symlink" else os.link(outside, leak)
+    build(game, "mini", tmp_path / "a")
+    outside.write_bytes(b"someone else's file, changed")
+    build(game, "mini", tmp_path / "b")
+    kept = [json.loads((tmp_path / side / "mini/.pnp-build.json").read_text())["playtest"] for side in "ab"]
+    assert kept[0] == kept[1]
+
+
+def test_a_picture_linked_to_a_huge_file_outside_is_never_read(game, tmp_path):
+    huge = tmp_path / "huge.bin"
+    with huge.open("wb") as handle:
+        handle.truncate(3 * 2**30)   # sparse: 3 GB to read, no disk
+    (game / "card_data/mini/leak.png").symlink_to(huge)
+    result = pnp_bounded("build", "--game", "mini", "--out", str(tmp_path / "out"), "--jobs", "1", root=game)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_picture_too_big_to_read_is_one_clear_error(game, tmp_path, monkeypatch):
+    from pnp.playtest import record
+    monkeypatch.setattr(record, "MAX_PICTURE_BYTES", 1000)
+    (game / "card_data/mini/art").mkdir()
+    (game / "card_data/mini/art/big.png").write_bytes(bytes(1001))
+    result = run("build", "--game", "mini", "--out", str(tmp_path), "--jobs", "1", root=game)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr, result.output + result.stderr
+    assert "card_data/mini/art/big.png is over 0 MB" in result.stderr, result.stderr
+
+
 def test_diff_without_a_build_says_to_build_first(game, tmp_path):
     result = run("diff", "--game", "mini", "--out", str(tmp_path), root=game)
     assert result.exit_code == 1

@@ -13,17 +13,19 @@ import base64
 import hashlib
 import json
 import operator
+import os
 import re
+import stat
 import zlib
 from functools import lru_cache
 from pathlib import Path
-from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from pnp.config.typed import Where
-from pnp.errors import PnpError, is_row
+from pnp.errors import PnpError, display_path, is_row
 from pnp.layout.template import template_path
-from pnp.paths import gate
+from pnp.paths import gate, read_folders
 
 if TYPE_CHECKING:
     from pnp.config.deck import Card, Deck
@@ -121,14 +123,44 @@ def layout_files(root: Path, names: list[str], known: dict[str, Path] | None = N
     return list(found)
 
 
-def pictures_digest(game_folder: Path) -> str:
-    """The game's own pictures and icons: a face may show any of them."""
+def pictures_digest(game_folder: Path, folders: Sequence[Path] = ()) -> str:
+    """The game's own pictures and icons: a face may show any of them. Each is read as a build
+    reads a picture, through the read gate (pnp.paths): a link that leads out of `folders` (the
+    game's and those a build of it reads), a hard link, a pipe or a device is passed over, never
+    read, and a file past MAX_PICTURE_BYTES is one error."""
     digest = hashlib.sha256()
     for path in sorted(game_folder.rglob("*")):
-        if path.suffix.lower() in PICTURES and path.is_file():
+        if path.suffix.lower() not in PICTURES:
+            continue
+        handle = opened_picture(path, list(folders) or [game_folder])
+        if handle is None:
+            continue
+        with handle:
+            if os.fstat(handle.fileno()).st_size > MAX_PICTURE_BYTES:
+                raise PnpError(f"{display_path(path)} is over {MAX_PICTURE_BYTES // 2**20} MB, more than pnp reads "
+                               f"of a picture or font", hint="move it out of the game folder")
             name = path.relative_to(game_folder).as_posix()   # as the file system gives it: UTF-8 or not
-            digest.update(f"{name}\0".encode(errors="surrogateescape") + path.read_bytes())
+            digest.update(f"{name}\0".encode(errors="surrogateescape"))
+            left = MAX_PICTURE_BYTES   # a file growing as it is read is read no further
+            while left and (piece := handle.read(min(left, 2**20))):
+                digest.update(piece)
+                left -= len(piece)
     return digest.hexdigest()
+
+
+def opened_picture(path: Path, folders: list[Path]) -> BinaryIO | None:
+    """`path` opened to read, if a build would read it; None for what the read gate refuses (a
+    link that leads out, a hard link, a pipe, a device), a folder, or a file gone since."""
+    try:
+        resolved = gate(path, folders, PnpError, "picture")
+        descriptor = os.open(resolved, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        handle = open(descriptor, "rb")  # noqa: SIM115 - returned open: the caller closes it
+    except (PnpError, OSError):
+        return None
+    if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):   # a folder, or a pipe put there since
+        handle.close()
+        return None
+    return handle
 
 
 FACT_NAMED = re.compile(rb"\{fact:([^{}]*)\}")
@@ -212,7 +244,7 @@ def game_record(root: Path, game: Game, decks: dict[str, Deck],
     made before they were counted."""
     root = Path(root)
     resolved_root = root.resolve()
-    pictures = pictures_digest(game.folder)
+    pictures = pictures_digest(game.folder, read_folders(root, game.folder))
     sources: dict[str, Path] = {}
     record_decks: dict[str, Record] = {}
     known: dict[str, Path] = {}   # layout files by name
