@@ -204,6 +204,50 @@ def test_a_game_output_folder_that_is_a_link_is_refused_before_anything_is_writt
     assert (sorted(path.relative_to(target) for path in target.rglob("*")), target.stat().st_mtime_ns) == before
 
 
+def test_a_pipe_or_a_hard_link_in_the_game_is_left_out_of_the_earlier_game(game, tmp_path, monkeypatch):
+    """The earlier game starts as a copy of the files a build reads: a pipe (copying it ended
+    the diff in an internal problem) or a hard link (whose other name may be anywhere, so a
+    build refuses it) is left out."""
+    from pnp.playtest import earlier
+    build(game, "mini", tmp_path / "out")
+    os.mkfifo(game / "card_data/mini/pipe.txt")
+    os.mkfifo(game / "layouts/pipe.yaml")
+    outside = tmp_path / "secret.txt"
+    outside.write_text("someone else's file\n")
+    os.link(outside, game / "card_data/mini/secret.txt")
+    copied: list[str] = []
+    copy_current = earlier.copy_current
+
+    def watched(root: Path, game_id: str, temp: Path) -> None:
+        copy_current(root, game_id, temp)
+        copied.extend(path.relative_to(temp).as_posix() for path in temp.rglob("*"))
+    monkeypatch.setattr(earlier, "copy_current", watched)
+    edit(game, "{name: King, power: 1", "{name: King, power: 2")
+    result = run("diff", "--game", "mini", "--out", str(tmp_path / "out"), root=game)
+    assert result.exit_code == 0, result.output + result.stderr
+    assert result.output.splitlines()[:3] == ["mini: 1 card changed since the last build",
+                                              f"  cards: King  (card_data/mini/cards.yaml:{line_of(game, 'King')})",
+                                              "      power: 1 -> 2"]
+    assert "card_data/mini/cards.yaml" in copied and "layouts/mini/card.yaml" in copied
+    assert not [name for name in copied if name.endswith(("pipe.txt", "pipe.yaml", "secret.txt"))], copied
+
+
+def test_a_game_that_cannot_be_copied_to_compare_is_one_clear_error(game, tmp_path):
+    """Here a name too long for the file system once it lies in the output folder's earlier game."""
+    out = tmp_path / ("o" * 200)
+    build(game, "mini", out)
+    deep = game / "card_data/mini"
+    while len(str(deep)) < 3800:
+        deep = deep / ("d" * 200)
+    deep.mkdir(parents=True)
+    (deep / "notes.txt").write_text("a note\n")
+    result = run("diff", "--game", "mini", "--out", str(out), root=game)
+    assert result.exit_code == 1 and "internal problem" not in result.stderr, result.output + result.stderr
+    assert "cannot copy the game to compare with" in result.stderr and "File name too long" in result.stderr, \
+        result.stderr
+    assert [path.name for path in (out / "mini").iterdir() if path.name.startswith(".pnp-earlier")] == []
+
+
 def test_a_rule_sheet_linked_within_the_game_is_compared(game, tmp_path):
     with_rules_and_a_fact(game)
     folder = game / "card_data/mini"

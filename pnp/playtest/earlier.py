@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 import time
@@ -22,6 +23,7 @@ from typing import IO
 from pnp.errors import PnpError
 from pnp.inputs import SHARED_FOLDERS
 from pnp.outputs.folder import RECORD, OutputFolder, read_json
+from pnp.paths import inside, own_folders
 from pnp.playtest.record import MAX_PICTURE_BYTES, PICTURES, RECORD_KEY, DamagedRecord, Record, kept_decks, kept_sources
 from pnp.yaml_source import MAX_FILE_BYTES, display_path
 
@@ -143,13 +145,45 @@ def remove_stale(out_folder: Path) -> None:
 
 
 def copy_current(root: Path, game_id: str, temp: Path) -> None:
-    """The folders a build reads, as they are now. Links are copied as links, so one that
-    leads out of its folder is refused there as it is here (pnp.paths), never followed."""
-    ignore = shutil.ignore_patterns(".git", "__pycache__")
-    for name in SHARED_FOLDERS:
-        if (root / name).is_dir():
-            shutil.copytree(root / name, temp / name, ignore=ignore, symlinks=True)
-    shutil.copytree(root / "card_data" / game_id, temp / "card_data" / game_id, ignore=ignore, symlinks=True)
+    """The folders a build reads, as they are now: their folders and plain files, and their
+    links as links, so one that leads out of its folder is refused there as it is here
+    (pnp.paths), never followed. What a build never reads is left out (never_read); a copy
+    that fails (a full disk, a name too long there) is one error."""
+    for relative in [Path(name) for name in SHARED_FOLDERS] + [Path("card_data") / game_id]:
+        if not (root / relative).is_dir():
+            continue
+        try:
+            shutil.copytree(root / relative, temp / relative, ignore=never_read, symlinks=True)
+        except OSError as exc:   # shutil.Error too: each file's problem, listed
+            raise PnpError(f"cannot copy the game to compare with into {display_path(temp.parent)}: "
+                           f"{copy_problem(exc)}") from None
+
+
+def never_read(folder: str, names: list[str]) -> set[str]:
+    """The names copy_current leaves out of a folder: git's and Python's own, and what the read
+    gate refuses (pnp.paths): a pipe, a device, and a hard link outside pnp's own files, whose
+    other name may be anywhere."""
+    own = inside(Path(folder).resolve(), own_folders(), resolved=True)
+    left_out = {".git", "__pycache__"} & set(names)
+    for name in names:
+        try:
+            state = os.lstat(os.path.join(folder, name))
+        except OSError:   # gone since the folder was listed
+            left_out.add(name)
+            continue
+        if stat.S_ISDIR(state.st_mode) or stat.S_ISLNK(state.st_mode):
+            continue
+        if not stat.S_ISREG(state.st_mode) or (state.st_nlink > 1 and not own):
+            left_out.add(name)
+    return left_out
+
+
+def copy_problem(exc: OSError) -> str:
+    """What went wrong, once: shutil.Error lists (source, target, why) for each file."""
+    if isinstance(exc, shutil.Error) and exc.args and isinstance(exc.args[0], list) and exc.args[0]:
+        source, _, why = exc.args[0][0]
+        return f"{display_path(Path(source))}: {why}"
+    return f"{display_path(Path(exc.filename))}: {exc.strerror}" if exc.filename else str(exc)
 
 
 # A repository's own config may name commands (a filter's smudge, the fsmonitor hook, a pager):
