@@ -568,9 +568,12 @@ def _fold(sheet: tuple[float, float], piece: tuple[float, float], gap: float, bl
 
 def back_quarter(front: int, duplex: Duplex, across: bool = False) -> int:
     """Quarter turns (anticlockwise) of a piece's back on the back page (or the back half of a
-    fold sheet) whose front is turned `front` quarters: the sheet's turn mirrors the turn, and
-    a fold across the sheet turns the backs upside down as well."""
-    if duplex == "fold" and across:
+    fold sheet) whose front is turned `front` quarters, so the back's top lies behind the
+    front's top: the sheet's turn mirrors the turn, and a sheet turned over its short edge (a
+    short-edge flip, a fold across the sheet) turns the backs upside down as well. A card cut
+    out and turned over like a book page then shows its back upright, whichever way it was
+    printed."""
+    if duplex == "short-edge" or (duplex == "fold" and across):
         return (2 - front) % 4
     return (-front) % 4
 

@@ -281,14 +281,15 @@ def most_that_fit(paper, piece) -> int:
 
 def check_backs(front, back, paper, duplex, offset, label) -> list[str]:
     """Each back where its front lands when the sheet is turned, and turned as its front is, the
-    other way round (the sheet's turn mirrors it), so it lines up with the front's top."""
+    other way round (the sheet's turn mirrors it), so its top lies behind the front's top: a
+    sheet turned over its short edge turns the backs a half turn more."""
     front_pieces, back_pieces = pieces(front), pieces(back)
     fronts, backs = [p["trim"] for p in front_pieces], [p["trim"] for p in back_pieces]
     if len(fronts) != len(backs):
         return [f"{label}: {len(fronts)} fronts but {len(backs)} backs"]
     problems = []
     for i, (f, b) in enumerate(zip(front_pieces, back_pieces)):
-        if b["quarter"] != (-f["quarter"]) % 4:
+        if b["quarter"] != ((2 if duplex == "short-edge" else 0) - f["quarter"]) % 4:
             problems.append(f"{label}: back {i + 1} turned {b['quarter']} quarters, its front {f['quarter']}")
     width, height = paper
     for i, (f, b) in enumerate(zip(fronts, backs)):

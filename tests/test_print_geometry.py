@@ -183,6 +183,36 @@ def test_each_cards_own_back_lands_behind_it_by_colour(tmp_path, paper, duplex):
     assert len(colours) == 2   # both teams were compared
 
 
+@pytest.mark.parametrize("duplex", ["long-edge", "short-edge", "none"])
+def test_a_cards_back_has_its_top_behind_its_fronts_top_however_the_sheet_turns(mini, tmp_path, duplex):
+    """A red bar along the top of the front and of the back: turned over as the duplex says,
+    the back's bar lies behind the front's, so a card cut out and turned over like a book page
+    reads upright on both faces. Short-edge backs were upright on the page, so their tops lay
+    behind the fronts' bottoms."""
+    for name in ("card", "back"):
+        layout = mini / f"layouts/mini/{name}.yaml"
+        layout.write_text(layout.read_text() + '  - {kind: box, fill: "#cc0000", y: 0mm, h: 6mm}\n')
+    build(mini, "mini", tmp_path, "--duplex", duplex)
+    suffix = {"long-edge": "", "short-edge": "-short-edge", "none": "-no-duplex"}[duplex]
+    path = tmp_path / "mini" / f"cards-a4{suffix}.pdf"
+    width, height = PAPERS["a4"]
+    reader = pdf(path)
+    front, back = render_png(path, 0).convert("RGB"), render_png(path, 1).convert("RGB")
+
+    def red(image, x, y) -> bool:   # y from the page's bottom, as PDF measures it
+        r, g, b = image.getpixel((int(x), int(height - y)))
+        return r > 150 and g < 80 and b < 80
+
+    placed = placements(reader.pages[0])
+    assert placed
+    for x, y, w, h in placed:
+        for py, top in ((y + h - 3 * MM, True), (y + 3 * MM, False)):   # 3 mm inside the top, the bottom
+            px = x + w / 2
+            bx, by = (px, height - py) if duplex == "short-edge" else (width - px, py)
+            assert red(front, px, py) is top
+            assert red(back, bx, by) is top, (duplex, x, y, top)
+
+
 def test_every_home_pdf_asks_not_to_scale_and_embeds_every_font(tmp_path):
     build(REPO, "monster-ball", tmp_path, "--paper", "a4")
     build(REPO, "jukem", tmp_path)
