@@ -233,3 +233,24 @@ def test_each_side_kicks_off_from_its_70_in_its_own_half(out):
     hundreds = sorted(found("100"))
     assert [y > top for _, y in hundreds] == [True, False]   # Law's 100 at its own goal (left); Chaos's at the right
     assert abs(hundreds[0][0] - law_goal) < 15 and abs(hundreds[1][0] - chaos_goal) < 15
+
+
+def test_a_translation_gives_the_roster_cards_team_and_stat_words(root, tmp_path):
+    """The team's value picks its colours and the stat items name their icons: the cards printed
+    them as words too, so a translated roster card kept "TEAM LAW" and "PASS" in English."""
+    import yaml
+    assert run("translate", "--game", "monster-ball", "--lang", "de", root=root).exit_code == 0
+    path = root / "card_data/monster-ball/lang/de.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    words = {"Team Law": "Team Gesetz", "Team Chaos": "Team Chaos", "Pass": "Passen", "Catch": "Fangen",
+             "Tackle": "Tackling", "Kick": "Schuss", "Cheat": "Mogeln"}
+    assert set(words) <= set(data["labels"])
+    data["labels"].update(words)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    built = run("build", "--game", "monster-ball", "--lang", "de", "--out", str(tmp_path), "-q", root=root)
+    assert built.exit_code == 0, built.stderr
+    text = pdf(tmp_path / "monster-ball/roster-cards-letter-de.pdf").pages[0].extract_text()
+    assert "TEAM GESETZ" in text and "PASSEN" in text and "MOGELN" in text
+    assert "TEAM LAW" not in text and "PASS\n" not in text
+    sheet = pdf(tmp_path / "monster-ball/law-roster-letter-de.pdf").pages[0].extract_text()
+    assert "TEAM GESETZ" in sheet
