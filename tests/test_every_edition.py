@@ -73,6 +73,19 @@ def test_right_to_left_table_cells_and_paragraphs_read_in_order(editions):
         assert words in board, words
 
 
+def test_a_right_to_left_tables_numbers_stand_under_their_heading_from_the_right(editions):
+    """The count column of the Hebrew rule sheet's card list: each "4" ends where its heading
+    ends, at the column's right; numbers were set from the left, under the next column's words."""
+    page = pypdfium2.PdfDocument(str(editions / "rules-a4-he.pdf"))[0].get_textpage()
+    text = page.get_text_range()
+    heading = text.index("עותקים")
+    heading_right = max(page.get_charbox(i)[2] for i in range(heading, heading + len("עותקים")))
+    counts = [i for i, char in enumerate(text) if char == "4" and not text[i - 1].isalnum() and not text[i + 1].isalnum()]
+    assert len(counts) >= 3, text
+    for i in counts[:3]:
+        assert abs(page.get_charbox(i)[2] - heading_right) < 2, (page.get_charbox(i), heading_right)
+
+
 def test_arabic_letters_are_joined_and_run_right_to_left(editions):
     """Drawn in visual order: the first letter of a word lies right of the next; the letters
     drawn are the joined forms (presentation forms), not the isolated ones."""

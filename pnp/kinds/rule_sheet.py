@@ -481,6 +481,8 @@ def inline(token: Token) -> str:
 
 def make_table(heading: list[str], rows: list[list[str]], styles: Styles) -> Table:
     head, cell = styles["head"], styles["cell"]
+    if styles.get("rtl"):   # every cell from the right, under its heading: numbers and Latin words too
+        head, cell = (ParagraphStyle(f"{style.name}-rtl", parent=style, alignment=TA_RIGHT) for style in (head, cell))
     scale = fitting_scale([heading] + rows, styles["width"], cell)
     if scale < 1:   # the longest words are wider than the column: a smaller size first
         head, cell = (ParagraphStyle(f"{style.name}-fitted", parent=style, fontSize=style.fontSize * scale,
