@@ -122,6 +122,11 @@ def test_a_net_too_big_for_one_sheet_is_split_over_two_with_a_glue_tab(mini, tmp
         margin += [image.getpixel((x, y)) for y in range(0, h, 2) for x in list(range(edge)) + list(range(w - edge, w))]
         assert min(margin) > 240
         assert min(image.getpixel((x, y)) for x in range(0, w, 3) for y in range(0, h, 3)) < 60
+    # the second half starts at the front, whose edge is glued onto the tab: cut, not folded
+    cuts, folds = lines_of(second)
+    verticals = lambda lines: {round(x1, 2) for x1, y1, x2, y2 in lines if x1 == x2}
+    leftmost = min(verticals(cuts) | verticals(folds))
+    assert leftmost in verticals(cuts) and leftmost not in verticals(folds)
 
 
 def test_the_art_runs_past_the_cut_line_so_a_cut_a_hair_off_shows_no_white(tmp_path):

@@ -237,7 +237,8 @@ def panels(canvas: Canvas, box: Box, art: tuple[CompiledLayout, Card], title: st
                                 (right - T * 0.4, y0 - D - T), (right, y0 - D - T * 0.6), (right, y0)])
                 cut += [(left, y0 + H, right, y0 + H)]
                 thumb(canvas, left + W / 2, y0 + H, min(mm(10), W / 4))
-            fold += [(left, y0, left, y0 + H)] if index == 2 else []
+            if index == 2:            # a fold from the side before it; on a split net's second sheet, its edge
+                (fold if 1 in keep else cut).append((left, y0, left, y0 + H))
         elif index in (1, 3):         # the sides: dust flaps, the title and deck name
             spine(canvas, left, y0, D, H, title, name, font)
             fold += [(left, y0, left, y0 + H), (left, y0 + H, right, y0 + H), (left, y0, right, y0)]
