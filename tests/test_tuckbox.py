@@ -37,6 +37,17 @@ def test_the_panels_are_sized_from_the_cards_and_their_count(tmp_path):
     assert 89.9 in steps(horizontal) or round(89.9 + 17.8, 1) in steps(horizontal)   # 88.9 mm + 1 mm
 
 
+@pytest.mark.parametrize("duplex", ["fold", "none"])
+def test_cards_glued_from_two_sheets_get_a_box_twice_as_deep(tmp_path, duplex):
+    """A folded or glued card is two sheets thick: 56 Jukem cards x 0.6 mm + 1 mm = 34.6 mm, where
+    the box for one-sheet cards (17.8 mm) would not close over them."""
+    build(REPO, "jukem", tmp_path, "--duplex", duplex)
+    suffix = {"fold": "fold", "none": "no-duplex"}[duplex]
+    _, folds = lines_of(pdf(tmp_path / f"jukem/tuck-boxes-letter-{suffix}.pdf").pages[0])
+    vertical = [x1 for x1, y1, x2, y2 in folds if x1 == x2]
+    assert steps(vertical) == [34.6, 64.5, 34.6]
+
+
 @pytest.mark.parametrize("thickness, depth", [("1.5mm", 10.0),   # 6 cards x 1.5 mm + 1 mm
                                               ("0.3mm", 6.0)])   # 2.8 mm: a spine no name fits on, so 6 mm
 def test_a_thicker_deck_makes_a_deeper_box_and_a_thin_one_keeps_a_readable_spine(mini, tmp_path, thickness, depth):

@@ -1,7 +1,8 @@
 """The `tuckbox` kind (`TuckboxComponent`, the check of the decks it names): a box to keep each printed deck in, sized from the deck.
 
 The inside is the card's width and height plus clearance, and as deep as the cards are thick
-(the deck's total times a card's thickness, 0.3 mm by default, plus clearance). The net is a
+(the deck's total times a card's thickness, 0.3 mm by default, plus clearance; a card folded
+or glued from two printed sheets, `--duplex fold` or `none`, is twice as thick). The net is a
 row of panels, back | side | front | side | glue flap, with a tuck-in lid above the back and
 a tuck-in bottom below the front, and dust flaps on the sides. The deck's back art is drawn on
 the front and back panels, the game's title and the deck's name on both sides. Cut lines are
@@ -109,6 +110,8 @@ def render_tuckboxes(ctx: BuildContext, component: TuckboxComponent) -> list[Out
     options = ctx.options
     paper = PAPER_SIZES[options.paper]
     thickness, clearance = component.thickness.points, component.clearance.points
+    if options.duplex in ("fold", "none"):
+        thickness *= 2   # each card two sheets glued back to back
     decks = component.decks or [c.id for c in ctx.game.components if c.is_deck]
     font = ctx.project.fonts.family("display", component.origin).face()
     buffer = io.BytesIO()
