@@ -598,6 +598,20 @@ class Tile:
         return TILE_MARGIN, TILE_MARGIN
 
 
+def tiled(board: tuple[float, float], paper: tuple[float, float],
+          overlap: float) -> tuple[tuple[float, float], list[Tile]]:
+    """The sheet a board is tiled on and its tiles: the paper upright, or turned a quarter
+    (landscape) where that takes fewer sheets (a 190 x 180 mm map fits one turned A4 sheet,
+    and took two upright)."""
+    upright = tile_board(board, paper, overlap)
+    turned_paper = (paper[1], paper[0])
+    try:
+        turned = tile_board(board, turned_paper, overlap)
+    except PnpError:   # the overlap too wide for the turned window: upright it is
+        return paper, upright
+    return (turned_paper, turned) if len(turned) < len(upright) else (paper, upright)
+
+
 def tile_board(board: tuple[float, float], paper: tuple[float, float], overlap: float) -> list[Tile]:
     """Cover the board with sheet-sized windows, top-left first, each overlapping the one to
     its left and the one above by exactly `overlap`; the last column and row are narrower.

@@ -452,3 +452,18 @@ def test_a_cover_line_too_long_for_the_page_wraps_inside_it(root, tmp_path):
     note_end = words.index("above and below the block.") + len("above and below the block") - 1
     heading = words.index("Rule sheet")
     assert boxes[heading][3] < boxes[note_end][1]   # the heading's top below the note's last line
+
+
+def test_a_board_one_turned_sheet_holds_is_tiled_on_one_landscape_sheet(tmp_path):
+    """The hex map (190 x 180 mm) fits an A4 sheet turned a quarter: it took two upright sheets,
+    the second adding 0.7 mm of board. The Big Ten board keeps its upright sheets (8, where
+    turned ones take 9)."""
+    result = run("build", "--all", "--paper", "a4", "--out", str(tmp_path), "-q", root=REPO / "examples/hex-map")
+    assert result.exit_code == 0, result.stderr
+    reader = pdf(tmp_path / "hex-map/map-a4.pdf")
+    assert len(reader.pages) == 2   # the assembly page and the one sheet
+    assert all(float(page.mediabox.width) > float(page.mediabox.height) for page in reader.pages)
+    assert "A1 of 1" in reader.pages[1].extract_text()
+    build(REPO, "big-ten", tmp_path, "--paper", "a4")
+    board = pdf(tmp_path / "big-ten/board-a4.pdf")
+    assert len(board.pages) == 9 and float(board.pages[1].mediabox.width) < float(board.pages[1].mediabox.height)

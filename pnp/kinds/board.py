@@ -93,12 +93,11 @@ def home_tiles(ctx: BuildContext, component: BoardComponent, layout: CompiledLay
                title: str, font: str) -> OutputFile:
     """The board tiled over home paper. With a bleed the tiles cover the board and its bleed
     round it, and the marks stand on the board's own edges, the bleed's width inside."""
-    from pnp.impose import PAPER_SIZES, tile_board
+    from pnp.impose import PAPER_SIZES, tiled
     from pnp.outputs.pdf import finish, new_canvas
-    paper = PAPER_SIZES[ctx.options.paper]
     bleed = ctx.options.bleed
     board = (layout.width + 2 * bleed, layout.height + 2 * bleed)
-    tiles = tile_board(board, paper, overlap)
+    paper, tiles = tiled(board, PAPER_SIZES[ctx.options.paper], overlap)   # landscape where that takes fewer
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, paper, title + " (tiled)")
     canvas.beginForm("board", lowerx=0, lowery=0, upperx=board[0], uppery=board[1])

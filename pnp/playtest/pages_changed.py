@@ -77,13 +77,13 @@ def changed_pages(ctx: BuildContext, old_ctx: BuildContext, component: Component
 
 def tile_labels(ctx: BuildContext, component: Component) -> list[str]:
     """The names of a board's tiles, in page order (A1, A2, ... B1)."""
-    from pnp.impose import PAPER_SIZES, tile_board
+    from pnp.impose import PAPER_SIZES, tiled
     from pnp.kinds.board import BoardComponent, compile_board
     assert isinstance(component, BoardComponent)   # the kind 'board'
     layout, _ = compile_board(ctx, component)
     overlap, bleed = component.overlap.points, ctx.options.bleed   # the tiles cover the board and its bleed
-    return [tile.label for tile in tile_board((layout.width + 2 * bleed, layout.height + 2 * bleed),
-                                              PAPER_SIZES[ctx.options.paper], overlap)]
+    _, tiles = tiled((layout.width + 2 * bleed, layout.height + 2 * bleed), PAPER_SIZES[ctx.options.paper], overlap)
+    return [tile.label for tile in tiles]
 
 
 def differs(old_png: bytes, new_png: bytes) -> bool:
