@@ -163,6 +163,10 @@ def test_every_bad_card_in_a_data_file_is_told_at_once(mini):
     ("Has − 1 power when blocked.", False),
     ("Scout - 5 power.", True),                          # a dash before the card's value, not a sign
     ("Has 2 more power at night.", False),
+    ("Cannot be blocked by heroes with less than 5 power.", False),   # a bound other cards are held to
+    ("Blocks only units of at least 5 power.", False),
+    ("Ignores units with 5 power or more.", False),
+    ("Has 5 power, more than most.", True),              # "more than" after it, about something else
 ])
 def test_a_card_text_that_misstates_its_own_value_is_told_at_its_line(mini, text, told):
     cards = mini / "card_data/mini/cards.yaml"
