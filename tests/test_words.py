@@ -56,7 +56,7 @@ MISTAKES = [
     ("monster-ball", "card_data/monster-ball/rules.md", "The first team to **{fact:scoring.victory} points**", "The first team to **12 points**"),
     ("monster-ball", "layouts/monster-ball/scoreboard.yaml", 'text: "{fact:scoring.victory} points wins"', 'text: "12 points wins"'),
     ("monster-ball", "layouts/monster-ball/field.yaml", '"LAW KICKS OFF FROM ITS {fact:kick-off.from}"', '"LAW KICKS OFF FROM ITS 60"'),
-    ("monster-ball", "layouts/monster-ball/roster.yaml", "items: [pass, catch, tackle, kick, cheat]", "items: [catch, pass, tackle, kick, cheat]"),
+    ("monster-ball", "layouts/monster-ball/roster.yaml", "{kind: text, text: Pass, upper: true", "{kind: text, text: Catch, upper: true"),
     ("monster-ball", "card_data/monster-ball/game.yaml", "rows: [name, pass, catch, tackle, kick, cheat, move, effect]\n",
      "rows: [name, catch, pass, tackle, kick, cheat, move, effect]\n"),
     ("monster-ball", "card_data/monster-ball/rules.md", "A side has **{fact:downs.count} downs**", "A side has **3 downs**"),
