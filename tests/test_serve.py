@@ -352,6 +352,11 @@ def test_the_page_cannot_be_framed_by_another_site(served):
     assert response.getheader("X-Frame-Options") == "DENY"
     assert "frame-ancestors 'none'" in response.getheader("Content-Security-Policy")
     assert response.getheader("Cache-Control") == "no-store"      # the token is not kept in caches
+    connection.request("GET", "/table", headers={"Host": f"127.0.0.1:{served.port}"})
+    table = connection.getresponse()
+    table.read()
+    assert table.getheader("X-Frame-Options") == "DENY"              # the table view is a page too
+    assert "frame-ancestors 'none'" in table.getheader("Content-Security-Policy")
     key = served.state()["snapshot"]["decks"][0]["cards"][0]["face"]
     connection.request("GET", f"/img/{key}.png", headers={"Host": f"127.0.0.1:{served.port}"})
     response = connection.getresponse()

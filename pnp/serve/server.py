@@ -216,8 +216,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
         if url.path.startswith("/assets/") and url.path[len("/assets/"):] in ASSETS:
             name = url.path[len("/assets/"):]
             return self._send(asset(name), ASSETS[name])
-        if url.path == "/table":
-            return self._send(asset("table.html"), ASSETS["table.html"])
+        if url.path == "/table":   # a page as the preview is: no other site may frame it
+            return self._send(asset("table.html"), ASSETS["table.html"], extra=PAGE_HEADERS)
         if url.path == "/api/odds":
             return self._odds(parse_qs(url.query))
         if url.path == "/api/state":
