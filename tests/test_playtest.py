@@ -496,13 +496,41 @@ def test_diff_since_a_revision_runs_no_command_the_repository_names(game, tmp_pa
     assert not marker.exists()
 
 
-def test_a_revision_holding_a_file_too_big_to_read_is_one_clear_error(game, tmp_path):
-    from pnp.yaml_source import MAX_FILE_BYTES
-    (game / "card_data/mini/notes.txt").write_bytes(b"x" * (MAX_FILE_BYTES + 1))
+def test_a_revision_holding_a_file_too_big_to_read_leaves_it_out_and_compares(game, tmp_path, monkeypatch):
+    """A file past what pnp reads of one (source art kept beside the cards) is no file a build
+    reads: left out of the earlier game, never read, and the diff is the same."""
+    from pnp.playtest import earlier
+    monkeypatch.setattr(earlier, "MAX_FILE_BYTES", 1000)
+    (game / "card_data/mini/box-art.psd").write_bytes(b"x" * 1001)
     committed(game)
+    read = []
+    monkeypatch.setattr(earlier.Blobs, "copy", lambda self, blob, size, into, copy=earlier.Blobs.copy:
+                        (read.append(size), copy(self, blob, size, into))[1])
+    edit(game, "{name: King, power: 1", "{name: King, power: 2")
     result = run("diff", "--game", "mini", "--out", str(tmp_path), "--since", "HEAD", root=game)
-    assert result.exit_code == 1 and "Traceback" not in result.stderr
-    assert "card_data/mini/notes.txt at revision HEAD is over 20 MB" in result.stderr, result.stderr
+    assert result.exit_code == 0, result.stderr
+    assert "power: 1 -> 2" in result.output and 1001 not in read
+
+
+def test_a_blob_a_partial_clone_lacks_is_told_and_never_fetched(game, tmp_path):
+    """A partial clone fetches a missing blob through the transport its config names, which
+    ran the repository's core.sshCommand; pnp fetches nothing and says what is missing."""
+    git = committed(game)
+    marker = tmp_path / "ran"
+    hook = tmp_path / "hook.sh"
+    hook.write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+    hook.chmod(0o755)
+    blob = subprocess.run(git + ["rev-parse", "HEAD:card_data/mini/cards.yaml"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    (game / ".git/objects" / blob[:2] / blob[2:]).unlink()
+    for key, value in (("extensions.partialClone", "origin"), ("remote.origin.promisor", "true"),
+                       ("remote.origin.url", "ssh://example.invalid/x"), ("core.sshCommand", str(hook)),
+                       ("core.repositoryformatversion", "1")):
+        subprocess.run(git + ["config", key, value], check=True)
+    result = run("diff", "--game", "mini", "--out", str(tmp_path), "--since", "HEAD", root=game)
+    assert not marker.exists()
+    assert result.exit_code == 1 and "internal problem" not in result.stderr, result.stderr
+    assert "card_data/mini/cards.yaml" in result.stderr and "pnp fetches nothing" in result.stderr, result.stderr
 
 
 def test_a_record_of_another_game_is_refused_by_diff_and_reprint(game, tmp_path):

@@ -188,8 +188,12 @@ def copy_problem(exc: OSError) -> str:
 
 # A repository's own config may name commands (a filter's smudge, the fsmonitor hook, a pager):
 # pnp reads a revision with commands that run none of them, and turns off those that could
-GIT_SETTINGS = ("--no-pager", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null")
-GIT_ENVIRONMENT = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_PAGER": "cat", "PAGER": "cat", "GIT_TERMINAL_PROMPT": "0",
+# A partial clone fetches a missing blob on demand, through the transport its config names
+# (core.sshCommand): no fetch, no transport.
+GIT_SETTINGS = ("--no-pager", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null",
+                "-c", "protocol.allow=never")
+GIT_ENVIRONMENT = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_NO_LAZY_FETCH": "1", "GIT_PAGER": "cat", "PAGER": "cat",
+                   "GIT_TERMINAL_PROMPT": "0",
                    "GIT_OPTIONAL_LOCKS": "0"}
 
 
@@ -246,8 +250,8 @@ def from_git(root: Path, game_id: str, revision: str, temp: Path) -> None:
 
 def tree_files(top: Path, tree: str, folder: str, revision: str) -> list[tuple[str, str, int]]:
     """The plain files under `folder` of `tree` (not links, nor another repository's
-    commits): (path, blob, size), each checked against what pnp reads of such a file before
-    any is read."""
+    commits): (path, blob, size). A file past what pnp reads of one (a 25 MB .psd beside the
+    cards) is left out: a build never reads it, and reading it would cost its size."""
     files = []
     for entry in git(top, "ls-tree", "-r", "-z", "--long", tree, "--", folder).split(b"\0"):
         if not entry:
@@ -257,12 +261,13 @@ def tree_files(top: Path, tree: str, folder: str, revision: str) -> list[tuple[s
         if kind != "blob" or not mode.startswith("100"):
             continue
         relative = os.fsdecode(name)
-        most = MAX_PICTURE_BYTES if Path(relative).suffix.lower() in PICTURES else MAX_FILE_BYTES
-        if int(size) > most:
-            raise PnpError(f"{relative} at revision {revision} is over {most // 2**20} MB, more than pnp reads "
-                           f"of such a file", hint="compare with a build's record instead "
+        if not size.isdigit():   # a blob this clone does not hold, which pnp does not fetch
+            raise PnpError(f"{relative} at revision {revision} is not in this repository (a partial clone?); "
+                           f"pnp fetches nothing", hint="compare with a build's record instead "
                            "(--since OUT/ID/.pnp-build.json)")
-        files.append((relative, blob, int(size)))
+        most = MAX_PICTURE_BYTES if Path(relative).suffix.lower() in PICTURES else MAX_FILE_BYTES
+        if int(size) <= most:
+            files.append((relative, blob, int(size)))
     return files
 
 
