@@ -211,7 +211,18 @@ def test_a_data_url_picture_too_large_to_hold_is_refused(mini, tmp_path):
     assert "image 'art.svg' places a data URL" in errors and "too large" in errors
 
 
-@pytest.mark.parametrize("prefix", ["data:/../", "DATA:image/png;base64,../", "data:text/plain,../"])
+def tiny_png() -> str:
+    """A whole 2 x 2 PNG as base64: data a reference may carry and still name a path after it."""
+    import base64
+    import io as bytes_io
+    from PIL import Image
+    buffer = bytes_io.BytesIO()
+    Image.new("RGB", (2, 2)).save(buffer, "PNG")
+    return base64.b64encode(buffer.getvalue()).decode()
+
+
+@pytest.mark.parametrize("prefix", ["data:/../", "DATA:image/png;base64,../", "data:text/plain,../",
+                                    f" data:image/png;base64,{tiny_png()}/../../"])
 def test_a_reference_that_only_looks_like_data_is_checked_as_the_path_svglib_opens(mini, tmp_path, prefix):
     """svglib takes `data:image/png;base64` (just so) for data and opens anything else as a
     path: `data:/../h.png` is the game's h.png, here a hard link to a picture outside."""

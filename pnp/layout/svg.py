@@ -165,18 +165,19 @@ def check_styles(css: str, path: Path, folder: Path, fail: Fail, seen: set[str])
 
 
 def check_reference(target: str, path: Path, folder: Path, fail: Fail, seen: set[str]) -> None:
-    """A reference is a fragment, a PNG or JPEG data URL, or a file inside the game folder."""
-    target = target.strip()
-    if not target or target.startswith("#"):
-        return
+    """A reference is a fragment, a PNG or JPEG data URL, or a file inside the game folder,
+    read as svglib reads it: the attribute as written, spaces and all (` data:image/png;base64,
+    ../h.png` is no data to svglib but a path, which leads to h.png)."""
     if DATA_IMAGE.match(target):
         check_data_image(target, fail)
         return
+    iri = target.split("#", 1)[0]
+    if not iri:
+        return   # a fragment: a part of this very file
     shown = target if len(target) < 80 else target[:77] + "..."
-    if SCHEME.match(target) or target.startswith("//"):
+    if SCHEME.match(target.strip()) or target.strip().startswith("//"):
         raise fail(f"refers to '{shown}': pnp reads nothing from the network or from a URL; "
                    f"put the file in the game folder and name it by a relative path")
-    iri = target.split("#", 1)[0]
     if os.path.isabs(iri):
         raise fail(f"refers to '{shown}', an absolute path; name a file in the game folder by a "
                    f"relative path")
