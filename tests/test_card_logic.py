@@ -149,9 +149,15 @@ def test_a_back_layout_of_another_size_than_the_front_is_an_error_at_its_size(mi
         assert "Traceback" not in result.stderr
 
 
-def test_a_back_layout_that_names_no_size_of_its_own_is_drawn_at_the_fronts(mini, tmp_path):
-    """Not an error: a back on pnp's base/card (poker) behind a mini front, as `pnp new` writes
-    it and a designer keeps when the front's size changes."""
+@pytest.mark.parametrize("own_base", [False, True])
+def test_a_back_layout_that_names_no_size_of_its_own_is_drawn_at_the_fronts(mini, tmp_path, own_base):
+    """Not an error: a back on base/card (poker) behind a mini front, as `pnp new` writes it and a
+    designer keeps when the front's size changes; pnp's own base or the project's copy of it."""
+    if own_base:
+        import shutil
+        from conftest import REPO
+        (mini / "layouts/base").mkdir(exist_ok=True)
+        shutil.copy(REPO / "pnp/bundled/layouts/base/card.yaml", mini / "layouts/base/card.yaml")
     back = mini / "layouts/mini/back.yaml"
     back.write_text(back.read_text().replace("size: mini\n", "extends: base/card\n"))
     build(mini, "mini", tmp_path)

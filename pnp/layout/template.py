@@ -76,7 +76,7 @@ def load_template(root: Path, name: str, where: Where, _chain: tuple[str, ...] =
             merged.append(element)
     return Template(name, spec.size or base.size, merged, {**base.palette, **spec.palette},
                     base.mirror if spec.mirror is None else spec.mirror,
-                    size_at if spec.size is not None else base.size_at)
+                    size_at)   # the size a file names itself: an inherited one is its base's, shared
 
 
 def pnps_own(path: Path) -> bool:
