@@ -48,6 +48,16 @@ def test_cards_glued_from_two_sheets_get_a_box_twice_as_deep(tmp_path, duplex):
     assert steps(vertical) == [34.6, 64.5, 34.6]
 
 
+def test_cards_without_backs_stay_one_sheet_thick_on_a_fold_or_glued_build(mini, tmp_path):
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("    back: mini/back\n", "")
+                    .replace("contents:", "  - {id: box, kind: tuckbox, thickness: 1.5mm}\ncontents:"))
+    build(mini, "mini", tmp_path, "--duplex", "none")
+    _, folds = lines_of(pdf(tmp_path / "mini/box-a4-no-duplex.pdf").pages[0])
+    vertical = [x1 for x1, y1, x2, y2 in folds if x1 == x2]
+    assert steps(vertical) == [10.0, 45.5, 10.0]        # 6 cards x 1.5 mm + 1 mm, as on a duplex build
+
+
 @pytest.mark.parametrize("thickness, depth", [("1.5mm", 10.0),   # 6 cards x 1.5 mm + 1 mm
                                               ("0.3mm", 6.0)])   # 2.8 mm: a spine no name fits on, so 6 mm
 def test_a_thicker_deck_makes_a_deeper_box_and_a_thin_one_keeps_a_readable_spine(mini, tmp_path, thickness, depth):

@@ -1,8 +1,8 @@
 """The `tuckbox` kind (`TuckboxComponent`, the check of the decks it names): a box to keep each printed deck in, sized from the deck.
 
 The inside is the card's width and height plus clearance, and as deep as the cards are thick
-(the deck's total times a card's thickness, 0.3 mm by default, plus clearance; a card folded
-or glued from two printed sheets, `--duplex fold` or `none`, is twice as thick). The net is a
+(the deck's total times a card's thickness, 0.3 mm by default, plus clearance; a card with a
+back folded or glued to it, `--duplex fold` or `none`, is twice as thick). The net is a
 row of panels, back | side | front | side | glue flap, with a tuck-in lid above the back and
 a tuck-in bottom below the front, and dust flaps on the sides. The deck's back art is drawn on
 the front and back panels, the game's title and the deck's name on both sides. Cut lines are
@@ -109,9 +109,7 @@ def render_tuckboxes(ctx: BuildContext, component: TuckboxComponent) -> list[Out
     from pnp.outputs.pdf import finish, new_canvas
     options = ctx.options
     paper = PAPER_SIZES[options.paper]
-    thickness, clearance = component.thickness.points, component.clearance.points
-    if options.duplex in ("fold", "none"):
-        thickness *= 2   # each card two sheets glued back to back
+    one_sheet, clearance = component.thickness.points, component.clearance.points
     decks = component.decks or [c.id for c in ctx.game.components if c.is_deck]
     font = ctx.project.fonts.family("display", component.origin).face()
     buffer = io.BytesIO()
@@ -126,6 +124,8 @@ def render_tuckboxes(ctx: BuildContext, component: TuckboxComponent) -> list[Out
         # hair off shows no white edge on the box (a layout's size is its trim's, whatever its bleed)
         front, back = compile_deck_layouts(ctx, deck_component, clearance / 2 + ART_BLEED)
         deck = ctx.decks[deck_id]
+        # a card with a back folded or glued to it is two sheets thick
+        thickness = one_sheet * (2 if back is not None and options.duplex in ("fold", "none") else 1)
         box = box_for(front, deck.total, thickness, clearance)
         if not component.decks and not all(fits(box_for(front, 1, thickness, clearance), PAPER_SIZES[name])
                                            for name in HOME_PAPERS):
