@@ -457,18 +457,33 @@ def text_rows(path: Path) -> list[tuple[int, list[Any]]]:
 
 def check_quotes_close(text: str, delimiter: str, path: Path) -> None:
     """A quote that opens a cell and is never closed takes every row after it into that cell:
-    a deck of one card, without a word. Told at the row where it opens."""
-    rows = 0
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-    try:
-        for rows, _ in enumerate(reader, 1):
-            pass
-    except csv.Error as exc:
-        if "unexpected end of data" in str(exc):
-            raise PnpError(f"row {rows + 1}: a quote (\") opens a cell and is never closed, so every row after it "
-                           f"would be read into that one cell", file=display_path(path),
-                           hint="close the quote, or double it (\"\") where it belongs to the text") from None
-        # anything else strict reading refuses (text after a closing quote) reads as before
+    a deck of one card, without a word. Told at the row where it opens. Quotes are read as the
+    CSV reader reads them (one opens a cell only at its start; `""` inside a quoted cell is a
+    quote), looking at the quotes alone: a big sheet has few."""
+    if '"' not in text:
+        return
+    line_break = "\n" if "\n" in text else "\r"
+    row, counted_to = 1, 0   # the rows (records) that end before `counted_to`
+    quoted, escaped, opened_at = False, False, 0
+    for match in QUOTE.finditer(text):
+        at = match.start()
+        if escaped:
+            escaped = False
+        elif quoted:
+            if text.startswith('""', at):
+                escaped = True   # a quote within the cell
+            else:
+                quoted, counted_to = False, at   # line breaks inside the cell end no row
+        elif at == 0 or text[at - 1] in (delimiter, "\n", "\r"):
+            row += text.count(line_break, counted_to, at)
+            quoted, opened_at, counted_to = True, row, at
+    if quoted:
+        raise PnpError(f"row {opened_at}: a quote (\") opens a cell and is never closed, so every row after it "
+                       f"would be read into that one cell", file=display_path(path),
+                       hint="close the quote, or double it (\"\") where it belongs to the text")
+
+
+QUOTE = re.compile('"')
 
 
 def sheet_names(path: Path) -> list[str]:
