@@ -422,13 +422,15 @@ def card_disagrees(item: Text, text: str, each: Said, known: FieldWords) -> list
                 related.append((name, value))
     else:
         unit = WORD_AFTER.match(text, each.end)
-        word = unit.group(2).lower() if unit else ""
-        if not word or (word not in known.words and word.rstrip("s") not in known.words):
-            return []   # no word after the number, or one no field is called or described by
+        if unit is None:
+            return []   # no word after the number
+        word = unit.group(2).lower()
+        if word not in known.words and word.rstrip("s") not in known.words:
+            return []   # a word no field is called or described by
         if COMPARED_BEFORE.search(text, max(each.start - 16, 0), each.start) or COMPARED_AFTER.match(text, unit.end()):
             return []   # a bound: "heroes with less than 2 attack" are other cards
         # "10 more yards", "+10 yards": a bonus, which a field described as one may hold
-        bonus = bool(unit and unit.group(1)) or SIGNED.search(text, max(each.start - 3, 0), each.start) is not None
+        bonus = bool(unit.group(1)) or SIGNED.search(text, max(each.start - 3, 0), each.start) is not None
         # "gains 1 power": a change, which only such a field may hold, never the card's power
         change = CHANGE_BEFORE.search(text, max(each.start - 24, 0), each.start) is not None
         for name, (called, stems) in known.names.items():
