@@ -607,6 +607,28 @@ def test_a_record_too_long_to_unpack_or_damaged_is_told_and_built_over(game, tmp
         "mini: no card changed since the last build\n"
 
 
+def test_a_record_nested_past_any_pnp_writes_is_told_and_built_over(game, tmp_path):
+    """`[` two hundred thousand deep ended every build and diff in an internal problem."""
+    import base64
+    import zlib
+    out = tmp_path / "out"
+    build(game, "mini", out)
+    path = out / "mini/.pnp-build.json"
+    path.write_text("[" * 200_000 + "]" * 200_000)
+    told = pnp_bounded("diff", "--game", "mini", "--out", str(out), root=game)
+    assert told.returncode == 1 and "internal problem" not in told.stderr, told.stderr
+    assert "cannot read the build record" in told.stderr and "nested" in told.stderr, told.stderr
+    edit(game, "{name: Knight, power: 3", "{name: Knight, power: 4")
+    built = pnp_bounded("build", "--game", "mini", "--out", str(out), "--jobs", "1", root=game)
+    assert built.returncode == 0, built.stdout + built.stderr
+    packed = json.loads(path.read_text())
+    packed["playtest"]["decks"] = base64.b64encode(zlib.compress(b"[" * 200_000 + b"]" * 200_000)).decode()
+    path.write_text(json.dumps(packed))
+    told = pnp_bounded("diff", "--game", "mini", "--out", str(out), root=game)
+    assert told.returncode == 1 and "internal problem" not in told.stderr, told.stderr
+    assert pnp_bounded("build", "--game", "mini", "--out", str(out), "--jobs", "1", root=game).returncode == 0
+
+
 @pytest.mark.parametrize("linked", ["symlink", "hard link"])
 def test_a_picture_linked_from_outside_never_goes_into_the_record(game, tmp_path, linked):
     """The record's looks count the game's own pictures, read as a build reads them: a link

@@ -114,7 +114,10 @@ def read_json(path: Path) -> Any:
         state = os.fstat(handle.fileno())
         if not stat.S_ISREG(state.st_mode) or state.st_size > MAX_JSON_BYTES:
             raise FileNotFoundError(errno.ENOENT, "not a plain file of pnp's")
-        return json.loads(handle.read(MAX_JSON_BYTES + 1).decode("utf-8"))   # grown since: no JSON
+        try:
+            return json.loads(handle.read(MAX_JSON_BYTES + 1).decode("utf-8"))   # grown since: no JSON
+        except RecursionError:   # `[[[[...` two hundred thousand deep: no file pnp writes
+            raise ValueError("nested deeper than any file pnp writes") from None
 
 
 class OutputFolder:

@@ -355,7 +355,7 @@ def unpacked(packed: str) -> Any:   # JSON: whatever was packed
         raise DamagedRecord("it is damaged (cut short, or more after its end)")
     try:
         return json.loads(text.decode("utf-8"))
-    except ValueError:
+    except (ValueError, RecursionError):   # not JSON, or nested past any record pnp writes
         raise DamagedRecord("it is damaged") from None
 
 
