@@ -115,6 +115,18 @@ def test_an_escaped_colon_starts_no_icon(mini, tmp_path):
     assert "not :coin:" in " ".join(page.extract_text().split())
 
 
+def test_an_escaped_colon_starts_no_icon_in_the_rule_sheet_either(mini, tmp_path):
+    """Markdown took `\\:` for its own escape and left a bare colon, so the advice every icon
+    error gives did not work in rules.md."""
+    with_icons(mini, "Moves in an L.")
+    rules = mini / "card_data/mini/rules.md"
+    rules.write_text(rules.read_text() + "\nKick off at 12\\:30, not \\:coin: but :star:.\n")
+    build(mini, tmp_path)
+    page = pdf(tmp_path / "mini/rules-a4.pdf").pages[0]
+    assert "Kick off at 12:30, not :coin: but" in " ".join(page.extract_text().split())
+    assert len(placed_images(page)) == 1   # the star alone
+
+
 def test_icons_in_the_rule_sheet(mini, tmp_path):
     with_icons(mini, "Moves in an L.")
     rules = mini / "card_data/mini/rules.md"

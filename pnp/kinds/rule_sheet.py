@@ -305,6 +305,11 @@ MAX_PAGES = 150
 MAX_KEPT_HEADINGS = 3          # headings kept together with the table that follows them
 
 
+# `\:`, a colon that starts no icon: Markdown would take the backslash as its own escape and
+# leave a bare colon, so it is given to Markdown as an escaped backslash, which leaves `\:`
+ICON_ESCAPE = re.compile(r"(?<!\\)\\:")
+
+
 def markdown_story(text: str, styles: Styles, generate: Generate, where_file: str = "rules.md") -> list[Flowable]:
     from markdown_it import MarkdownIt   # only games with a rule sheet pay for importing it
     if len(text) > MAX_RULES_CHARS:
@@ -314,7 +319,7 @@ def markdown_story(text: str, styles: Styles, generate: Generate, where_file: st
         raise PnpError(f"the rule sheet has {text.count(chr(10)):,} lines, more than pnp lays out ({MAX_LINES:,})",
                        file=where_file, hint="a rule sheet is read at the table; split it up or shorten it")
     parser = MarkdownIt("commonmark", {"html": False, "maxNesting": MAX_NESTING + 4}).enable("table")
-    tokens = parser.parse(text)
+    tokens = parser.parse(ICON_ESCAPE.sub(r"\\\\:", text))
     check_sizes(tokens, where_file)
     deepest = max((token for token in tokens if token.map), key=lambda token: token.level, default=None)
     if deepest is not None and deepest.level > MAX_NESTING:
