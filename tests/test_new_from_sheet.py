@@ -64,18 +64,18 @@ def test_a_game_from_a_sheet_builds_with_every_column_on_the_cards(tmp_path, kin
     assert text.count("Ada") == 2 and text.count("Bo") >= 3   # the count column: copies
 
 
-def test_headings_with_braces_print_as_written_on_a_starter_that_builds(tmp_path):
+def test_headings_with_braces_or_colons_print_as_written_on_a_starter_that_builds(tmp_path):
     """A heading `{fact:x}` went into the starter's layout with its braces doubled, and was
-    still read as a fact: a starter that did not build."""
+    still read as a fact; `Go:set:go` was read as an icon: starters that did not build."""
     source = tmp_path / "h.csv"
-    source.write_text("name,{fact:x},{title:y},Power\nA,b,c,1\nB,d,e,2\n")
+    source.write_text("name,{fact:x},{title:y},Go:set:go,Power\nA,b,c,f,1\nB,d,e,g,2\n")
     project = tmp_path / "project"
     project.mkdir()
     assert run("new", "sh", "--data", str(source), root=project).exit_code == 0
     built = run("build", "--game", "sh", "--out", str(tmp_path / "out"), root=project)
     assert built.exit_code == 0, built.stderr
     text = printed_text(tmp_path / "out/sh/cards-letter.pdf")
-    assert "{fact:x}: b" in text and "{title:y}: c" in text, text
+    assert "{fact:x}: b" in text and "{title:y}: c" in text and "Go:set:go: f" in text, text
 
 
 @pytest.mark.parametrize("name, content, message", [

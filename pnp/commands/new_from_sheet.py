@@ -65,7 +65,7 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
             "data: cards.yaml", f"data: {json.dumps(data.name + (f'#{sheet}' if sheet else ''), ensure_ascii=False)}")
         .replace("columns: [name, power, count, text], headings: [Card, Power, Copies, Effect]",
                  f"columns: {json.dumps([label] + shown[:3] + ['count'])}, "
-                 f"headings: {json.dumps([headings[n] for n in [label] + shown[:3]] + ['Copies'], ensure_ascii=False)}")
+                 f"headings: {json.dumps([no_icons(headings[n]) for n in [label] + shown[:3]] + ['Copies'], ensure_ascii=False)}")
         .replace("equals: 9", f"equals: {total}"),
     }
 
@@ -141,14 +141,20 @@ def front_layout(title: str, label: str, shown: list[tuple[str, str]], longest: 
 
 
 def printed(heading: str) -> str:
-    """A heading as a layout's text prints it: braces doubled, so none is taken for a field."""
-    return heading.replace("{", "{{").replace("}", "}}")
+    """A heading as a layout's text prints it: braces doubled, so none is taken for a field,
+    and colons escaped, so none starts an icon (`Go:set:go`)."""
+    return no_icons(heading.replace("{", "{{").replace("}", "}}"))
+
+
+def no_icons(heading: str) -> str:
+    """A heading as a rule sheet's table head prints it: its colons escaped, so none starts an icon."""
+    return heading.replace(":", "\\:")
 
 
 def in_prose(heading: str) -> str:
     """A heading as the starter rule sheet's sentence names it: without braces, which there
-    would name a fact (`{fact:x}`)."""
-    return heading.replace("{", "").replace("}", "")
+    would name a fact (`{fact:x}`), and with its colons escaped, so none starts an icon."""
+    return no_icons(heading.replace("{", "").replace("}", ""))
 
 
 RULES = """A one-paragraph summary of your game goes here.
