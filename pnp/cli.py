@@ -23,7 +23,7 @@ if TYPE_CHECKING:   # loaded by the commands that need them: `pnp --help` stays 
     from pnp.diagnostics import Report
     from pnp.project import Project
 
-CONTACT_SHEET = re.compile(r"-faces(-[A-Za-z0-9]+)*\.png$")   # cards-faces.png, cards-faces-de.png
+CONTACT_SHEET = re.compile(r"-faces(-[a-z]{2,3}(-[A-Za-z0-9]{2,8})?)?\.png$")   # cards-faces.png, cards-faces-de.png
 ROOT_HELP = "Folder holding card_data/, layouts/ and fonts/ (default: the current folder)."
 
 
