@@ -85,3 +85,12 @@ def test_proof_in_a_language_pictures_that_edition(tmp_path):
     assert (proof / "cards-a4-page-01.png").read_bytes() != pages[0]   # the source edition's page differs
     refused = run("proof", "--game", "babel", "--lang", "de", "--changes", root=root)
     assert refused.exit_code == 2 and "--lang goes with" in refused.stderr
+
+
+def test_proof_counts_contact_sheets_by_their_names_end(mini, tmp_path):
+    """A deck whose id holds -faces: its page pictures are no contact sheets."""
+    game = mini / "card_data/mini/game.yaml"
+    game.write_text(game.read_text().replace("id: cards", "id: dice-faces").replace("deck: cards", "deck: dice-faces"))
+    result = run("proof", "--game", "mini", "--out", str(tmp_path), root=mini)
+    assert result.exit_code == 0, result.stderr
+    assert "mini: 1 contact sheet(s) and" in result.output, result.output
