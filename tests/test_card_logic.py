@@ -90,6 +90,16 @@ def test_a_bad_repeat_count_is_an_error_at_its_line(mini, count, message):
     assert result.exit_code == 1 and f"card.yaml:{line}:" in result.stderr and message in result.stderr, result.stderr
 
 
+def test_a_repeat_over_a_field_that_is_no_list_is_an_error_at_its_line(mini):
+    """items_from: name repeated over the name's letters, "S 1  c 2  o 3", without a word."""
+    add_to_card(mini, "  - kind: repeat\n    items_from: name\n    elements: [{kind: text, text: \"{item}\"}]\n")
+    line = len((mini / CARD).read_text().splitlines()) - 1
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1, result.stderr
+    assert f"card.yaml:{line}: elements[5].items_from: 'name' is a text field; a repeat takes its items from a list field" \
+        in result.stderr, result.stderr
+
+
 BISHOP = """size: mini
 elements:
   - {kind: box, fill: "#7a1f1f", bleed: true}

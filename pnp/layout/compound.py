@@ -351,6 +351,11 @@ class RepeatSpec(Element, kind="repeat"):
                 raise self.where_is("at").error(f"the arrangement '{self.at}' has one layout per count: give "
                                                 f"'count' (a number or a field, e.g. \"{{rank}}\")")
         Element.check_fields(self, piece)
+        kind = getattr((piece.fields or {}).get(self.items_from or ""), "type", None)
+        if kind is not None and kind not in ("list", "table"):   # a text's items would be its letters
+            raise self.where_is("items_from").error(
+                f"'{self.items_from}' is a {kind} field; a repeat takes its items from a list field (a table's "
+                f"rows too)", hint=f"declare it {{type: list}} in the deck's fields, or give 'count' or 'items'")
         inner = replace(piece, fields=None if piece.fields is None
                         else {**piece.fields, **{name: None for name in REPEAT_FIELDS}})
         for child in self.elements:
