@@ -235,16 +235,16 @@ def tell_bleed_cost(ctx: BuildContext, component: DeckComponent, count: int, per
 
 def check_back_offset(ctx: BuildContext, component: DeckComponent, grid: Grid | SlotSheet,
                       options: PrintOptions) -> None:
-    """Warn when the offset moves a back into the 5 mm a home printer cannot print."""
-    from pnp.impose import UNPRINTABLE
+    """Warn when the offset moves a back off the sheet, which no printer's shift brings back.
+    Into the 5 mm margin is as it should be: the printer shifts its backs the other way by as
+    much (what `pnp calibrate` measured), so on paper they land inside it again."""
     width, height = grid.paper
     pw, ph = grid.piece
     for index in range(grid.per_sheet):
         x, y = grid.back_slot(index, options.duplex, options.back_offset)
-        if x < UNPRINTABLE - 0.01 or y < UNPRINTABLE - 0.01 or x + pw > width - UNPRINTABLE + 0.01 \
-                or y + ph > height - UNPRINTABLE + 0.01:
-            ctx.project.diagnostics.warn(f"{component.id}: --back-offset pushes backs into the 5 mm margin "
-                                         f"the printer cannot print; their edges will be cut off")
+        if x < -0.01 or y < -0.01 or x + pw > width + 0.01 or y + ph > height + 0.01:
+            ctx.project.diagnostics.warn(f"{component.id}: --back-offset moves backs off the sheet, farther than a "
+                                         f"printer shifts its backs; check the offset pnp calibrate gave")
             return
 
 
