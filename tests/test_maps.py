@@ -152,7 +152,9 @@ def test_the_same_map_from_xlsx_and_yaml(mini, tmp_path):
 @pytest.mark.parametrize("data, message", [
     ("cell,fill\nA1,red\nZ9,blue\n", "map.csv, row 3, column A (cell): no cell 'Z9' on this grid of 4 rows (A-D) and 5 columns (1-5)"),
     ("cell,fill\nA1,red\nB6,blue\n", "map.csv, row 3, column A (cell): no cell 'B6'"),
-    ("cell,fil\nA1,red\n", "map.csv, row 2, column B (fil): unknown column 'fil' (did you mean 'fill'?)"),
+    ("cell,fil\nA1,red\nA2,blue\n", "map.csv, row 1, column B (fil): unknown column 'fil' (did you mean 'fill'?)"),
+    ("cell,color\nA1,\n", "map.csv, row 1, column B (color): unknown column 'color'"),   # told with no value in it
+    ("cell,fill\nA1,red,extra\n", "map.csv, row 2, column C: 'extra' is past the last column the first row names"),
     ("cell,fill\nA1,rad\n", "map.csv, row 2, column B (fill): 'rad' is not a colour"),
     ("cell,river\nA1,C4\n", "map.csv, row 2: river from A1 to C4: the cells are not next to each other"),
     ("cell,icons\nA1,:castle:\n", "no icon 'castle'"),

@@ -80,8 +80,8 @@ def load_cells(game_dir: Path, name: str, where: Where, rows: int, columns: int,
     path = safe_path(game_dir, file, where, what="map data")
     if not path.is_file():
         raise where.error(f"map data '{name}' not found in the game folder")
-    records = yaml_records(path) if path.suffix.lower() in (".yaml", ".yml") else sheet_records(path, sheet)
     errors: list[PnpError] = []
+    records = yaml_records(path) if path.suffix.lower() in (".yaml", ".yml") else sheet_records(path, sheet, errors)
     cells: dict[str, Cell] = {}
     size = f"this grid of {rows} rows ({column_letter(0)}-{column_letter(rows - 1)}) and {columns} columns (1-{columns})"
 
@@ -159,15 +159,28 @@ def text_value(value: object, where: Where) -> str:
 Record = tuple[Where, dict[str, Any], Callable[[str], Where]]
 
 
-def sheet_records(path: Path, sheet: str | None) -> list[Record]:
+def sheet_records(path: Path, sheet: str | None, errors: list[PnpError]) -> list[Record]:
+    """The map's rows; a heading that names no column is told once, at the heading, and a
+    value past the last heading at its cell (into `errors`), as a card sheet tells them."""
     rows, place = read_rows(path, sheet)
     if not rows:
         raise PnpError("the map is empty: its first row should name the columns (cell, fill, label ...)",
                        file=display_path(path))
-    header = [str(h).strip() if h is not None else "" for h in rows[0][1]]
+    header_row, header = rows[0][0], [str(h).strip() if h is not None else "" for h in rows[0][1]]
+    shown = display_path(path)
+    for col, name in enumerate(header):
+        if name and name not in COLUMNS:
+            errors.append(Where(shown, None, f"{place}row {header_row}, column {column_letter(col)} ({name})").error(
+                f"unknown column '{name}'", hint=did_you_mean(name, COLUMNS) or f"a map's columns: {known(COLUMNS)}"))
     records: list[Record] = []
     for number, cells in rows[1:]:
-        values = {name: cells[col] for col, name in enumerate(header) if name and col < len(cells) and not blank(cells[col])}
+        values = {name: cells[col] for col, name in enumerate(header)
+                  if name in COLUMNS and col < len(cells) and not blank(cells[col])}
+        past = next((col for col in range(len(header), len(cells)) if not blank(cells[col])), None)
+        if past is not None:
+            errors.append(Where(shown, None, f"{place}row {number}, column {column_letter(past)}").error(
+                f"'{cells[past]}' is past the last column the first row names",
+                hint="give the column a name in the first row, or check the row for a stray separator"))
 
         def where(key: str, number: int = number) -> Where:
             col = header.index(key) if key in header else 0
