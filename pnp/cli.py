@@ -257,7 +257,7 @@ def validate(games: tuple[str, ...], every: bool, root: Path, jobs: int | None, 
 @paper_option("Paper size of the page pictures (default: the game's own).")
 @out_option("Output folder; pictures go into OUT/ID/proof/.")
 @click.option("--guides", is_flag=True, help="Draw each face with its 3 mm bleed and lines over it: "
-              "bleed edge (red), trim (black), safe zone 3 mm inside the trim (blue, dashed).")
+              "bleed edge (red), trim (black), safe zone 1/8 in inside the trim (blue, dashed).")
 @click.option("--showcase", is_flag=True, help="Also write pictures for a web page: a fanned hand "
               "and a row of each deck's cards with soft shadows (DECK-showcase-fan.png, -row.png).")
 @click.option("--width", default=1600, show_default=True, type=click.IntRange(200, 8000),

@@ -74,6 +74,11 @@ def mm(value: float) -> float:
     return value * POINTS_PER["mm"]
 
 
+# The print shops' usual safe zone (1/8 in, 3.175 mm): the guides of `pnp proof --guides` and of
+# the preview draw it, so the two show one line
+SAFE_ZONE = 0.125 * 72.0
+
+
 _HEX = re.compile(r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 NO_COLOUR = ("none", "transparent", "")
 

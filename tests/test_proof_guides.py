@@ -19,7 +19,7 @@ def test_guides_mark_bleed_trim_and_safe_zone_on_every_face(mini, tmp_path):
     middle = y0 + round(30 * per_mm)
     assert sheet.getpixel((x0, middle)) == (220, 30, 30)                       # bleed edge
     assert sheet.getpixel((x0 + round(3 * per_mm), middle)) == (0, 0, 0)      # trim
-    safe = x0 + round(6 * per_mm)
+    safe = x0 + round((3 + 3.175) * per_mm)   # the bleed, then the shops' 1/8 in, as the preview draws it
     assert any(sheet.getpixel((safe, y)) == (30, 90, 220) for y in range(middle - 8, middle + 8))   # safe zone
     assert sheet.getpixel((x0 + face_w - 1, middle)) == (220, 30, 30)          # the far bleed edge
     plain = tmp_path / "plain"

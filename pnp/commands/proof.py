@@ -19,7 +19,7 @@ from pnp.render import BuildContext
 from pnp.request import BuildRequest
 from pnp.kinds.deck import DeckComponent, compile_deck_layouts, corner_radius
 from pnp.render.distinct import first_copies, pictures_of
-from pnp.units import mm
+from pnp.units import SAFE_ZONE, mm
 
 FACE_DPI = 90
 PAGE_DPI = 60
@@ -66,7 +66,7 @@ def proof_files(ctx: BuildContext, guides: bool, showcase: tuple[int, str, tuple
 
 
 GUIDE_BLEED = mm(3)   # drawn round each face with --guides, as a print shop asks
-SAFE = mm(3)          # inside the trim: keep text and key art within it
+SAFE = SAFE_ZONE      # inside the trim: keep text and key art within it (1/8 in)
 
 
 def contact_sheet(ctx: BuildContext, component: DeckComponent, guides: bool = False) -> OutputFile:

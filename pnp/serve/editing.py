@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, cast
 import yaml
 
 from pnp.errors import PnpError
-from pnp.units import mm
+from pnp.units import SAFE_ZONE, mm
 from pnp.yaml_edit import append_item, node_at, scalar_text, set_values
 from pnp.yaml_source import drafted
 
@@ -165,7 +165,7 @@ class LayoutEditor:
     # --- what the page reads ---------------------------------------------------------------
     def elements(self, component_id: str, card_index: int, side: str, picture: bool = False) -> Json:
         """What is on the piece, and with `picture` the piece drawn (a PNG, base64)."""
-        from pnp.serve.pictures import RENDER_LOCK, SAFE_ZONE
+        from pnp.serve.pictures import RENDER_LOCK
         with RENDER_LOCK:
             piece, editable = self._piece(component_id, card_index, side)
             layout = piece.layout

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnp.diagnostics import Diagnostics
-from pnp.units import mm
+from pnp.units import SAFE_ZONE, mm
 from pnp.outputs.raster import rasterise
 from pnp.project import Project
 from pnp.options import PrintOptions
@@ -36,7 +36,6 @@ Json = dict[str, Any]   # what the page reads, as JSON
 FACE_DPI = 150          # sharp enough to read a card at twice its printed size on screen
 PAGE_DPI = 60           # a whole page, to see what prints where
 PREVIEW_BLEED = mm(3)   # faces are drawn with a bleed so the page can show it
-SAFE_ZONE = mm(3.175)   # the print shops' usual safe zone (1/8 in), for the guide
 MAX_PICTURES = 20_000   # kept in memory; older pictures are dropped first
 
 # pdfium and reportlab's font state are not safe to use from two threads at once
