@@ -848,6 +848,21 @@ def test_the_cover_names_a_card_that_shares_its_label_by_what_is_printed_on_it(r
     assert "RUN (" not in cover
 
 
+def test_the_cover_shows_a_long_text_where_the_old_and_the_new_differ(root, tmp_path):
+    """A RUN card's text changed at its end: both lines read "Gain these yards on your driv…",
+    the change cut off."""
+    build(root, "jukem", tmp_path)
+    path = root / "card_data/jukem/cards.yaml"
+    text = path.read_text()
+    at = text.index("yards: 30,")
+    end = text.index("on your drive.", at)
+    path.write_text(text[:end] + "on your drive!" + text[end + len("on your drive."):])
+    run("build", "--game", "jukem", "--out", str(tmp_path), "--reprint", root=root)
+    _, pages = pages_of(tmp_path / "jukem/cards-letter-reprint.pdf")
+    cover = " ".join(pages[0].get_textpage().get_text_range().split())
+    assert "1 x RUN: yards 30, text …in these yards on your drive! (changed: text)" in cover, cover
+
+
 def test_a_reprint_of_only_removed_cards_is_a_cover_listing_them(game, tmp_path):
     build(game, "mini", tmp_path)
     edit(game, "{name: Queen, power: 9, count: 1", "{name: Queen, power: 9, count: 0")

@@ -237,10 +237,12 @@ def earlier_state(earlier: Earlier, game_id: str) -> GameState:
     return game_state(earlier.root, game_id, earlier.record)
 
 
-def on_paper(key: str, card: Card | None, deck: Deck | None) -> str:
+def on_paper(key: str, card: Card | None, deck: Deck | None, other: Card | None = None) -> str:
     """A card as the cover names it, so it can be found in a printed deck: where other cards of
     the deck share its label, with the values that tell it from them (`RUN: yards 30`), not
-    its place in the data (`RUN (6)`); short values first, at most three."""
+    its place in the data (`RUN (6)`); short values first, at most three. A long text is shown
+    where it differs from `other` (the same card before or after), so the old and the new
+    do not read alike."""
     if card is None or deck is None:
         return key
     same = [other for other in deck.cards if other.label == card.label]
@@ -250,12 +252,28 @@ def on_paper(key: str, card: Card | None, deck: Deck | None) -> str:
                  if name != deck.label and len({repr(other.get(name)) for other in same}) > 1
                  and card.get(name) not in (None, "")]
     differing.sort(key=lambda name: len(str(card.get(name))) > 20)
-    shown = [f"{name} {shortened(str(card.get(name)))}" for name in differing[:3]]
+    shown = [f"{name} {shortened(str(card.get(name)), at=first_difference(card.get(name), other.get(name)))}"
+             if other is not None else f"{name} {shortened(str(card.get(name)))}" for name in differing[:3]]
     return f"{card.label}: {', '.join(shown)}" if shown else key
 
 
-def shortened(value: str, most: int = 30) -> str:
-    return value if len(value) <= most else value[:most - 1].rstrip() + "…"
+def first_difference(value: object, other: object) -> int:
+    """Where two texts first differ (0 when they are not both text)."""
+    if not isinstance(value, str) or not isinstance(other, str) or value == other:
+        return 0
+    return next((i for i, (a, b) in enumerate(zip(value, other)) if a != b), min(len(value), len(other)))
+
+
+def shortened(value: str, most: int = 30, at: int = 0) -> str:
+    """At most `most` characters of `value`, the part that holds character `at`."""
+    if len(value) <= most:
+        return value
+    if at < most - 1:
+        return value[:most - 1].rstrip() + "…"
+    start = min(at - most // 2, len(value) - (most - 1))
+    if start + most - 1 >= len(value):   # the end of the text: one … before it
+        return "…" + value[start:].strip()
+    return "…" + value[start:start + most - 2].strip() + "…"
 
 
 def describe(value: Any) -> str:

@@ -139,11 +139,11 @@ def cover_pages(ctx: BuildContext, heading: str, changes: list[CardChange], prin
     width, height = paper_of(ctx)
     lines: list[tuple[str, str]] = [("head", "Take out of the printed deck")]
     pulls = [c for c in changes if c.pulled]
-    lines += [("line", f"{c.pulled} x {on_paper(c.key, c.old_card, printed)}   {why_pulled(c)}")
+    lines += [("line", f"{c.pulled} x {on_paper(c.key, c.old_card, printed, c.new_card)}   {why_pulled(c)}")
               for c in pulls] or [("line", "nothing")]
     lines += [("gap", ""), ("head", "Add from this print")]
     adds = [c for c in changes if c.reprinted]
-    lines += [("line", f"{c.reprinted} x {on_paper(c.key, c.new_card, now)}   {why_added(c)}")
+    lines += [("line", f"{c.reprinted} x {on_paper(c.key, c.new_card, now, c.old_card)}   {why_added(c)}")
               for c in adds] or [("line", "nothing")]
     lines += [("gap", ""), ("line", closing)]
     buffer = io.BytesIO()
