@@ -1062,7 +1062,10 @@ def test_the_table_page_and_its_odds_are_served_with_pnp_odds_numbers(game, tmp_
     assert answer["chance"] == float(expected.at_least(1)) and answer["total"] == 8
     assert answer["sums"] == [[float(s), float(p)] for s, p in expected.sums or []]
     status, _, body = served.request("/api/odds?deck=cards&hand=3&where=pwer%3D1")
-    assert status == 400 and b"'pwer' is not a field" in body
+    assert status == 400 and b"'pwer=1': 'pwer' is not a field of the cards deck" in body, body
+    status, _, body = served.request("/api/odds?deck=cards&hand=3&count=Rook")
+    assert status == 400 and b"'Rook': write a card and its count, CARD=N" in body, body
+    assert b"--" not in body   # the page has no command-line options
     status, _, body = served.request("/api/odds?deck=nope&hand=3")
     assert status == 400 and b"no deck 'nope'; decks: cards" in body
 

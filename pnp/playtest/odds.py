@@ -69,38 +69,40 @@ def as_number(value: Any) -> Fraction | None:
         return None
 
 
-def parse_where(text: str, deck: Deck) -> Where:
+def parse_where(text: str, deck: Deck, option: str = "--where ") -> Where:
+    """A condition as written on the command line (`option` names it there: the table view's
+    page has no options, and passes "")."""
     match = CONDITION.match(text)
     if not match:
-        raise PnpError(f"--where '{text}': write field=value, field!=value or a number comparison "
+        raise PnpError(f"{option}'{text}': write field=value, field!=value or a number comparison "
                        f"such as yards>=8")
     name, op, value = match.groups()
     if name not in deck.fields:
-        raise PnpError(f"--where '{text}': '{name}' is not a field of {deck.path.name}",
+        raise PnpError(f"{option}'{text}': '{name}' is not a field of {deck.path.name}",
                        hint=did_you_mean(name, deck.fields) or f"its fields: {known(deck.fields)}")
     if op not in ("=", "!=") and as_number(value) is None:
-        raise PnpError(f"--where '{text}': {op} compares numbers; '{value}' is not one")
+        raise PnpError(f"{option}'{text}': {op} compares numbers; '{value}' is not one")
     return Where(name, op, value)
 
 
-def with_counts(deck: Deck, changes: dict[str, int]) -> Deck:
+def with_counts(deck: Deck, changes: dict[str, int], option: str = "--count ") -> Deck:
     """The deck with some cards' counts tried at other values (by card key: its label, `RUN (2)`
     for the second card of that label); nothing is written."""
     keys = card_keys([card.label for card in deck.cards])
     for key, count in changes.items():
         if key not in keys:
-            raise PnpError(f"--count '{key}={count}': no card '{key}' in {deck.path.name}",
+            raise PnpError(f"{option}'{key}={count}': no card '{key}' in {deck.path.name}",
                            hint=did_you_mean(key, keys) or f"its cards: {known(dict.fromkeys(keys))}")
         if not 0 <= count <= 1000:
-            raise PnpError(f"--count '{key}={count}': a count is 0 to 1000")
+            raise PnpError(f"{option}'{key}={count}': a count is 0 to 1000")
     counts = [changes.get(key, count) for key, count in zip(keys, deck.counts)]
     return Deck(deck.path, deck.fields, deck.cards, counts, deck.designed, deck.label)
 
 
-def parse_count(text: str) -> tuple[str, int]:
+def parse_count(text: str, option: str = "--count ") -> tuple[str, int]:
     name, sep, count = text.rpartition("=")
     if not sep or not name.strip() or not count.strip().isdigit():
-        raise PnpError(f"--count '{text}': write CARD=N, e.g. --count \"PASS=3\"")
+        raise PnpError(f"{option}'{text}': write a card and its count, CARD=N, e.g. {option}\"PASS=3\"")
     return name.strip(), int(count)
 
 
@@ -130,7 +132,7 @@ class Odds:
                     mean=float(self.mean_sum) if self.sums is not None and self.mean_sum is not None else None)
 
 
-def hand_odds(deck: Deck, hand: int, where: list[Where], sum_field: str | None = None) -> Odds:
+def hand_odds(deck: Deck, hand: int, where: list[Where], sum_field: str | None = None, option: str = "--sum ") -> Odds:
     total = sum(deck.counts)
     if not 1 <= hand <= min(total, MAX_HAND):
         raise PnpError(f"a hand of {hand} from a deck of {total}: choose 1 to {min(total, MAX_HAND)} cards")
@@ -140,7 +142,7 @@ def hand_odds(deck: Deck, hand: int, where: list[Where], sum_field: str | None =
     odds = Odds(total, hand, matching, exactly)
     if sum_field is not None:
         if sum_field not in deck.fields:
-            raise PnpError(f"--sum '{sum_field}' is not a field of {deck.path.name}",
+            raise PnpError(f"{option}'{sum_field}' is not a field of {deck.path.name}",
                            hint=did_you_mean(sum_field, deck.fields) or f"its fields: {known(deck.fields)}")
         kinds: dict[Fraction, int] = {}
         for card, count in zip(deck.cards, deck.counts):

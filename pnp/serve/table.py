@@ -27,7 +27,7 @@ def snapshot_deck(snapshot: Json, deck_id: str) -> Deck:
                 card.label = entry["label"]
                 cards.append(card)
             fields = {name: FieldSpec() for name in (deck["cards"][0]["fields"] if deck["cards"] else {})}
-            return Deck(Path(f"{deck_id} deck"), fields, cards, [int(e["count"]) for e in deck["cards"]])
+            return Deck(Path(f"the {deck_id} deck"), fields, cards, [int(e["count"]) for e in deck["cards"]])
     known = ", ".join(d["id"] for d in snapshot.get("decks") or [])
     raise PnpError(f"no deck '{deck_id}'; decks: {known or 'none yet'}")
 
@@ -45,10 +45,11 @@ def odds_json(snapshot: Json | None, query: dict[str, list[str]]) -> Json:
         at_least = int(first["at_least"]) if first.get("at_least") else None
     except ValueError:
         raise PnpError("hand and at_least are whole numbers") from None
-    tried = dict(parse_count(text) for text in query.get("count", []))
-    deck = with_counts(deck, tried)
-    conditions = [parse_where(text, deck) for text in query.get("where", []) if text.strip()]
-    odds = hand_odds(deck, hand, conditions, first.get("sum") or None)
+    # the page has no command-line options to name: its messages say what was typed
+    tried = dict(parse_count(text, option="") for text in query.get("count", []))
+    deck = with_counts(deck, tried, option="")
+    conditions = [parse_where(text, deck, option="") for text in query.get("where", []) if text.strip()]
+    odds = hand_odds(deck, hand, conditions, first.get("sum") or None, option="")
     result = odds.as_json()
     result.update(deck=deck_id, where=[str(c) for c in conditions], counts=list(deck.counts),
                   chance=float(odds.at_least(at_least)) if at_least is not None else None, at_least_k=at_least)
