@@ -848,6 +848,22 @@ def test_the_cover_names_a_card_that_shares_its_label_by_what_is_printed_on_it(r
     assert "RUN (" not in cover
 
 
+def test_a_card_whose_value_becomes_another_cards_is_that_card_changed(root, tmp_path):
+    """RUN yards 20 (x3) became yards 25, as the next RUN (x2) is: told as the next card's count
+    going 2 -> 3 and this one's yards and count both changing, at each other's lines."""
+    build(root, "jukem", tmp_path)
+    edit(root, "{type: run, title: RUN, colour: black, side: offense, yards: 20,",
+         "{type: run, title: RUN, colour: black, side: offense, yards: 25,", "card_data/jukem/cards.yaml")
+    result = run("diff", "--game", "jukem", "--out", str(tmp_path), root=root)
+    assert result.exit_code == 0, result.stderr
+    lines = result.output.splitlines()
+    assert lines[0] == "jukem: 1 card changed since the last build", lines
+    line = next(n for n, text in enumerate((root / "card_data/jukem/cards.yaml").read_text().splitlines(), 1)
+                if "yards: 25, count: 3" in text)
+    assert f"cards.yaml:{line})" in lines[1] and lines[2] == "      yards: 20 -> 25", lines
+    assert not any("count" in text for text in lines), lines
+
+
 def test_the_cover_shows_a_long_text_where_the_old_and_the_new_differ(root, tmp_path):
     """A RUN card's text changed at its end: both lines read "Gain these yards on your driv…",
     the change cut off."""

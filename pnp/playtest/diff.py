@@ -122,8 +122,10 @@ Keyed = dict[str, tuple[Card | None, int, Record]]
 
 def paired(before: Keyed, after: Keyed) -> dict[str, str]:
     """Which earlier card each current card is (current key -> earlier key). Cards of one label
-    are paired first with an earlier card that is the same in every field and look, then in
-    order, so a RUN put in before five others is one card added, not five changed."""
+    are paired first with the earlier card in their place when it is the same in every field
+    and look, then with any that is, then in order: a RUN put in before five others is one
+    card added, not five changed, and a RUN whose yards became another RUN's is that card
+    changed, not the other one's count."""
     def label(key: str) -> str:
         return LABEL_NUMBER.sub("", key)
 
@@ -139,8 +141,12 @@ def paired(before: Keyed, after: Keyed) -> dict[str, str]:
         if len(keys) == 1 and len(free) == 1:   # the usual case: one card of the label
             pairs[keys[0]] = free[0]
             continue
+        for key in keys:   # unchanged in its place
+            if key in free and looks_same(before[key], after[key]):
+                pairs[key] = key
+                free.remove(key)
         waiting = []
-        for key in keys:
+        for key in (k for k in keys if k not in pairs):
             same = next((k for k in free if looks_same(before[k], after[key])), None)
             if same is None:
                 waiting.append(key)
