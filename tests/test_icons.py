@@ -120,10 +120,13 @@ def test_an_escaped_colon_starts_no_icon_in_the_rule_sheet_either(mini, tmp_path
     error gives did not work in rules.md."""
     with_icons(mini, "Moves in an L.")
     rules = mini / "card_data/mini/rules.md"
-    rules.write_text(rules.read_text() + "\nKick off at 12\\:30, not \\:coin: but :star:.\n")
+    rules.write_text(rules.read_text() + "\nKick off at 12\\:30, not \\:coin: but :star:.\n\n"
+                                         "In code `10\\:15` and\n\n```\nat 9\\:45 sharp\n```\n")
     build(mini, tmp_path)
     page = pdf(tmp_path / "mini/rules-a4.pdf").pages[0]
-    assert "Kick off at 12:30, not :coin: but" in " ".join(page.extract_text().split())
+    words = " ".join(page.extract_text().split())
+    assert "Kick off at 12:30, not :coin: but" in words and "10:15" in words and "9:45" in words, words
+    assert "\\" not in words
     assert len(placed_images(page)) == 1   # the star alone
 
 

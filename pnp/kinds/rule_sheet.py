@@ -305,11 +305,6 @@ MAX_PAGES = 150
 MAX_KEPT_HEADINGS = 3          # headings kept together with the table that follows them
 
 
-# `\:`, a colon that starts no icon: Markdown would take the backslash as its own escape and
-# leave a bare colon, so it is given to Markdown as an escaped backslash, which leaves `\:`
-ICON_ESCAPE = re.compile(r"(?<!\\)\\:")
-
-
 def markdown_story(text: str, styles: Styles, generate: Generate, where_file: str = "rules.md") -> list[Flowable]:
     from markdown_it import MarkdownIt   # only games with a rule sheet pay for importing it
     if len(text) > MAX_RULES_CHARS:
@@ -318,8 +313,11 @@ def markdown_story(text: str, styles: Styles, generate: Generate, where_file: st
     if text.count("\n") > MAX_LINES:
         raise PnpError(f"the rule sheet has {text.count(chr(10)):,} lines, more than pnp lays out ({MAX_LINES:,})",
                        file=where_file, hint="a rule sheet is read at the table; split it up or shorten it")
-    parser = MarkdownIt("commonmark", {"html": False, "maxNesting": MAX_NESTING + 4}).enable("table")
-    tokens = parser.parse(ICON_ESCAPE.sub(r"\\\\:", text))
+    # escapes kept apart from the text (text_join would merge them): `\:` stays a colon that
+    # starts no icon, where Markdown would leave a bare colon (see `inline`)
+    parser = MarkdownIt("commonmark", {"html": False, "maxNesting": MAX_NESTING + 4}).enable("table") \
+        .disable("text_join")
+    tokens = parser.parse(text)
     check_sizes(tokens, where_file)
     deepest = max((token for token in tokens if token.map), key=lambda token: token.level, default=None)
     if deepest is not None and deepest.level > MAX_NESTING:
@@ -470,6 +468,8 @@ def inline(token: Token) -> str:
         kind = child.type
         if kind == "text":
             parts.append(escape(child.content))
+        elif kind == "text_special":   # a backslash escape: `\:` stays pnp's, a colon that starts no icon
+            parts.append("\\:" if child.info == "escape" and child.content == ":" else escape(child.content))
         elif kind == "code_inline":
             parts.append(escape(child.content))
         elif kind in ("strong_open", "strong_close"):
