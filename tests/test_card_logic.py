@@ -159,6 +159,16 @@ def test_a_back_layout_of_another_size_than_the_front_is_an_error_at_its_size(mi
         assert "Traceback" not in result.stderr
 
 
+def test_a_back_that_extends_a_layout_of_another_size_is_an_error_at_that_size(mini):
+    """Not base/card, but the project's own layout of poker size: the back names that size."""
+    (mini / "layouts/mini/poker-base.yaml").write_text("size: poker\nelements:\n  - {kind: box, fill: red}\n")
+    back = mini / "layouts/mini/back.yaml"
+    back.write_text(back.read_text().replace("size: mini\n", "extends: mini/poker-base\n"))
+    result = run("validate", "--game", "mini", root=mini)
+    assert result.exit_code == 1 and "layouts/mini/poker-base.yaml:1: size: layout 'mini/back' is not the size of " \
+        "'mini/card'" in result.stderr, result.stderr
+
+
 @pytest.mark.parametrize("own_base", [False, True])
 def test_a_back_layout_that_names_no_size_of_its_own_is_drawn_at_the_fronts(mini, tmp_path, own_base):
     """Not an error: a back on base/card (poker) behind a mini front, as `pnp new` writes it and a

@@ -76,7 +76,9 @@ def load_template(root: Path, name: str, where: Where, _chain: tuple[str, ...] =
             merged.append(element)
     return Template(name, spec.size or base.size, merged, {**base.palette, **spec.palette},
                     base.mirror if spec.mirror is None else spec.mirror,
-                    size_at)   # the size a file names itself: an inherited one is its base's, shared
+                    # the size a layout names, itself or through a layout it extends: not base/card's (the
+                    # project's or pnp's), the shared base a back on any front extends
+                    size_at if spec.size is not None else None if spec.extends == "base/card" else base.size_at)
 
 
 def pnps_own(path: Path) -> bool:
