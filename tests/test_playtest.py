@@ -525,9 +525,16 @@ def test_a_blob_a_partial_clone_lacks_is_told_and_never_fetched(game, tmp_path):
     (game / ".git/objects" / blob[:2] / blob[2:]).unlink()
     for key, value in (("extensions.partialClone", "origin"), ("remote.origin.promisor", "true"),
                        ("remote.origin.url", "ssh://example.invalid/x"), ("core.sshCommand", str(hook)),
-                       ("core.repositoryformatversion", "1")):
+                       ("protocol.ssh.allow", "always"), ("core.repositoryformatversion", "1")):
         subprocess.run(git + ["config", key, value], check=True)
     result = run("diff", "--game", "mini", "--out", str(tmp_path), "--since", "HEAD", root=game)
+    assert not marker.exists()
+    # a git that knows no GIT_NO_LAZY_FETCH tries to fetch: the other guards hold it
+    from pnp.playtest import earlier
+    older_git = {key: value for key, value in earlier.GIT_ENVIRONMENT.items() if key != "GIT_NO_LAZY_FETCH"}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(earlier, "GIT_ENVIRONMENT", older_git)
+        result = run("diff", "--game", "mini", "--out", str(tmp_path), "--since", "HEAD", root=game)
     assert not marker.exists()
     assert result.exit_code == 1 and "internal problem" not in result.stderr, result.stderr
     assert "card_data/mini/cards.yaml" in result.stderr and "pnp fetches nothing" in result.stderr, result.stderr

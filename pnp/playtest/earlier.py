@@ -189,11 +189,13 @@ def copy_problem(exc: OSError) -> str:
 # A repository's own config may name commands (a filter's smudge, the fsmonitor hook, a pager):
 # pnp reads a revision with commands that run none of them, and turns off those that could
 # A partial clone fetches a missing blob on demand, through the transport its config names
-# (core.sshCommand): no fetch, no transport.
+# (core.sshCommand): no fetch (a git that knows GIT_NO_LAZY_FETCH), and for one that does not,
+# no protocol allowed whatever the repository's config says (GIT_ALLOW_PROTOCOL overrides it)
+# and no ssh command but `false`.
 GIT_SETTINGS = ("--no-pager", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null",
                 "-c", "protocol.allow=never")
-GIT_ENVIRONMENT = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_NO_LAZY_FETCH": "1", "GIT_PAGER": "cat", "PAGER": "cat",
-                   "GIT_TERMINAL_PROMPT": "0",
+GIT_ENVIRONMENT = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_NO_LAZY_FETCH": "1", "GIT_ALLOW_PROTOCOL": "none-at-all",
+                   "GIT_SSH_COMMAND": "false", "GIT_PAGER": "cat", "PAGER": "cat", "GIT_TERMINAL_PROMPT": "0",
                    "GIT_OPTIONAL_LOCKS": "0"}
 
 
@@ -250,8 +252,8 @@ def from_git(root: Path, game_id: str, revision: str, temp: Path) -> None:
 
 def tree_files(top: Path, tree: str, folder: str, revision: str) -> list[tuple[str, str, int]]:
     """The plain files under `folder` of `tree` (not links, nor another repository's
-    commits): (path, blob, size). A file past what pnp reads of one (a 25 MB .psd beside the
-    cards) is left out: a build never reads it, and reading it would cost its size."""
+    commits): (path, blob, size). A file past what pnp reads of its kind (a 25 MB .psd beside
+    the cards) is left out: a build refuses to read it, and reading it would cost its size."""
     files = []
     for entry in git(top, "ls-tree", "-r", "-z", "--long", tree, "--", folder).split(b"\0"):
         if not entry:
@@ -265,10 +267,16 @@ def tree_files(top: Path, tree: str, folder: str, revision: str) -> list[tuple[s
             raise PnpError(f"{relative} at revision {revision} is not in this repository (a partial clone?); "
                            f"pnp fetches nothing", hint="compare with a build's record instead "
                            "(--since OUT/ID/.pnp-build.json)")
-        most = MAX_PICTURE_BYTES if Path(relative).suffix.lower() in PICTURES else MAX_FILE_BYTES
-        if int(size) <= most:
+        if int(size) <= most_read(relative):
             files.append((relative, blob, int(size)))
     return files
+
+
+def most_read(relative: str) -> int:
+    """The most bytes pnp reads of such a file: a picture's or font's, a workbook's, any other's."""
+    from pnp.config.sheets import MAX_UNPACKED_BYTES
+    suffix = Path(relative).suffix.lower()
+    return MAX_PICTURE_BYTES if suffix in PICTURES else MAX_UNPACKED_BYTES if suffix == ".xlsx" else MAX_FILE_BYTES
 
 
 class Blobs:
