@@ -409,11 +409,13 @@ def test_a_row_with_more_cells_than_columns_is_an_error_at_the_cell(tmp_path, te
 def test_a_quote_never_closed_is_an_error_at_its_row_not_one_card_holding_the_rest(tmp_path):
     for text, row in (('name,power\nAhab,"5\nElodie,2\nZoe,3\n', 2),
                       ('name,power\n"Ahab" the captain,5\nBo,"3\nC,4\nD,5\n', 3),   # after a quote the reader lets by
-                      ('name,power\n"Ahab\nthe captain",5\nBo,"3\n', 3)):             # a cell over two lines is one row
+                      ('name,power\n"Ahab\nthe captain",5\nBo,"3\n', 3),              # a cell over two lines is one row
+                      ('name,power\r\nAhab,5\rBo,"3\r\n', 3),                          # line ends of every kind
+                      ('name,text\nAhab,"oops\nBo,x\nCy,y\nDi,"z"\n', 2)):            # closed by a later cell's quote
         with pytest.raises(PnpError) as caught:
             load_sheet_deck(sheet(tmp_path, "crew.csv", text))
         assert caught.value.file == "crew.csv" and f"row {row}: a quote" in str(caught.value), str(caught.value)
-        assert "never closed" in str(caught.value)
+        assert "never closed" in str(caught.value) or "runs on past the row" in str(caught.value)
     deck = load_sheet_deck(sheet(tmp_path, "crew.csv", 'name,power\n"Ahab, the captain",5\n"Elodie ""E""",2\n'))
     assert [c["name"] for c in deck.cards] == ["Ahab, the captain", 'Elodie "E"']
 

@@ -457,12 +457,12 @@ def text_rows(path: Path) -> list[tuple[int, list[Any]]]:
 
 def check_quotes_close(text: str, delimiter: str, path: Path) -> None:
     """A quote that opens a cell and is never closed takes every row after it into that cell:
-    a deck of one card, without a word. Told at the row where it opens. Quotes are read as the
+    a deck of one card, without a word. So does one closed only by a later cell's opening quote
+    (`Di,"z"`: text runs on after it). Told at the row where it opens. Quotes are read as the
     CSV reader reads them (one opens a cell only at its start; `""` inside a quoted cell is a
     quote), looking at the quotes alone: a big sheet has few."""
     if '"' not in text:
         return
-    line_break = "\n" if "\n" in text else "\r"
     row, counted_to = 1, 0   # the rows (records) that end before `counted_to`
     quoted, escaped, opened_at = False, False, 0
     for match in QUOTE.finditer(text):
@@ -472,17 +472,29 @@ def check_quotes_close(text: str, delimiter: str, path: Path) -> None:
         elif quoted:
             if text.startswith('""', at):
                 escaped = True   # a quote within the cell
-            else:
-                quoted, counted_to = False, at   # line breaks inside the cell end no row
+                continue
+            quoted = False
+            # a quote at a cell's start, with text after it: the next cell's opening quote, taken
+            # for this one's close, the rows between read into one cell
+            after, before = text[at + 1:at + 2], text[at - 1]
+            if before in (delimiter, "\n", "\r") and after not in ("", delimiter, "\n", "\r") \
+                    and LINE_BREAK.search(text, counted_to, at):
+                raise unclosed(path, row, "and runs on past the row it opens on, to a quote that opens another cell")
+            counted_to = at   # line breaks inside the cell end no row
         elif at == 0 or text[at - 1] in (delimiter, "\n", "\r"):
-            row += text.count(line_break, counted_to, at)
+            row += len(LINE_BREAK.findall(text, counted_to, at))
             quoted, opened_at, counted_to = True, row, at
     if quoted:
-        raise PnpError(f"row {opened_at}: a quote (\") opens a cell and is never closed, so every row after it "
-                       f"would be read into that one cell", file=display_path(path),
-                       hint="close the quote, or double it (\"\") where it belongs to the text")
+        raise unclosed(path, opened_at, "and is never closed")
 
 
+def unclosed(path: Path, row: int, how: str) -> PnpError:
+    return PnpError(f"row {row}: a quote (\") opens a cell {how}, so the rows after it would be read into "
+                    f"that one cell", file=display_path(path),
+                    hint="close the quote, or double it (\"\") where it belongs to the text")
+
+
+LINE_BREAK = re.compile(r"\r\n|\n|\r")
 QUOTE = re.compile('"')
 
 
