@@ -155,6 +155,8 @@ def test_the_same_map_from_xlsx_and_yaml(mini, tmp_path):
     ("cell,fil\nA1,red\nA2,blue\n", "map.csv, row 1, column B (fil): unknown column 'fil' (did you mean 'fill'?)"),
     ("cell,color\nA1,\n", "map.csv, row 1, column B (color): unknown column 'color'"),   # told with no value in it
     ("cell,fill\nA1,red,extra\n", "map.csv, row 2, column C: 'extra' is past the last column the first row names"),
+    ("cell,,fill\nA1,oops,red\n", "map.csv, row 2, column B: 'oops' is in a column the first row does not name"),
+    ("cell,fill,,\nA1,red,,stray\n", "map.csv, row 2, column D: 'stray' is in a column the first row does not name"),
     ("cell,fill\nA1,rad\n", "map.csv, row 2, column B (fill): 'rad' is not a colour"),
     ("cell,river\nA1,C4\n", "map.csv, row 2: river from A1 to C4: the cells are not next to each other"),
     ("cell,icons\nA1,:castle:\n", "no icon 'castle'"),

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal
 
-from pnp.config.sheets import blank, column_letter, combined, is_sheet, read_rows, split_sheet
+from pnp.config.sheets import blank, column_letter, combined, is_sheet, read_rows, short, split_sheet
 from pnp.config.typed import Where, where_of
 from pnp.errors import PnpError, did_you_mean, known
 from pnp.units import parse_colour
@@ -176,10 +176,14 @@ def sheet_records(path: Path, sheet: str | None, errors: list[PnpError]) -> list
     for number, cells in rows[1:]:
         values = {name: cells[col] for col, name in enumerate(header)
                   if name in COLUMNS and col < len(cells) and not blank(cells[col])}
-        past = next((col for col in range(len(header), len(cells)) if not blank(cells[col])), None)
-        if past is not None:
-            errors.append(Where(shown, None, f"{place}row {number}, column {column_letter(past)}").error(
-                f"'{cells[past]}' is past the last column the first row names",
+        # a value no heading names (past the last, or under an empty one) would be dropped
+        stray = next((col for col in range(len(cells)) if (col >= len(header) or not header[col])
+                      and not blank(cells[col])), None)
+        if stray is not None:
+            lies = "is past the last column the first row names" if stray >= len(header) else \
+                "is in a column the first row does not name"
+            errors.append(Where(shown, None, f"{place}row {number}, column {column_letter(stray)}").error(
+                f"{' '.join(short(cells[stray]).split())!r} {lies}",
                 hint="give the column a name in the first row, or check the row for a stray separator"))
 
         def where(key: str, number: int = number) -> Where:
