@@ -246,3 +246,11 @@ def test_a_facts_rule_reads_its_file_in_the_game_folder_when_the_data_is_downloa
     use_url(mini, server.url)
     result = run("validate", "--game", "mini", root=mini)
     assert result.exit_code == 0 and "mini: ok (2 rules checked)" in result.output, result.stderr
+
+
+def test_a_downloads_note_nested_past_reason_reads_as_an_earlier_build(tmp_path):
+    from pnp.config.remote import fetched_at, note_of
+    copy = tmp_path / "cards.csv"
+    copy.write_text("name\nA\n")
+    note_of(copy).write_text("[" * 200_000 + "]" * 200_000)
+    assert fetched_at(copy) == "an earlier build"

@@ -181,6 +181,6 @@ def note_of(copy: Path) -> Path:
 def fetched_at(copy: Path) -> str:
     try:
         return str(json.loads(note_of(copy).read_text(encoding="utf-8"))["fetched"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):   # a note edited by hand, nested past reason
         return "an earlier build"
 
