@@ -57,7 +57,8 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
         game_dir / data.name: data,   # copied as it is
         fields_file(game_dir / data.name): fields_yaml,
         # the columns the rule sheet's table shows (game.yaml's card-list below)
-        game_dir / "rules.md": RULES.format(columns=", ".join(in_prose(headings[name]) for name in shown[:3]) or "name"),
+        game_dir / "rules.md": RULES.format(columns=", ".join(in_prose(headings[name]) for name in shown[:3])
+                                            or "name"),
         layout_dir / "card.yaml": front_layout(title, label, [(name, headings[name]) for name in shown],
                                                 longest_values(columns, rows[1:]), sometimes),
         layout_dir / "back.yaml": back_text,
@@ -65,7 +66,8 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
             "data: cards.yaml", f"data: {json.dumps(data.name + (f'#{sheet}' if sheet else ''), ensure_ascii=False)}")
         .replace("columns: [name, power, count, text], headings: [Card, Power, Copies, Effect]",
                  f"columns: {json.dumps([label] + shown[:3] + ['count'])}, "
-                 f"headings: {json.dumps([no_icons(headings[n]) for n in [label] + shown[:3]] + ['Copies'], ensure_ascii=False)}")
+                 f"headings: {json.dumps([no_icons(headings[n]) for n in [label] + shown[:3]] + ['Copies'],
+                                         ensure_ascii=False)}")
         .replace("equals: 9", f"equals: {total}"),
     }
 

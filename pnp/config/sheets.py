@@ -111,7 +111,8 @@ def load_sheet_deck(path: Path, sheet: str | None = None, warn: Callable[[str], 
     first_of: dict[str, int] = {}   # each heading's first column
     for col, name in enumerate(columns):
         if not name:
-            if (header_row, col) not in unsaved and any(col < len(cells) and blank(cells[col]) is False for _, cells in body):
+            if (header_row, col) not in unsaved and any(col < len(cells) and blank(cells[col]) is False
+                                                        for _, cells in body):
                 errors.append(cell_where(header_row, col).error("a column with values has no name"))
         elif name in first_of:   # only one of them would be read
             errors.append(cell_where(header_row, col).error(

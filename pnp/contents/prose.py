@@ -429,8 +429,9 @@ def card_disagrees(item: Text, text: str, each: Said, known: FieldWords) -> list
         word = unit.group(2).lower()
         if word not in known.words and word.rstrip("s") not in known.words:
             return []   # a word no field is called or described by
+        after_others = OTHERS_BEFORE.search(text, max(each.start - 10, 0), each.start) is not None
         if COMPARED_BEFORE.search(text, max(each.start - 24, 0), each.start) or (
-                COMPARED_AFTER.match(text, unit.end()) and OTHERS_BEFORE.search(text, max(each.start - 10, 0), each.start)):
+                after_others and COMPARED_AFTER.match(text, unit.end())):
             return []   # a bound on other cards: "heroes with less than 2 attack"
         # "10 more yards", "+10 yards": a bonus, which a field described as one may hold
         bonus = bool(unit.group(1)) or SIGNED.search(text, max(each.start - 3, 0), each.start) is not None

@@ -16,8 +16,8 @@ that is absolute, climbs out with `..` or leads out through a link (a subfolder 
 symlink) is refused, and so is a journal that names one, or is damaged: that is one error that
 says what to do, and nothing is deleted. A journal notes the device and inode of each file it
 stages, and recovery moves or deletes only that very file: a journal planted in a folder from
-someone else may know a file's digest (an empty file's), never its inode. The lock and pnp's JSON files are opened without
-following links.
+someone else may know a file's digest (an empty file's), never its inode. The lock and pnp's
+JSON files are opened without following links.
 
 A manifest records what pnp wrote (name, SHA-256 and the component it was made for), so a file
 someone else put there, or edited since, is never overwritten, and the files of a component
