@@ -46,6 +46,7 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
     headings = {name: field.column or name for name, field in spec.fields.items()}
     total = load_sheet_deck(data, sheet).total
     sometimes = {name for name in shown if has_blanks(columns, rows[1:], headings[name])}
+    table_heads = json.dumps([no_icons(headings[n]) for n in [label] + shown[:3]] + ["Copies"], ensure_ascii=False)
     # the label names each card in every message and heads it: a row without one is an error
     fields_yaml = "label: " + json.dumps(label) + "\n" \
         + (f"copies: {json.dumps(spec.copies, ensure_ascii=False)}   # the column of each card's copies\n"
@@ -66,8 +67,7 @@ def sheet_game_files(game_dir: Path, layout_dir: Path, game_id: str, title: str,
             "data: cards.yaml", f"data: {json.dumps(data.name + (f'#{sheet}' if sheet else ''), ensure_ascii=False)}")
         .replace("columns: [name, power, count, text], headings: [Card, Power, Copies, Effect]",
                  f"columns: {json.dumps([label] + shown[:3] + ['count'])}, "
-                 f"headings: {json.dumps([no_icons(headings[n]) for n in [label] + shown[:3]] + ['Copies'],
-                                         ensure_ascii=False)}")
+                 f"headings: {table_heads}")
         .replace("equals: 9", f"equals: {total}"),
     }
 
