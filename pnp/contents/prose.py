@@ -371,12 +371,10 @@ CHANGE_BEFORE = re.compile(r"(?<![^\W\d_])(?:gain|lose|add|give|get|take|move|dr
                            r"\s+(?:up\s+to\s+|only\s+|another\s+)?$", re.IGNORECASE)
 
 
-# "units with less than 2 attack", "heroes of at least 3 power", "cards with 2 speed or more": a
-# bound that other cards are held to, not the card's own value. "Has at least 5 power" is the card's.
-OTHERS = r"(?<![^\W\d_])(?:with|of|having|whose)\s+"
-COMPARED_BEFORE = re.compile(OTHERS + r"(?:(?:less|more|fewer|greater|higher|lower)\s+than|at\s+(?:least|most)|"
+# "less than 2 attack", "at least 3 power", "2 speed or more": a bound, most often one other cards
+# are held to ("destroy a unit that has at least 5 power"), never read as the card's own value
+COMPARED_BEFORE = re.compile(r"(?<![^\W\d_])(?:(?:less|more|fewer|greater|higher|lower)\s+than|at\s+(?:least|most)|"
                              r"up\s+to|under|over|below|above)\s+$", re.IGNORECASE)
-OTHERS_BEFORE = re.compile(OTHERS + "$", re.IGNORECASE)
 COMPARED_AFTER = re.compile(r"\s+or\s+(?:more|less|fewer|higher|lower|greater|above|below|better|worse)(?![^\W\d_])",
                             re.IGNORECASE)
 
@@ -429,10 +427,8 @@ def card_disagrees(item: Text, text: str, each: Said, known: FieldWords) -> list
         word = unit.group(2).lower()
         if word not in known.words and word.rstrip("s") not in known.words:
             return []   # a word no field is called or described by
-        after_others = OTHERS_BEFORE.search(text, max(each.start - 10, 0), each.start) is not None
-        if COMPARED_BEFORE.search(text, max(each.start - 24, 0), each.start) or (
-                after_others and COMPARED_AFTER.match(text, unit.end())):
-            return []   # a bound on other cards: "heroes with less than 2 attack"
+        if COMPARED_BEFORE.search(text, max(each.start - 16, 0), each.start) or COMPARED_AFTER.match(text, unit.end()):
+            return []   # a bound: "heroes with less than 2 attack", "a unit that has at least 5 power"
         # "10 more yards", "+10 yards": a bonus, which a field described as one may hold
         bonus = bool(unit.group(1)) or SIGNED.search(text, max(each.start - 3, 0), each.start) is not None
         # "gains 1 power": a change, which only such a field may hold, never the card's power
