@@ -274,6 +274,17 @@ def test_a_layout_choosing_value_a_rules_table_prints_is_asked_for_and_printed_i
     assert "Ereignis" in words and "Weg" in words and "event" not in words and "road" not in words
 
 
+def test_the_covers_words_for_every_way_to_print_are_asked_for(tmp_path):
+    """A translation made and checked with the default duplex printed a fold build's cover in
+    English: its words were never asked for."""
+    from pnp.exporters.print_all import HOW_TO_PRINT
+    root = babel_root(tmp_path / "root")
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    asked = yaml.safe_load((root / "card_data/babel/lang/fr.yaml").read_text(encoding="utf-8"))["labels"]
+    assert set(HOW_TO_PRINT.values()) <= set(asked)
+    assert any("fold" in words for words in asked), sorted(asked)
+
+
 def test_cards_that_share_a_name_get_a_translation_for_each_text_they_print(tmp_path):
     """Two cards named Pilgrim with different texts: `pnp translate` lists one entry for each
     text, told apart by its source; each card prints its own translation, and validate names

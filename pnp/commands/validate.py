@@ -106,10 +106,16 @@ def draw_in_language(ctx: BuildContext) -> None:
     """Every piece of a translated build drawn in memory, its print-all cover too, so every
     word it asks the translation for is asked (pnp's own words included)."""
     from pnp.impose import PAPER_SIZES
-    from pnp.exporters.print_all import cover, home_part
+    from pnp.exporters.print_all import HOW_TO_PRINT, cover, home_part
     assert ctx.translation is not None   # a translated build's context
     parts = []
     for component in ctx.game.components:
         parts.append(home_part(ctx.options, component, component.render(ctx)))
     cover(ctx.game.title, PAPER_SIZES[ctx.options.paper], [part for part in parts if part is not None],
           ctx.project.fonts, ctx.translation.label, ctx.options.duplex)
+    # the cover's words for every way to print, not only the one drawn: a fold build's cover
+    # printed in English what no translation had been asked for
+    for duplex, how in HOW_TO_PRINT.items():
+        ctx.translation.label(how)
+        for component in ctx.game.components:
+            ctx.translation.label(component.cutting(duplex))
