@@ -84,6 +84,12 @@ def test_a_right_to_left_tables_numbers_stand_under_their_heading_from_the_right
     assert len(counts) >= 3, text
     for i in counts[:3]:
         assert abs(page.get_charbox(i)[2] - heading_right) < 2, (page.get_charbox(i), heading_right)
+    # the Hebrew names stand from the right of theirs too, as the heading does
+    card = text.index("קלף")
+    card_right = max(page.get_charbox(i)[2] for i in range(card, card + len("קלף")))
+    name = text.index("מדליק")   # "מדליק הפנסים", over two lines: its first word starts the first, on the right
+    name_right = max(page.get_charbox(i)[2] for i in range(name, name + len("מדליק")))
+    assert abs(name_right - card_right) < 2, (name_right, card_right)
 
 
 def test_arabic_letters_are_joined_and_run_right_to_left(editions):

@@ -486,14 +486,18 @@ def inline(token: Token) -> str:
 
 def make_table(heading: list[str], rows: list[list[str]], styles: Styles) -> Table:
     head, cell = styles["head"], styles["cell"]
-    if styles.get("rtl"):   # every cell from the right, under its heading: numbers and Latin words too
-        head, cell = (ParagraphStyle(f"{style.name}-rtl", parent=style, alignment=TA_RIGHT) for style in (head, cell))
     scale = fitting_scale([heading] + rows, styles["width"], cell)
     if scale < 1:   # the longest words are wider than the column: a smaller size first
         head, cell = (ParagraphStyle(f"{style.name}-fitted", parent=style, fontSize=style.fontSize * scale,
                                      leading=style.leading * scale) for style in (head, cell))
-    data = [[paragraph(h, head) for h in heading]]
-    data += [[paragraph(c, cell) for c in row] for row in rows]
+    # a right-to-left table: a cell in a right-to-left script is set from where its reading
+    # starts (its own style does that), numbers and Latin words from the right too, so every
+    # cell stands under its heading
+    rtl = bool(styles.get("rtl"))
+    head_right, cell_right = (ParagraphStyle(f"{style.name}-rtl", parent=style, alignment=TA_RIGHT)
+                              for style in (head, cell))
+    data = [[paragraph(h, head_right if rtl and not has_rtl(h) else head) for h in heading]]
+    data += [[paragraph(c, cell_right if rtl and not has_rtl(c) else cell) for c in row] for row in rows]
     table = Table(data, repeatRows=1, hAlign="RIGHT" if styles.get("rtl") else "LEFT",
                   colWidths=column_widths([heading] + rows, styles["width"], cell))
     table.setStyle(TableStyle([
