@@ -254,3 +254,34 @@ def test_a_translation_gives_the_roster_cards_team_and_stat_words(root, tmp_path
     assert "TEAM LAW" not in text and "PASS\n" not in text
     sheet = pdf(tmp_path / "monster-ball/law-roster-letter-de.pdf").pages[0].extract_text()
     assert "TEAM GESETZ" in sheet
+
+
+def test_an_arabic_roster_sheets_header_keeps_the_team_apart_from_the_sheets_name(root, tmp_path):
+    """Right to left, each header text is set from the other side of its box: boxes that
+    overlapped put "فريق القانون" over "قائمة كرة الوحوش"."""
+    import pypdfium2
+    import yaml
+    assert run("translate", "--game", "monster-ball", "--lang", "ar", root=root).exit_code == 0
+    path = root / "card_data/monster-ball/lang/ar.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["labels"] = {source: text or f"ع {source}" for source, text in data["labels"].items()}
+    for cards in data["cards"].values():
+        for fields in cards.values():
+            for value in fields.values():
+                for entry in value if isinstance(value, list) else [value]:
+                    entry["text"] = entry["text"] or f"ع {entry['source']}"
+    for entry in data["rules"].values():
+        entry["text"] = "## القواعد\n\n{{contents}}\n"
+    data["labels"].update({"Team Law": "فريق القانون", "MONSTER BALL ROSTER": "قائمة كرة الوحوش"})
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    built = run("build", "--game", "monster-ball", "--lang", "ar", "--out", str(tmp_path), "-q", root=root)
+    assert built.exit_code == 0, built.stderr
+    page = pypdfium2.PdfDocument(str(tmp_path / "monster-ball/law-roster-letter-ar.pdf"))[0].get_textpage()
+    text = page.get_text_range()
+
+    def span(words: str) -> tuple[float, float]:
+        found = [i for i in range(len(text)) if text.startswith(words.split()[0], i)]
+        boxes = [page.get_charbox(i) for start in found[:1] for i in range(start, start + len(words.split()[0]))]
+        return min(b[0] for b in boxes), max(b[2] for b in boxes)
+    team, sheet = span("فريق"), span("قائمة")
+    assert team[1] < sheet[0] or sheet[1] < team[0], (team, sheet)
