@@ -179,6 +179,24 @@ def test_translate_again_shows_todays_source_beside_a_text_not_yet_written(tmp_p
     assert data["cards"]["cards.yaml"]["Lamplighter"]["name"] == old_lamp
 
 
+def test_translate_again_marks_a_translation_gone_stale_and_counts_it(tmp_path):
+    """A translated card whose text changed since: the entry keeps its words and source, says
+    beside it what the card reads now, and counts among the strings to translate."""
+    root = babel_root(tmp_path / "root")
+    assert run("translate", "--game", "babel", "--lang", "fr", root=root).exit_code == 0
+    path = root / "card_data/babel/lang/fr.yaml"
+    filled(path)
+    cards = root / "card_data/babel/cards.yaml"
+    cards.write_text(cards.read_text().replace('name: Lamplighter', 'name: Lamplighter', 1)
+                     .replace("Gain 1 :lantern: and **2** :gem:.", "Gain 2 :lantern: and **2** :gem:."))
+    result = run("translate", "--game", "babel", "--lang", "fr", root=root)
+    assert result.exit_code == 0 and ", 1 to translate" in result.output, result.output
+    line = next(line for line in path.read_text(encoding="utf-8").splitlines() if "Gain 1 :lantern:" in line)
+    assert "# out of date: the card now reads \"Gain 2 :lantern: and **2** :gem:.\"" in line, line
+    kept = yaml.safe_load(path.read_text(encoding="utf-8"))["cards"]["cards.yaml"]["Lamplighter"]["text"]
+    assert kept["source"] == "Gain 1 :lantern: and **2** :gem:." and kept["text"]   # the words, kept
+
+
 def test_the_shipped_translations_need_no_layout_or_picture_values(tmp_path):
     """Translating the fixture's German again changes no string and asks for none."""
     root = babel_root(tmp_path / "root")

@@ -20,7 +20,7 @@ from pnp.errors import PnpError
 from pnp.lang import CODE, lang_file
 from pnp.paths import write_inside
 from pnp.lang.file import (Entries, Translation, by_source, cards_printing, data_file_name, data_files, entry_for,
-                           load_translation, pnp_word_sources, rules_hash, text_key, values_of)
+                           load_translation, pnp_word_sources, rules_hash, same_text, text_key, values_of)
 from pnp.lang.needs import not_asked_by_file
 from pnp.project import Project
 from pnp.options import PrintOptions
@@ -62,7 +62,8 @@ def translate_game(project: Project, game_id: str, code: str) -> tuple[Path, int
     temporary.write_text(text, encoding="utf-8")
     temporary.replace(path)
     entries = [line for line in text.splitlines() if (line.startswith('  "') and '": ' in line) or "text: " in line]
-    return path, len(entries), sum(1 for line in entries if line.endswith(('""', 'text: ""}'))), len(dropped)
+    to_do = sum(1 for line in entries if line.endswith(('""', 'text: ""}')) or line.endswith(STALE_HINT))
+    return path, len(entries), to_do, len(dropped)
 
 
 def left_over(earlier: str, dropped: list[str]) -> str:
@@ -217,6 +218,9 @@ def shared_texts(game: Game, decks: dict[str, Deck], kept: dict[str, frozenset[s
     return shared
 
 
+STALE_HINT = "translate it, then copy it into source"
+
+
 def field_lines(name: str, values: list[str], have: Entries) -> list[str]:
     """A card field's entry: {source, text} for the one text the cards of that name print, a
     list of them, one for each, where they print several. A translation is kept with the
@@ -228,6 +232,9 @@ def field_lines(name: str, values: list[str], have: Entries) -> list[str]:
     if len(values) == 1 and len(have) <= 1:
         found = entry_for(have, values[0])
         source, text = (found[0].source, found[0].text) if found is not None and found[0].text else (values[0], "")
+        if text and not same_text(source, values[0]):   # the card's text changed since: it prints the new source
+            return [f"      {name}: {entry(source, text)}   # out of date: the card now reads {quoted(values[0])}; "
+                    f"{STALE_HINT}"]
         return [f"      {name}: {entry(source, text)}"]
     lines = [f"      {name}:   # the cards of this name print {len(values)} different texts: one entry each"
              if len(values) > 1 else f"      {name}:"]
