@@ -154,6 +154,19 @@ def test_turned_text_printed_past_the_edge_is_told_and_inside_it_is_not(mini, tm
     assert "past the piece's" not in build(mini, tmp_path).stderr
 
 
+def test_a_table_heading_too_wide_is_told_once_at_its_line_not_with_each_card(mini, tmp_path):
+    layout = mini / "layouts/mini/card.yaml"
+    layout.write_text(layout.read_text() + "  - {kind: table, x: 4mm, y: 58mm, w: 20mm, h: 4mm, columns: [10mm, 10mm],\n"
+                                           "     head: [Averyveryverylongheading, b], rows: [[x, y]], colour: white}\n")
+    line = len(layout.read_text().splitlines())   # the head: line
+    result = build(mini, tmp_path)
+    told = [text for text in result.stderr.splitlines() if "Averyveryverylongheading" in text]
+    assert len(told) == 1, told
+    assert f"card.yaml:{line}: " in told[0] and "head: table heading 'Averyveryverylongheading' does not fit its " \
+        "column" in told[0], told
+    assert "card '" not in told[0]
+
+
 def test_text_a_repeat_moves_past_the_cards_edge_is_told(mini, tmp_path):
     """A row of words from a repeat: each cell's box is inside the card where it is written,
     and the repeat puts the fourth past the right edge, which cut it off without a word."""

@@ -80,6 +80,8 @@ class TableDrawer(Drawer):
         # fixed cells in a translated build's language, facts and titles filled in
         self.rows = [[Binding(printed(c, piece, where), spec.origin) for c in row] for row in spec.rows or []]
         self.head = [printed(text, piece, spec.where_is("head")) for text in spec.head or []]
+        # where each heading's words are written (the layout's line, or its label's): no card holds them
+        self.head_at = [written_at(text, piece, spec.where_is("head")) for text in spec.head or []]
         self.icons = icons_of(piece.game_dir) if piece.game_dir is not None else {}
         self._check_fixed_icons(piece)
         self.right_to_left = piece.right_to_left
@@ -156,14 +158,20 @@ class TableDrawer(Drawer):
             self._ink = colour_hex(colour) if colour is not None else "000000"
             left = x
             for c, text in enumerate(row):
-                bold = heading or (spec.bold_first_column and c == 0)
                 bold = heading or (spec.bold_first_column and order[c] == 0)
                 if not self._cell(canvas, text, left, top - row_h, widths[c], row_h, order[c], bold, card):
-                    where = self.spec.origin
-                    self.diagnostics.warn(f"{who(card)}: table cell '{text[:40]}' does not "
-                                          f"fit its column even at 60 % size; it is cut off at the cell's edge "
-                                          f"({where.file}:{where.line})")
+                    self._tell_cut_off(text, card, order[c] if spec.head and r == 0 else None)
                 left += widths[c]
+
+    def _tell_cut_off(self, text: str, card: Card, heading: int | None) -> None:
+        """A cell too wide for its column even at 60 %: told with the card, or where a heading's
+        words are written (`heading`: its column), once for every card."""
+        cut = f"'{text[:40]}' does not fit its column even at 60 % size; it is cut off at the cell's edge"
+        if heading is not None:
+            self.diagnostics.warn(str(words_error(self.head_at[heading], self.spec.origin, f"table heading {cut}")))
+            return
+        where = self.spec.origin
+        self.diagnostics.warn(f"{who(card)}: table cell {cut} ({where.file}:{where.line})")
 
     def _cell(self, canvas: Canvas, text: str, x: float, y: float, w: float, h: float, column: int, bold: bool,
               card: Card) -> bool:
