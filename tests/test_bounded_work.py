@@ -101,13 +101,11 @@ def test_a_tuck_box_for_a_deck_too_thick_is_a_clear_error(mini, tmp_path):
     assert len(pdf(tmp_path / "ok/mini/box-a4.pdf").pages) == 2
 
 
-def test_a_workbook_with_a_huge_comment_is_refused_within_seconds(tmp_path):
-    """90 MB of XML comment in a 97 KB workbook took the XML reader three minutes (its time
-    grows with the square of one piece's length): one piece past a megabyte is refused."""
+def workbook_and_bomb(tmp_path, sheet_data: bytes):
+    """A plain workbook of one card (plain.xlsx) and the same with its sheet's data opening with
+    `sheet_data` (cards.xlsx), written as a spreadsheet app's zip, so only that part differs."""
     import zipfile
     from openpyxl import Workbook
-    from pnp.config.sheets import load_sheet_deck
-    from pnp.errors import PnpError
     plain = tmp_path / "plain.xlsx"
     book = Workbook()
     book.active.title = "Cards"
@@ -119,8 +117,17 @@ def test_a_workbook_with_a_huge_comment_is_refused_within_seconds(tmp_path):
         for info in source.infolist():
             data = source.read(info)
             if info.filename == "xl/worksheets/sheet1.xml":
-                data = data.replace(b"<sheetData>", b"<sheetData><!--" + b"a" * 3 * 2**20 + b"-->")
+                data = data.replace(b"<sheetData>", sheet_data)
             target.writestr(info, data)
+    return plain, bomb
+
+
+def test_a_workbook_with_a_huge_comment_is_refused_within_seconds(tmp_path):
+    """90 MB of XML comment in a 97 KB workbook took the XML reader three minutes (its time
+    grows with the square of one piece's length): one piece past a megabyte is refused."""
+    from pnp.config.sheets import load_sheet_deck
+    from pnp.errors import PnpError
+    plain, bomb = workbook_and_bomb(tmp_path, b"<sheetData><!--" + b"a" * 3 * 2**20 + b"-->")
     started = time.monotonic()
     with pytest.raises(PnpError) as caught:
         load_sheet_deck(bomb)
@@ -132,22 +139,9 @@ def test_a_workbook_with_a_huge_comment_is_refused_within_seconds(tmp_path):
 def test_a_workbook_of_unclosed_cell_tags_is_refused_within_seconds(tmp_path):
     """`<c ` sixty thousand times in a 5 KB workbook: finding the cells scanned from each one
     to the end of the sheet, minutes of work before any error."""
-    import zipfile
-    from openpyxl import Workbook
     from pnp.config.sheets import load_sheet_deck
     from pnp.errors import PnpError
-    plain = tmp_path / "plain.xlsx"
-    book = Workbook()
-    for row in (["name", "power"], ["Ada", 3]):
-        book.active.append(row)
-    book.save(plain)
-    bomb = tmp_path / "cards.xlsx"
-    with zipfile.ZipFile(plain) as source, zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as target:
-        for info in source.infolist():
-            data = source.read(info)
-            if info.filename == "xl/worksheets/sheet1.xml":
-                data = data.replace(b"<sheetData>", b"<sheetData>" + b"<c " * 60_000)
-            target.writestr(info, data)
+    _, bomb = workbook_and_bomb(tmp_path, b"<sheetData>" + b"<c " * 60_000)
     started = time.monotonic()
     with pytest.raises(PnpError) as caught:
         load_sheet_deck(bomb)

@@ -67,11 +67,7 @@ def test_a_game_from_a_sheet_builds_with_every_column_on_the_cards(tmp_path, kin
 def test_headings_with_braces_or_colons_print_as_written_on_a_starter_that_builds(tmp_path):
     """A heading `{fact:x}` went into the starter's layout with its braces doubled, and was
     still read as a fact; `Go:set:go` was read as an icon: starters that did not build."""
-    source = tmp_path / "h.csv"
-    source.write_text("name,{fact:x},{title:y},Go:set:go,Power\nA,b,c,f,1\nB,d,e,g,2\n")
-    project = tmp_path / "project"
-    project.mkdir()
-    assert run("new", "sh", "--data", str(source), root=project).exit_code == 0
+    project, _ = started(tmp_path, "sh", "h.csv", "name,{fact:x},{title:y},Go:set:go,Power\nA,b,c,f,1\nB,d,e,g,2\n")
     built = run("build", "--game", "sh", "--out", str(tmp_path / "out"), root=project)
     assert built.exit_code == 0, built.stderr
     text = printed_text(tmp_path / "out/sh/cards-letter.pdf")
@@ -204,11 +200,7 @@ def test_headings_that_are_not_field_names_reach_the_cards_under_names_made_from
 
 
 def test_a_fields_file_column_reads_a_heading_and_a_bad_one_is_told_at_its_line(tmp_path):
-    project = tmp_path / "project"
-    project.mkdir()
-    source = tmp_path / "crew.csv"
-    source.write_text("name,power\nAda,3\n")
-    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
+    project, _ = started(tmp_path, "crew", "crew.csv", "name,power\nAda,3\n")
     folder = project / "card_data/crew"
     (folder / "crew.csv").write_text("name,Power Level\nAda,3\n")
     fields = folder / "crew.fields.yaml"
@@ -299,11 +291,7 @@ def test_a_field_the_sheet_has_no_column_for_is_told(tmp_path):
      "crew.fields.yaml:5: fields.copies.column: the column headed 'count' gives each card's copies"),
 ])
 def test_a_sheets_headings_and_the_columns_fields_read(tmp_path, sheet, fields, told):
-    project = tmp_path / "project"
-    project.mkdir()
-    source = tmp_path / "crew.csv"
-    source.write_text("name,power\nAda,3\n")
-    assert run("new", "crew", "--data", str(source), root=project).exit_code == 0
+    project, _ = started(tmp_path, "crew", "crew.csv", "name,power\nAda,3\n")
     folder = project / "card_data/crew"
     (folder / "crew.csv").write_text(sheet)
     if fields:
