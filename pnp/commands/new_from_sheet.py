@@ -13,6 +13,7 @@ from pathlib import Path
 from pnp.config.sheets import (SHEET_SUFFIXES, fields_file, inferred_fields, load_sheet_deck, read_rows,
                                sheet_names)
 from pnp.errors import PnpError
+from pnp.layout.icons import no_icons
 from pnp.resources import BASE_NOTE
 
 TOP, BOTTOM = 17.0, 84.0   # mm on a poker card: below the title, above the panel's edge
@@ -146,11 +147,6 @@ def printed(heading: str) -> str:
     """A heading as a layout's text prints it: braces doubled, so none is taken for a field,
     and colons escaped, so none starts an icon (`Go:set:go`)."""
     return no_icons(heading.replace("{", "{{").replace("}", "}}"))
-
-
-def no_icons(heading: str) -> str:
-    """A heading as a rule sheet's table head prints it: its colons escaped, so none starts an icon."""
-    return heading.replace(":", "\\:")
 
 
 def in_prose(heading: str) -> str:

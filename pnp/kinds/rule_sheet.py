@@ -34,7 +34,7 @@ from pnp.impose import PAPER_SIZES, UNPRINTABLE
 from pnp.layout.binding import text_of
 from pnp.paths import safe_path
 from pnp.fonts import fallbacks_for
-from pnp.layout.icons import icons_of, load_icon, with_tokens, without_tokens
+from pnp.layout.icons import icons_of, load_icon, no_icons, with_tokens, without_tokens
 from pnp.layout.runs import StyledLines, lay_out
 from pnp.layout.text import has_rtl, to_markup, with_fallbacks
 from pnp.units import mm
@@ -202,7 +202,7 @@ def rules_document(buffer: io.BytesIO, paper: tuple[float, float], title: str, c
 def as_written(words: str) -> str:
     """Words from game.yaml (its title, its credit) as markup that prints them as written: a
     colon there starts no icon ("Go:set:go", "Spice :coin: Route")."""
-    return escape(words).replace(":", "\\:")
+    return no_icons(escape(words))
 
 
 RULE_ICONS: ContextVar[tuple[dict[str, Path], str]] = ContextVar("rule_icons", default=({}, "rules.md"))
@@ -469,7 +469,7 @@ def inline(token: Token) -> str:
         if kind == "text":
             parts.append(escape(child.content))
         elif kind == "text_special":   # a backslash escape: `\:` stays pnp's, a colon that starts no icon
-            parts.append("\\:" if child.info == "escape" and child.content == ":" else escape(child.content))
+            parts.append(no_icons(":") if child.info == "escape" and child.content == ":" else escape(child.content))
         elif kind == "code_inline":
             parts.append(escape(child.content))
         elif kind in ("strong_open", "strong_close"):

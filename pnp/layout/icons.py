@@ -92,6 +92,12 @@ def with_tokens(text: str, icons: dict[str, Path],
     return ICON.sub(token, text).replace("\\:", ":"), tuple(names)
 
 
+def no_icons(text: str) -> str:
+    """`text` with every colon escaped (`\\:`), so none starts an icon: words written for
+    themselves (a game's title, a sheet's heading) print as written."""
+    return text.replace(":", "\\:")
+
+
 def without_tokens(text: str) -> str:
     return TOKEN.sub("", text)
 
