@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,7 +22,6 @@ if TYPE_CHECKING:   # loaded by the commands that need them: `pnp --help` stays 
     from pnp.diagnostics import Report
     from pnp.project import Project
 
-CONTACT_SHEET = re.compile(r"-faces(-[a-z]{2,3}(-[A-Za-z0-9]{2,8})?)?\.png$")   # cards-faces.png, cards-faces-de.png
 ROOT_HELP = "Folder holding card_data/, layouts/ and fonts/ (default: the current folder)."
 
 
@@ -286,7 +284,7 @@ def proof(games: tuple[str, ...], every: bool, paper: str | None, out: Path, gui
       pnp proof --game 12th-player --lang de  # cards-faces-de.png, rules-letter-de-page-01.png ...
     """
     out = checked_out(root, out)
-    from pnp.commands.proof import proof_game
+    from pnp.commands.proof import is_contact_sheet, proof_game
     from pnp.diagnostics import Report
     report = Report()
     project = open_project(root, report)
@@ -310,7 +308,7 @@ def proof(games: tuple[str, ...], every: bool, paper: str | None, out: Path, gui
                             lambda game_id: proof_game(project, game_id, out, paper, guides,
                                                        (width, background, picks) if showcase else None, langs))
     for game_id, paths in made.items():
-        faces = [p for p in paths if CONTACT_SHEET.search(p.name)]
+        faces = [p for p in paths if is_contact_sheet(p.name)]
         shows = [p for p in paths if "-showcase-" in p.name]
         click.echo(f"{game_id}: {len(faces)} contact sheet(s)"
                    + (f", {len(shows)} showcase picture(s)" if shows else "")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -17,6 +18,7 @@ from pnp.outputs.raster import rasterise
 from pnp.project import Project
 from pnp.render import BuildContext
 from pnp.request import BuildRequest
+from pnp.lang import CODE
 from pnp.kinds.deck import DeckComponent, compile_deck_layouts, corner_radius
 from pnp.render.distinct import first_copies, pictures_of
 from pnp.units import SAFE_ZONE, mm
@@ -98,6 +100,15 @@ def contact_sheet(ctx: BuildContext, component: DeckComponent, guides: bool = Fa
     sheet.save(buffer, format="PNG", pnginfo=info, optimize=True)
     language = f"-{ctx.options.lang}" if ctx.options.lang else ""
     return OutputFile(f"{component.id}-faces{language}.png", buffer.getvalue())
+
+
+# a contact sheet's name, as `contact_sheet` gives it: cards-faces.png, cards-faces-de.png
+CONTACT_SHEET = re.compile(r"-faces(-" + CODE.pattern.strip("^$") + r")?\.png$")
+
+
+def is_contact_sheet(name: str) -> bool:
+    """Whether one of the pictures proof_game wrote is a contact sheet (not a page's picture)."""
+    return CONTACT_SHEET.search(name) is not None
 
 
 def with_guides(face: Image.Image, bleed_px: float, safe_px: float) -> Image.Image:
